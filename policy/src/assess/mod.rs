@@ -1,0 +1,67 @@
+//! The code layer: one assessor per kind of tool.
+//!
+//! An assessor answers one question, "is this call *proven* read-only?", and a
+//! second, narrower one, "is it *positively* destructive?". Allow comes only from
+//! the first; the second exists only to build the guarded floor and better
+//! explanations. Nothing here enumerates dangerous operations in order to allow
+//! the rest.
+
+use crate::decision::Finding;
+use serde_json::{Map, Value};
+
+pub mod command;
+pub mod file;
+pub mod http;
+pub mod sql;
+
+/// What the code layer could prove about a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every part of the call was understood and is read-only.
+    ReadOnly,
+    /// Not proven either way: a person should look.
+    Unproven,
+    /// Positively identified as destroying data or stopping a system.
+    Destructive,
+}
+
+/// An assessor's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assessment {
+    /// What could be proven.
+    pub verdict: Verdict,
+    /// A short description of the operation for summaries (the SQL, the command
+    /// line, `GET https://…`), not yet shortened.
+    pub operation: String,
+    /// The reasons, most important first.
+    pub findings: Vec<Finding>,
+}
+
+impl Assessment {
+    /// An assessment whose verdict is `verdict` with a single finding.
+    pub fn single(verdict: Verdict, operation: impl Into<String>, finding: Finding) -> Assessment {
+        Assessment {
+            verdict,
+            operation: operation.into(),
+            findings: vec![finding],
+        }
+    }
+}
+
+/// One kind of tool's risk assessment. Implementations never panic and bound
+/// their work by the size of their input.
+pub trait Assessor {
+    /// Assesses a call's arguments (already known to be a JSON object).
+    fn assess(&self, args: &Map<String, Value>) -> Assessment;
+}
+
+/// Combines part verdicts: destructive beats unproven beats read-only, so one
+/// destructive statement or segment marks the whole call.
+pub fn combine(a: Verdict, b: Verdict) -> Verdict {
+    use Verdict::*;
+    match (a, b) {
+        (Destructive, _) | (_, Destructive) => Destructive,
+        (Unproven, _) | (_, Unproven) => Unproven,
+        (ReadOnly, ReadOnly) => ReadOnly,
+    }
+}

@@ -1,0 +1,410 @@
+//! `execute_sql`: a statement list is read-only only if the real SQL parser
+//! understood all of it and every statement, with every query nested inside it,
+//! only reads.
+//!
+//! Anything the parser refuses is not proven safe, so it is `confirm`: a
+//! dialect trick that confuses the parser must never turn into an allow.
+
+use super::{combine, Assessment, Assessor, Verdict};
+use crate::args::string_field;
+use crate::codes;
+use crate::decision::Finding;
+use crate::text::preview;
+use serde_json::{Map, Value};
+use sqlparser::ast::{
+    AlterTableOperation, Expr, Query, Select, Statement, UtilityOption, Value as SqlValue, Visit,
+    Visitor,
+};
+use sqlparser::dialect::GenericDialect;
+use sqlparser::parser::Parser;
+use std::ops::ControlFlow;
+
+/// Nesting depth the parser may reach before it gives up (and the call is
+/// confirmed). Deep enough for real queries, shallow enough for the wasm stack.
+const RECURSION_LIMIT: usize = 50;
+
+/// The SQL assessor: reads the statement text from one string argument.
+#[derive(Clone, Debug)]
+pub struct SqlAssessor {
+    /// The argument that holds the SQL text.
+    pub field: String,
+}
+
+impl Default for SqlAssessor {
+    fn default() -> Self {
+        SqlAssessor {
+            field: String::from("sql"),
+        }
+    }
+}
+
+impl Assessor for SqlAssessor {
+    fn assess(&self, args: &Map<String, Value>) -> Assessment {
+        let sql = match string_field(args, &self.field) {
+            Ok(sql) => sql,
+            Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
+        };
+        assess_sql(sql)
+    }
+}
+
+/// Assesses SQL text.
+pub fn assess_sql(sql: &str) -> Assessment {
+    let operation = sql.to_owned();
+    let statements = match Parser::new(&GenericDialect {})
+        .with_recursion_limit(RECURSION_LIMIT)
+        .try_with_sql(sql)
+        .and_then(|mut p| p.parse_statements())
+    {
+        Ok(statements) => statements,
+        Err(e) => {
+            return Assessment::single(
+                Verdict::Unproven,
+                operation,
+                Finding::new(
+                    codes::SQL_PARSE_ERROR,
+                    format!("the SQL could not be parsed, so it is not proven read-only: {e}"),
+                ),
+            )
+        }
+    };
+    if statements.is_empty() {
+        return Assessment::single(
+            Verdict::Unproven,
+            operation,
+            Finding::new(codes::SQL_EMPTY, "the SQL holds no statement"),
+        );
+    }
+
+    let many = statements.len() > 1;
+    let mut verdict = Verdict::ReadOnly;
+    let mut findings = Vec::new();
+    for (index, statement) in statements.iter().enumerate() {
+        let label = if many {
+            format!("statement {} (`{}`)", index + 1, preview(&statement.to_string(), 60))
+        } else {
+            format!("`{}`", preview(&statement.to_string(), 60))
+        };
+        let (part, mut part_findings) = classify(statement, &label);
+        verdict = combine(verdict, part);
+        findings.append(&mut part_findings);
+    }
+    if verdict == Verdict::ReadOnly {
+        findings.push(Finding::new(
+            codes::SQL_READ_ONLY,
+            if many {
+                format!("all {} statements only read", statements.len())
+            } else {
+                String::from("the statement only reads")
+            },
+        ));
+    } else if many {
+        findings.push(Finding::new(
+            codes::SQL_MULTI_STATEMENT,
+            format!("{} statements, each judged on its own", statements.len()),
+        ));
+    }
+    // The most severe finding first, so the summary names it.
+    findings.sort_by_key(|f| severity_rank(&f.code));
+    Assessment {
+        verdict,
+        operation,
+        findings,
+    }
+}
+
+fn severity_rank(code: &str) -> u8 {
+    match code {
+        codes::SQL_DESTRUCTIVE => 0,
+        codes::SQL_WRITE | codes::SQL_QUERY_WRITES | codes::SQL_EXPLAIN_ANALYZE => 1,
+        _ => 2,
+    }
+}
+
+/// Classifies one top-level statement.
+fn classify(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
+    match statement {
+        Statement::Query(query) => check_query(query, label),
+        Statement::Explain {
+            analyze,
+            options,
+            statement: inner,
+            ..
+        } => {
+            if *analyze || options.as_deref().is_some_and(has_analyze_option) {
+                let (verdict, mut findings) = classify(inner, label);
+                if verdict != Verdict::ReadOnly {
+                    findings.insert(
+                        0,
+                        Finding::new(
+                            codes::SQL_EXPLAIN_ANALYZE,
+                            format!("{label}: EXPLAIN ANALYZE runs the statement it explains"),
+                        ),
+                    );
+                }
+                (verdict, findings)
+            } else {
+                // A plain EXPLAIN plans its statement without running it.
+                (Verdict::ReadOnly, Vec::new())
+            }
+        }
+        Statement::ExplainTable { .. }
+        | Statement::ShowFunctions { .. }
+        | Statement::ShowVariable { .. }
+        | Statement::ShowStatus { .. }
+        | Statement::ShowVariables { .. }
+        | Statement::ShowCreate { .. }
+        | Statement::ShowColumns { .. }
+        | Statement::ShowCatalogs { .. }
+        | Statement::ShowDatabases { .. }
+        | Statement::ShowProcessList { .. }
+        | Statement::ShowSchemas { .. }
+        | Statement::ShowCharset(_)
+        | Statement::ShowObjects(_)
+        | Statement::ShowTables { .. }
+        | Statement::ShowViews { .. }
+        | Statement::ShowCollation { .. } => (Verdict::ReadOnly, Vec::new()),
+        other => not_read(other, label),
+    }
+}
+
+/// A statement that is not a read: destructive if it positively destroys data or
+/// objects, otherwise a write.
+fn not_read(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
+    match destruction(statement) {
+        Some(what) => (
+            Verdict::Destructive,
+            vec![Finding::new(codes::SQL_DESTRUCTIVE, format!("{label} {what}"))],
+        ),
+        None => (
+            Verdict::Unproven,
+            vec![Finding::new(
+                codes::SQL_WRITE,
+                format!("{label} is not a read-only statement"),
+            )],
+        ),
+    }
+}
+
+/// What a statement destroys, if it is one of the statements that positively do.
+/// This list feeds only the guarded floor and the explanations; it never allows.
+fn destruction(statement: &Statement) -> Option<&'static str> {
+    match statement {
+        Statement::Drop { .. }
+        | Statement::DropFunction(_)
+        | Statement::DropDomain(_)
+        | Statement::DropProcedure { .. }
+        | Statement::DropSecret { .. }
+        | Statement::DropPolicy(_)
+        | Statement::DropConnector { .. }
+        | Statement::DropExtension(_)
+        | Statement::DropOperator(_)
+        | Statement::DropOperatorFamily(_)
+        | Statement::DropOperatorClass(_)
+        | Statement::DropTrigger(_) => Some("drops database objects"),
+        Statement::Truncate(_) => Some("deletes every row of a table"),
+        Statement::Delete(_) => Some("deletes rows"),
+        Statement::Update(_) => Some("overwrites rows"),
+        Statement::Merge(_) => Some("may update or delete rows"),
+        Statement::AlterTable(alter) if alter.operations.iter().any(drops_data) => {
+            Some("drops part of a table")
+        }
+        _ => None,
+    }
+}
+
+fn drops_data(operation: &AlterTableOperation) -> bool {
+    matches!(
+        operation,
+        AlterTableOperation::DropColumn { .. }
+            | AlterTableOperation::DropPartitions { .. }
+            | AlterTableOperation::DropConstraint { .. }
+            | AlterTableOperation::DropPrimaryKey { .. }
+            | AlterTableOperation::DropForeignKey { .. }
+            | AlterTableOperation::DropIndex { .. }
+            | AlterTableOperation::DropProjection { .. }
+    )
+}
+
+/// Whether EXPLAIN's parenthesised options turn ANALYZE on. Only an explicit
+/// false value (`false`, `off`, `0`) turns it off; anything else counts as on.
+fn has_analyze_option(options: &[UtilityOption]) -> bool {
+    options.iter().any(|option| {
+        option.name.value.eq_ignore_ascii_case("analyze")
+            && !option.arg.as_ref().is_some_and(is_false)
+    })
+}
+
+fn is_false(expr: &Expr) -> bool {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Boolean(b) => !b,
+            SqlValue::Number(n, _) => n == "0",
+            SqlValue::SingleQuotedString(s) => {
+                s.eq_ignore_ascii_case("off") || s.eq_ignore_ascii_case("false") || s == "0"
+            }
+            _ => false,
+        },
+        Expr::Identifier(ident) => {
+            ident.value.eq_ignore_ascii_case("off") || ident.value.eq_ignore_ascii_case("false")
+        }
+        _ => false,
+    }
+}
+
+/// A query is read-only when nothing nested in it writes or locks.
+fn check_query(query: &Query, label: &str) -> (Verdict, Vec<Finding>) {
+    let mut check = QueryCheck {
+        label,
+        verdict: Verdict::ReadOnly,
+        findings: Vec::new(),
+    };
+    // The visitor never breaks; every nested node is seen.
+    let _ = query.visit(&mut check);
+    (check.verdict, check.findings)
+}
+
+/// Walks a query (its CTEs, subqueries, derived tables and set operations) and
+/// records everything that makes it more than a read.
+struct QueryCheck<'a> {
+    label: &'a str,
+    verdict: Verdict,
+    findings: Vec<Finding>,
+}
+
+impl QueryCheck<'_> {
+    fn record(&mut self, verdict: Verdict, finding: Finding) {
+        self.verdict = combine(self.verdict, verdict);
+        self.findings.push(finding);
+    }
+}
+
+impl Visitor for QueryCheck<'_> {
+    type Break = ();
+
+    fn pre_visit_statement(&mut self, statement: &Statement) -> ControlFlow<()> {
+        // Statements nested in a query: data-modifying CTEs and the like.
+        if !matches!(statement, Statement::Query(_)) {
+            let (verdict, findings) = not_read(statement, self.label);
+            for finding in findings {
+                let message = format!("{} (nested inside a query)", finding.message);
+                let code = if verdict == Verdict::Destructive {
+                    codes::SQL_DESTRUCTIVE
+                } else {
+                    codes::SQL_QUERY_WRITES
+                };
+                self.record(verdict, Finding::new(code, message));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        if !query.locks.is_empty() {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_QUERY_WRITES,
+                    format!("{}: a locking clause (FOR UPDATE/SHARE) takes row locks", self.label),
+                ),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_select(&mut self, select: &Select) -> ControlFlow<()> {
+        if select.into.is_some() {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_QUERY_WRITES,
+                    format!("{}: SELECT … INTO creates a table", self.label),
+                ),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(sql: &str) -> Verdict {
+        assess_sql(sql).verdict
+    }
+
+    fn codes_of(sql: &str) -> Vec<String> {
+        assess_sql(sql).findings.into_iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn seed_whitelist_reads() {
+        for sql in [
+            "SELECT * FROM users WHERE id = 1",
+            "SHOW TABLES",
+            "DESCRIBE users",
+            "EXPLAIN SELECT * FROM t",
+            "SELECT a, count(*) FROM t JOIN u ON t.id = u.id GROUP BY a HAVING count(*) > 1",
+            "WITH x AS (SELECT 1 AS a) SELECT a FROM x UNION SELECT 2",
+        ] {
+            assert_eq!(verdict(sql), Verdict::ReadOnly, "{sql}");
+        }
+    }
+
+    #[test]
+    fn writes_and_destruction() {
+        assert_eq!(verdict("INSERT INTO t VALUES (1)"), Verdict::Unproven);
+        assert_eq!(verdict("CREATE TABLE t (a INT)"), Verdict::Unproven);
+        assert_eq!(verdict("DROP TABLE t"), Verdict::Destructive);
+        assert_eq!(verdict("DELETE FROM t"), Verdict::Destructive);
+        assert_eq!(verdict("TRUNCATE TABLE t"), Verdict::Destructive);
+        assert_eq!(verdict("ALTER TABLE t DROP COLUMN a"), Verdict::Destructive);
+        assert_eq!(verdict("ALTER TABLE t ADD COLUMN a INT"), Verdict::Unproven);
+    }
+
+    #[test]
+    fn every_statement_counts() {
+        assert_eq!(verdict("SELECT 1; DROP TABLE t"), Verdict::Destructive);
+        let codes = codes_of("SELECT 1; DROP TABLE t");
+        assert_eq!(codes.first().map(String::as_str), Some(codes::SQL_DESTRUCTIVE));
+        assert!(codes.iter().any(|c| c == codes::SQL_MULTI_STATEMENT));
+    }
+
+    #[test]
+    fn nested_writes_are_seen() {
+        assert_eq!(
+            verdict("WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d"),
+            Verdict::Destructive
+        );
+        assert_eq!(verdict("SELECT * INTO copy FROM t"), Verdict::Unproven);
+        assert_eq!(verdict("SELECT * FROM t FOR UPDATE"), Verdict::Unproven);
+        assert_eq!(
+            verdict("SELECT * FROM (SELECT * FROM t FOR UPDATE) AS x"),
+            Verdict::Unproven
+        );
+    }
+
+    #[test]
+    fn explain_analyze_runs_its_statement() {
+        assert_eq!(verdict("EXPLAIN ANALYZE SELECT 1"), Verdict::ReadOnly);
+        assert_eq!(verdict("EXPLAIN ANALYZE DELETE FROM t"), Verdict::Destructive);
+        assert_eq!(verdict("EXPLAIN DELETE FROM t"), Verdict::ReadOnly);
+        assert!(codes_of("EXPLAIN ANALYZE INSERT INTO t VALUES (1)")
+            .contains(&codes::SQL_EXPLAIN_ANALYZE.to_owned()));
+    }
+
+    #[test]
+    fn unparseable_and_empty_are_unproven() {
+        assert_eq!(codes_of("SELEC 1"), vec![codes::SQL_PARSE_ERROR]);
+        assert_eq!(codes_of(";"), vec![codes::SQL_EMPTY]);
+        assert_eq!(codes_of("-- only a comment"), vec![codes::SQL_EMPTY]);
+        assert_eq!(codes_of("SELECT 'unterminated"), vec![codes::SQL_PARSE_ERROR]);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("SELECT {}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert_eq!(codes_of(&deep), vec![codes::SQL_PARSE_ERROR]);
+    }
+}

@@ -1,0 +1,93 @@
+//! Stable finding codes.
+//!
+//! A code never changes meaning once released: tests, UIs and audit queries match
+//! on them. Messages are for people and may be reworded at any time.
+
+// The decision rules.
+/// The arguments are not a JSON object (invalid JSON, another JSON type, too large).
+pub const ARGS_INVALID: &str = "args.invalid";
+/// A field the assessor needs is absent.
+pub const ARGS_MISSING_FIELD: &str = "args.missing-field";
+/// A field the assessor needs has the wrong JSON type.
+pub const ARGS_WRONG_TYPE: &str = "args.wrong-type";
+/// The tool is listed in `denied_tools`.
+pub const CONFIG_DENIED_TOOL: &str = "config.denied-tool";
+/// The tool is listed in `auto_approved_tools`.
+pub const CONFIG_AUTO_APPROVED: &str = "config.auto-approved";
+/// Strict mode is on.
+pub const CONFIG_STRICT: &str = "config.strict";
+/// The model rated the call high.
+pub const LLM_HIGH: &str = "llm.high";
+/// The model rated the call medium.
+pub const LLM_MEDIUM: &str = "llm.medium";
+/// The model rated the call low and was trusted.
+pub const LLM_LOW: &str = "llm.low";
+/// `risk_level` was present but not one of low, medium, high (or null).
+pub const LLM_INVALID_RISK_LEVEL: &str = "llm.invalid-risk-level";
+/// The model rated a destructive call low; the guarded floor overrode it.
+pub const FLOOR_DESTRUCTIVE: &str = "floor.destructive";
+/// Nothing proved the call safe.
+pub const DEFAULT_UNPROVEN: &str = "default.unproven";
+/// No assessor knows this tool.
+pub const TOOL_UNKNOWN: &str = "tool.unknown";
+
+// execute_sql
+/// Every statement was proven read-only.
+pub const SQL_READ_ONLY: &str = "sql.read-only";
+/// The SQL could not be tokenized or parsed.
+pub const SQL_PARSE_ERROR: &str = "sql.parse-error";
+/// The SQL holds no statement.
+pub const SQL_EMPTY: &str = "sql.empty";
+/// More than one statement; each was judged on its own.
+pub const SQL_MULTI_STATEMENT: &str = "sql.multi-statement";
+/// A statement that is not a read (INSERT, CREATE, SET, …).
+pub const SQL_WRITE: &str = "sql.write";
+/// A statement that destroys data or objects (DROP, DELETE, TRUNCATE, UPDATE, …).
+pub const SQL_DESTRUCTIVE: &str = "sql.destructive";
+/// A query that writes or locks: `SELECT … INTO`, a locking clause, a nested
+/// data-modifying statement.
+pub const SQL_QUERY_WRITES: &str = "sql.query-writes";
+/// `EXPLAIN ANALYZE` runs its statement.
+pub const SQL_EXPLAIN_ANALYZE: &str = "sql.explain-analyze";
+
+// execute_command
+/// Every segment's program was proven read-only.
+pub const COMMAND_READ_ONLY: &str = "command.read-only";
+/// The command line is empty.
+pub const COMMAND_EMPTY: &str = "command.empty";
+/// The command line could not be split (unterminated quote, trailing escape).
+pub const COMMAND_PARSE_ERROR: &str = "command.parse-error";
+/// A program that is not on the read-only list.
+pub const COMMAND_UNKNOWN_PROGRAM: &str = "command.unknown-program";
+/// A read-only program with an argument that writes or executes (`find -delete`).
+pub const COMMAND_UNSAFE_ARGUMENT: &str = "command.unsafe-argument";
+/// Output redirected into a file.
+pub const COMMAND_REDIRECT_WRITE: &str = "command.redirect-write";
+/// Command or process substitution: `$(…)`, backticks, `<(…)`.
+pub const COMMAND_SUBSTITUTION: &str = "command.substitution";
+/// A variable expansion where it could change which program runs.
+pub const COMMAND_EXPANSION: &str = "command.expansion";
+/// `NAME=value` before a program.
+pub const COMMAND_ENV_ASSIGNMENT: &str = "command.env-assignment";
+/// Shell syntax the assessor does not model: subshells, groups, here-documents.
+pub const COMMAND_UNSUPPORTED_SYNTAX: &str = "command.unsupported-syntax";
+/// A program known to destroy data or stop the system (rm, dd, mkfs, shutdown, …).
+pub const COMMAND_DESTRUCTIVE: &str = "command.destructive";
+
+// file_operations
+/// read, list or exists.
+pub const FILE_READ_ONLY: &str = "file.read-only";
+/// An operation that changes files.
+pub const FILE_WRITE: &str = "file.write";
+/// An operation that deletes files.
+pub const FILE_DELETE: &str = "file.delete";
+/// An operation name the assessor does not know.
+pub const FILE_UNKNOWN_OPERATION: &str = "file.unknown-operation";
+
+// http_request
+/// GET, HEAD or OPTIONS.
+pub const HTTP_SAFE_METHOD: &str = "http.safe-method";
+/// A method that may change state (POST, PUT, PATCH, …).
+pub const HTTP_UNSAFE_METHOD: &str = "http.unsafe-method";
+/// DELETE.
+pub const HTTP_DELETE: &str = "http.delete";

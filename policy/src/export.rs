@@ -1,0 +1,99 @@
+//! The component's export glue: converts between the WIT types and the policy's
+//! own. Compiled only for `wasm32`; no logic lives here.
+
+use crate::{decision, Engine, Language};
+use std::sync::OnceLock;
+
+wit_bindgen::generate!({
+    world: "toolgate",
+    path: "../wit",
+});
+
+use exports::toolgate::policy::policy::{Guest, GuestEngine};
+use exports::toolgate::policy::types as wit;
+
+struct Component;
+
+/// The engine resource: one configured policy.
+struct EngineResource(Engine);
+
+fn default_engine() -> &'static Engine {
+    static DEFAULT: OnceLock<Engine> = OnceLock::new();
+    DEFAULT.get_or_init(Engine::default)
+}
+
+fn risk(risk: decision::Risk) -> wit::Risk {
+    match risk {
+        decision::Risk::Low => wit::Risk::Low,
+        decision::Risk::Medium => wit::Risk::Medium,
+        decision::Risk::High => wit::Risk::High,
+    }
+}
+
+fn to_wit(d: decision::Decision) -> wit::Decision {
+    wit::Decision {
+        action: match d.action {
+            decision::Action::Allow => wit::Action::Allow,
+            decision::Action::Confirm => wit::Action::Confirm,
+            decision::Action::Deny => wit::Action::Deny,
+        },
+        risk: risk(d.risk),
+        source: match d.source {
+            decision::Source::Config => wit::Source::Config,
+            decision::Source::Strict => wit::Source::Strict,
+            decision::Source::Llm => wit::Source::Llm,
+            decision::Source::Floor => wit::Source::Floor,
+            decision::Source::Whitelist => wit::Source::Whitelist,
+            decision::Source::Registry => wit::Source::Registry,
+            decision::Source::Default => wit::Source::Default,
+        },
+        llm_risk: d.llm_risk.map(risk),
+        findings: d
+            .findings
+            .into_iter()
+            .map(|f| wit::Finding {
+                code: f.code,
+                message: f.message,
+            })
+            .collect(),
+        summary: d.summary,
+    }
+}
+
+impl Guest for Component {
+    type Engine = EngineResource;
+
+    fn assess(tool: String, args: String) -> wit::Decision {
+        to_wit(default_engine().assess(&tool, &args))
+    }
+
+    fn strip_risk_level(args: String) -> Result<String, String> {
+        crate::strip_risk_level(&args).map_err(|e| e.to_string())
+    }
+
+    fn guidance(language: String) -> String {
+        crate::guidance(Language::from_tag(&language)).to_owned()
+    }
+
+    fn version() -> String {
+        crate::VERSION.to_owned()
+    }
+}
+
+impl GuestEngine for EngineResource {
+    fn create(config: String) -> Result<exports::toolgate::policy::policy::Engine, String> {
+        Engine::from_json(&config)
+            .map(|engine| exports::toolgate::policy::policy::Engine::new(EngineResource(engine)))
+            .map_err(|e| e.to_string())
+    }
+
+    fn assess(&self, tool: String, args: String) -> wit::Decision {
+        to_wit(self.0.assess(&tool, &args))
+    }
+
+    fn augment_tools(&self, tools: String) -> Result<String, String> {
+        self.0.augment_tools(&tools).map_err(|e| e.to_string())
+    }
+}
+
+export!(Component);

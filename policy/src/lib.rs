@@ -1,0 +1,43 @@
+//! toolgate's policy: decides whether an LLM tool call runs now (**allow**), waits
+//! for a person (**confirm**) or never runs (**deny**), and says why.
+//!
+//! This crate is plain Rust with no knowledge of WebAssembly or hosts; the
+//! [`export`] glue that turns it into the toolgate component is compiled only for
+//! `wasm32`. Everything a host can do through the component can be done here
+//! natively, with identical results (the conformance suite checks it).
+//!
+//! ```
+//! use toolgate_policy::{Action, Engine};
+//!
+//! let engine = Engine::default();
+//! let decision = engine.assess("execute_sql", r#"{"sql": "SELECT 1; DROP TABLE t"}"#);
+//! assert_eq!(decision.action, Action::Confirm);
+//! assert!(decision.has_finding("sql.destructive"));
+//! ```
+
+pub mod args;
+pub mod assess;
+pub mod augment;
+pub mod codes;
+pub mod config;
+pub mod decision;
+mod engine;
+pub mod guidance;
+pub mod text;
+
+#[cfg(target_arch = "wasm32")]
+#[allow(
+    unsafe_code,
+    reason = "the generated export glue declares the component's entry points with `export_name`"
+)]
+mod export;
+
+pub use args::{strip_risk_level, ArgsError};
+pub use augment::{augment_tools, AugmentError};
+pub use config::{Config, ConfigError, MediumRisk, ModelTrust};
+pub use decision::{Action, Decision, Finding, Risk, Source};
+pub use engine::Engine;
+pub use guidance::{guidance, Language};
+
+/// The policy's version; also the version of its guidance text.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
