@@ -1,0 +1,39 @@
+//! toolgate for Rust: runs the toolgate policy component with wasmtime.
+//!
+//! The policy itself is a WebAssembly component (built from `toolgate-policy` and
+//! embedded in this crate); the same component runs in Node and in browsers, so
+//! every runtime reaches the same decision on the same call. This crate loads it,
+//! keeps the compiled form in a cache so that start-up takes milliseconds, and
+//! answers `confirm` whenever the component faults, recovering with a fresh
+//! instance.
+//!
+//! ```no_run
+//! use toolgate::{Action, Policy};
+//!
+//! let policy = Policy::embedded()?;
+//! let decision = policy.assess("execute_sql", r#"{"sql": "SELECT * FROM users"}"#);
+//! assert_eq!(decision.action, Action::Allow);
+//!
+//! let strict = policy.engine(r#"{"denied_tools": ["execute_command"]}"#)?;
+//! let decision = strict.assess("execute_command", r#"{"command": "ls"}"#);
+//! assert_eq!(decision.action, Action::Deny);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bindings {
+    wasmtime::component::bindgen!({
+        world: "toolgate",
+        path: "../wit",
+    });
+}
+
+pub mod cache;
+mod decision;
+mod policy;
+
+pub use cache::LoadSource;
+pub use decision::{Action, Decision, Finding, Risk, Source, POLICY_FAULT};
+pub use policy::{Engine, Error, LoadError, Policy, PolicyBuilder, DEFAULT_MAX_MEMORY};
+
+/// The toolgate component embedded in this crate.
+pub const COMPONENT: &[u8] = toolgate_component::COMPONENT;

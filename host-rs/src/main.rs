@@ -1,0 +1,312 @@
+//! `toolgate`: the policy on the command line.
+//!
+//! The output of `assess` and `check` is the same, line for line, as that of the
+//! JavaScript package's `toolgate` bin; the cross-runtime tests diff them.
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use toolgate::{Action, Decision, Engine, Policy};
+
+/// Exit codes, documented in `--help` and the README.
+mod exit {
+    /// Every call was allowed (or the command succeeded).
+    pub const OK: u8 = 0;
+    /// An error: unreadable input file or configuration, a policy fault.
+    pub const ERROR: u8 = 1;
+    /// Bad command-line usage.
+    pub const USAGE: u8 = 2;
+    /// `check`: some input lines were malformed (their error objects are in the output).
+    pub const MALFORMED: u8 = 3;
+    /// At least one call needs confirmation (and none was denied).
+    pub const CONFIRM: u8 = 10;
+    /// At least one call was denied.
+    pub const DENY: u8 = 11;
+}
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0   every call allowed (or the command succeeded)
+  1   error: unreadable file or configuration, policy fault
+  2   usage error
+  3   check: some input lines were malformed (see the error objects in the output)
+  10  at least one call needs confirmation, none denied
+  11  at least one call denied";
+
+/// One risk policy for every LLM tool call: allow, confirm or deny, with reasons.
+#[derive(Parser, Debug)]
+#[command(name = "toolgate", version, after_help = EXIT_CODES)]
+struct Cli {
+    /// Load this policy component instead of the embedded one.
+    #[arg(long, global = true, value_name = "FILE")]
+    component: Option<PathBuf>,
+
+    /// Compile the component now instead of using (or filling) the cache of
+    /// compiled components.
+    #[arg(long, global = true)]
+    no_cache: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Decide one tool call.
+    #[command(after_help = EXIT_CODES)]
+    Assess {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// Print the decision as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The tool's name, e.g. execute_sql.
+        tool: String,
+        /// The call's arguments as JSON, exactly as the model sent them; `-` reads
+        /// them from standard input.
+        #[arg(default_value = "{}")]
+        args_json: String,
+    },
+    /// Decide every call in a JSON Lines file: one {"tool": …, "args": …} a line
+    /// (args an object, or a JSON string as OpenAI sends it). Writes one decision
+    /// (or error object) a line, in order, and a summary on standard error.
+    #[command(after_help = EXIT_CODES)]
+    Check {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// The input file; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+    },
+    /// Add the optional risk_level parameter to tool definitions (an array, or a
+    /// request body with a `tools` array) and print them.
+    Augment {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// The input file; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+    },
+    /// Print the prompt guidance that tells the model how to rate its calls.
+    Guidance {
+        /// The language: en or zh.
+        #[arg(long, default_value = "en")]
+        lang: String,
+    },
+}
+
+#[derive(Args, Debug)]
+struct ConfigArg {
+    /// A JSON configuration file (see the README); the default policy without it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { exit::USAGE } else { exit::OK });
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::from(exit::OK);
+            }
+            eprintln!("toolgate: error: {e:#}");
+            ExitCode::from(exit::ERROR)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn load_policy(cli: &Cli) -> anyhow::Result<Policy> {
+    let mut builder = Policy::builder();
+    if let Some(path) = &cli.component {
+        builder = builder.component_file(path);
+    }
+    if cli.no_cache {
+        builder = builder.no_cache();
+    }
+    Ok(builder.build()?)
+}
+
+fn engine(policy: &Policy, config: &ConfigArg) -> anyhow::Result<Engine> {
+    let text = match &config.config {
+        Some(path) => read_text(Some(path))?,
+        None => String::from("{}"),
+    };
+    policy.engine(&text).with_context(|| match &config.config {
+        Some(path) => format!("configuration {}", path.display()),
+        None => String::from("default configuration"),
+    })
+}
+
+/// Reads a whole file, or standard input for `None` and `-`.
+fn read_text(path: Option<&Path>) -> anyhow::Result<String> {
+    match path {
+        Some(path) if path != Path::new("-") => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display())),
+        _ => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read standard input")?;
+            Ok(text)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    let policy = load_policy(&cli)?;
+    let mut out = std::io::stdout().lock();
+    match &cli.command {
+        Command::Assess {
+            config,
+            json,
+            tool,
+            args_json,
+        } => {
+            let engine = engine(&policy, config)?;
+            let args = if args_json == "-" {
+                read_text(None)?
+            } else {
+                args_json.clone()
+            };
+            let decision = engine.assess(tool, &args);
+            if *json {
+                writeln!(out, "{}", decision.to_json())?;
+            } else {
+                write!(out, "{}", render(&decision))?;
+            }
+            Ok(exit_for(&[decision.action]))
+        }
+        Command::Check { config, file } => {
+            let engine = engine(&policy, config)?;
+            check(&engine, file.as_deref(), &mut out)
+        }
+        Command::Augment { config, file } => {
+            let engine = engine(&policy, config)?;
+            let tools = read_text(file.as_deref())?;
+            let augmented = engine.augment_tools(&tools)?;
+            writeln!(out, "{augmented}")?;
+            Ok(exit::OK)
+        }
+        Command::Guidance { lang } => {
+            write!(out, "{}", policy.guidance(lang)?)?;
+            Ok(exit::OK)
+        }
+    }
+}
+
+/// The human-readable form of a decision (identical in the JavaScript bin).
+fn render(d: &Decision) -> String {
+    let mut text = format!(
+        "{} · risk {} · source {}",
+        d.action.as_str(),
+        d.risk.as_str(),
+        d.source.as_str()
+    );
+    if let Some(claimed) = d.llm_risk {
+        text.push_str(&format!(" · model said {}", claimed.as_str()));
+    }
+    text.push('\n');
+    text.push_str(&d.summary);
+    text.push('\n');
+    for finding in &d.findings {
+        text.push_str(&format!("  {:<24} {}\n", finding.code, finding.message));
+    }
+    text
+}
+
+/// The exit code for a set of decided actions: deny beats confirm beats allow.
+fn exit_for(actions: &[Action]) -> u8 {
+    if actions.contains(&Action::Deny) {
+        exit::DENY
+    } else if actions.contains(&Action::Confirm) {
+        exit::CONFIRM
+    } else {
+        exit::OK
+    }
+}
+
+/// One input line of `check`, or why it is malformed. The reasons are worded
+/// identically in the JavaScript bin.
+fn parse_call(line: &str) -> Result<(String, String), &'static str> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|_| "not valid JSON")?;
+    let serde_json::Value::Object(mut call) = value else {
+        return Err("not a JSON object");
+    };
+    let tool = match call.remove("tool") {
+        Some(serde_json::Value::String(tool)) => tool,
+        Some(_) => return Err("\"tool\" must be a string"),
+        None => return Err("missing \"tool\""),
+    };
+    let args = match call.remove("args") {
+        None => String::from("{}"),
+        Some(serde_json::Value::String(args)) => args,
+        Some(args @ serde_json::Value::Object(_)) => args.to_string(),
+        Some(_) => return Err("\"args\" must be an object or a JSON string"),
+    };
+    Ok((tool, args))
+}
+
+fn check(engine: &Engine, file: Option<&Path>, out: &mut impl Write) -> anyhow::Result<u8> {
+    let reader: Box<dyn BufRead> = match file {
+        Some(path) if path != Path::new("-") => Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
+        )),
+        _ => Box::new(std::io::stdin().lock()),
+    };
+    let mut actions = Vec::new();
+    let mut counts = [0usize; 3];
+    let mut malformed = 0usize;
+    for (index, line) in reader.lines().enumerate() {
+        let line = line.context("cannot read input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let number = index + 1;
+        match parse_call(&line) {
+            Ok((tool, args)) => {
+                let decision = engine.assess(&tool, &args);
+                let slot = match decision.action {
+                    Action::Allow => 0,
+                    Action::Confirm => 1,
+                    Action::Deny => 2,
+                };
+                if let Some(count) = counts.get_mut(slot) {
+                    *count += 1;
+                }
+                actions.push(decision.action);
+                writeln!(out, "{}", decision.to_json())?;
+            }
+            Err(reason) => {
+                malformed += 1;
+                let error = serde_json::json!({ "line": number, "error": reason });
+                writeln!(out, "{error}")?;
+            }
+        }
+    }
+    out.flush()?;
+    let [allow, confirm, deny] = counts;
+    eprintln!(
+        "toolgate: {} calls: {allow} allow, {confirm} confirm, {deny} deny; {malformed} malformed lines",
+        allow + confirm + deny
+    );
+    Ok(if malformed > 0 {
+        exit::MALFORMED
+    } else {
+        exit_for(&actions)
+    })
+}
