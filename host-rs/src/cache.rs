@@ -38,7 +38,11 @@ pub enum LoadSource {
 /// The default cache directory: `$TOOLGATE_CACHE_DIR`, else the platform's user
 /// cache directory (`$XDG_CACHE_HOME`, `~/.cache`, `%LOCALAPPDATA%`) + `toolgate`.
 pub fn default_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(dir) = var("TOOLGATE_CACHE_DIR") {
         return Some(dir);
     }
@@ -127,7 +131,9 @@ fn write(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
     data.extend_from_slice(MAGIC);
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("component"),
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("component"),
         std::process::id()
     ));
     std::fs::write(&tmp, &data)?;

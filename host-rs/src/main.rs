@@ -107,7 +107,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { exit::USAGE } else { exit::OK });
+            return ExitCode::from(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
         }
     };
     match run(cli) {
@@ -155,8 +159,9 @@ fn engine(policy: &Policy, config: &ConfigArg) -> anyhow::Result<Engine> {
 /// Reads a whole file, or standard input for `None` and `-`.
 fn read_text(path: Option<&Path>) -> anyhow::Result<String> {
     match path {
-        Some(path) if path != Path::new("-") => std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display())),
+        Some(path) if path != Path::new("-") => {
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+        }
         _ => {
             let mut text = String::new();
             std::io::stdin()
@@ -184,6 +189,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 args_json.clone()
             };
             let decision = engine.assess(tool, &args);
+            if decision.has_finding("args.invalid") {
+                eprintln!(
+                    "toolgate: note: ARGS_JSON is not a JSON object; the policy answers \
+                     confirm, as it would for a model's malformed arguments"
+                );
+            }
             if *json {
                 writeln!(out, "{}", decision.to_json())?;
             } else {

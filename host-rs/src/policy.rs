@@ -116,7 +116,8 @@ impl PolicyBuilder {
         };
         let mut config = wasmtime::Config::new();
         config.wasm_component_model(true);
-        let engine = wasmtime::Engine::new(&config).map_err(|e| LoadError::Invalid(e.to_string()))?;
+        let engine =
+            wasmtime::Engine::new(&config).map_err(|e| LoadError::Invalid(e.to_string()))?;
         let dir = if self.use_cache {
             self.cache_dir.clone().or_else(cache::default_dir)
         } else {
@@ -180,7 +181,9 @@ pub struct Policy {
 
 impl std::fmt::Debug for Policy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Policy").field("source", &self.shared.source).finish()
+        f.debug_struct("Policy")
+            .field("source", &self.shared.source)
+            .finish()
     }
 }
 
@@ -403,7 +406,9 @@ impl Shared {
     fn call<T>(&self, f: impl FnOnce(&mut Live) -> wasmtime::Result<T>) -> Result<T, String> {
         let mut state = self.lock();
         if state.live.is_none() {
-            let live = self.instantiate(&state.configs).map_err(|e| format!("{e:#}"))?;
+            let live = self
+                .instantiate(&state.configs)
+                .map_err(|e| format!("{e:#}"))?;
             state.live = Some(live);
         }
         let Some(live) = state.live.as_mut() else {

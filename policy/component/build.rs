@@ -60,9 +60,18 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     // Rebuild when any source of the wasm build changes: the dep-info file lists
     // them all, the workspace manifests and lock file decide how they build.
-    println!("cargo:rerun-if-changed={}", root.join("Cargo.toml").display());
-    println!("cargo:rerun-if-changed={}", root.join("Cargo.lock").display());
-    println!("cargo:rerun-if-changed={}", root.join("policy").join("Cargo.toml").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.toml").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.lock").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("policy").join("Cargo.toml").display()
+    );
     println!("cargo:rerun-if-changed={}", root.join("wit").display());
     println!("cargo:rerun-if-env-changed=TOOLGATE_WASM_TARGET_DIR");
     let dep_info = fs::read_to_string(artifacts.join("toolgate_policy.d"))?;

@@ -138,7 +138,13 @@ pub fn model_risk(args: &Map<String, Value>) -> (Option<Risk>, Option<Finding>) 
         None | Some(Value::Null) => (None, None),
         Some(Value::String(s)) => match Risk::parse(s) {
             Some(risk) => (Some(risk), None),
-            None => (None, Some(invalid_risk_level(&format!("`{}`", crate::text::preview(s, 40))))),
+            None => (
+                None,
+                Some(invalid_risk_level(&format!(
+                    "`{}`",
+                    crate::text::preview(s, 40)
+                ))),
+            ),
         },
         Some(other) => (None, Some(invalid_risk_level(json_type(other)))),
     }
@@ -169,7 +175,10 @@ pub fn string_field<'a>(args: &'a Map<String, Value>, field: &str) -> Result<&'a
         )),
         Some(other) => Err(Finding::new(
             codes::ARGS_WRONG_TYPE,
-            format!("the `{field}` argument is {}, not a string", json_type(other)),
+            format!(
+                "the `{field}` argument is {}, not a string",
+                json_type(other)
+            ),
         )),
     }
 }
@@ -186,7 +195,10 @@ mod tests {
 
     #[test]
     fn strip_refuses_non_objects() {
-        assert_eq!(strip_risk_level("[1]"), Err(ArgsError::NotObject("an array")));
+        assert_eq!(
+            strip_risk_level("[1]"),
+            Err(ArgsError::NotObject("an array"))
+        );
         assert!(matches!(strip_risk_level("{"), Err(ArgsError::Json(_))));
     }
 
@@ -201,7 +213,10 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(matches!(parse_object(&deep, usize::MAX), Err(ArgsError::Json(_))));
+        assert!(matches!(
+            parse_object(&deep, usize::MAX),
+            Err(ArgsError::Json(_))
+        ));
     }
 
     #[test]

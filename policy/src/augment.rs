@@ -28,7 +28,8 @@ pub enum AugmentError {
 /// Augments a JSON array of tool definitions, or a request body with a `tools`
 /// array. Idempotent: a schema that already has `risk_level` is left alone.
 pub fn augment_tools(text: &str) -> Result<String, AugmentError> {
-    let mut root: Value = serde_json::from_str(text).map_err(|e| AugmentError::Json(e.to_string()))?;
+    let mut root: Value =
+        serde_json::from_str(text).map_err(|e| AugmentError::Json(e.to_string()))?;
     let tools = match &mut root {
         Value::Array(tools) => tools,
         Value::Object(body) => match body.get_mut("tools") {
@@ -116,7 +117,10 @@ mod tests {
         let tools = json!([{"type":"function","function":{"name":"execute_sql","parameters":{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}}}]);
         let once = aug(tools);
         let p = &once[0]["function"]["parameters"];
-        assert_eq!(p["properties"]["risk_level"]["enum"], json!(["low", "medium", "high"]));
+        assert_eq!(
+            p["properties"]["risk_level"]["enum"],
+            json!(["low", "medium", "high"])
+        );
         assert_eq!(p["required"], json!(["sql"]));
         assert_eq!(aug(once.clone()), once);
     }
@@ -127,13 +131,18 @@ mod tests {
         let out = aug(tools);
         let p = &out["tools"][0]["parameters"];
         assert_eq!(p["required"], json!(["risk_level"]));
-        assert_eq!(p["properties"]["risk_level"]["type"], json!(["string", "null"]));
+        assert_eq!(
+            p["properties"]["risk_level"]["type"],
+            json!(["string", "null"])
+        );
         assert_eq!(out["model"], json!("x"));
     }
 
     #[test]
     fn anthropic_and_mcp() {
-        let out = aug(json!([{"name":"a","input_schema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object","properties":{}}}]));
+        let out = aug(
+            json!([{"name":"a","input_schema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object","properties":{}}}]),
+        );
         assert!(out[0]["input_schema"]["properties"]["risk_level"].is_object());
         assert!(out[1]["inputSchema"]["properties"]["risk_level"].is_object());
     }

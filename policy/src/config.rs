@@ -117,7 +117,11 @@ impl Config {
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
-        if let Some(tool) = self.denied_tools.intersection(&self.auto_approved_tools).next() {
+        if let Some(tool) = self
+            .denied_tools
+            .intersection(&self.auto_approved_tools)
+            .next()
+        {
             return Err(ConfigError::Conflict { tool: tool.clone() });
         }
         if self.max_args_bytes == 0 {
@@ -158,8 +162,8 @@ mod tests {
 
     #[test]
     fn conflicting_lists_are_refused() {
-        let err =
-            Config::from_json(r#"{"denied_tools": ["x"], "auto_approved_tools": ["x"]}"#).unwrap_err();
+        let err = Config::from_json(r#"{"denied_tools": ["x"], "auto_approved_tools": ["x"]}"#)
+            .unwrap_err();
         assert_eq!(err, ConfigError::Conflict { tool: "x".into() });
     }
 

@@ -181,12 +181,10 @@ impl Engine {
         }
         if llm_risk.is_some() {
             // Low, or medium configured to count as low.
-            if assessment.verdict == Verdict::Destructive && config.model_trust == ModelTrust::Guarded
+            if assessment.verdict == Verdict::Destructive
+                && config.model_trust == ModelTrust::Guarded
             {
-                let message = format!(
-                    "{}; the model's low rating is overridden",
-                    first_reason()
-                );
+                let message = format!("{}; the model's low rating is overridden", first_reason());
                 return (
                     Action::Confirm,
                     Source::Floor,

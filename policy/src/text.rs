@@ -8,7 +8,11 @@ pub fn preview(text: &str, max: usize) -> String {
     let mut count = 0;
     let mut last_space = true;
     for c in text.chars() {
-        let c = if c.is_control() || c.is_whitespace() { ' ' } else { c };
+        let c = if c.is_control() || c.is_whitespace() {
+            ' '
+        } else {
+            c
+        };
         if c == ' ' && last_space {
             continue;
         }
@@ -29,7 +33,10 @@ mod tests {
 
     #[test]
     fn one_line_and_bounded() {
-        assert_eq!(preview("SELECT 1;\n\tDROP  TABLE t", 100), "SELECT 1; DROP TABLE t");
+        assert_eq!(
+            preview("SELECT 1;\n\tDROP  TABLE t", 100),
+            "SELECT 1; DROP TABLE t"
+        );
         assert_eq!(preview("abcdef", 3), "abc…");
         assert_eq!(preview("ab cdef", 3), "ab…");
         assert_eq!(preview("  x  ", 10), "x");

@@ -1,5 +1,13 @@
 //! The conformance vectors, run on the policy crate natively.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails loudly"
+)]
+
 #[path = "../../tests/conformance/runner.rs"]
 mod runner;
 

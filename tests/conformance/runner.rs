@@ -8,6 +8,14 @@
 //! `{"name", "config"?, "tool", "args" (object, or a string sent verbatim),
 //!   "expect": {"action", "risk", "source", "findings": [codes, in order]}}`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails loudly"
+)]
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -46,8 +54,8 @@ pub fn cases() -> Vec<Case> {
             if line.trim().is_empty() {
                 continue;
             }
-            let v: Value = serde_json::from_str(line)
-                .unwrap_or_else(|e| panic!("{file_name}:{}: {e}", i + 1));
+            let v: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{file_name}:{}: {e}", i + 1));
             let args = match &v["args"] {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
@@ -69,7 +77,11 @@ pub fn cases() -> Vec<Case> {
 /// listed, so one run shows them all.
 pub fn run(runtime: &str, decide: impl Fn(&Case) -> String) {
     let cases = cases();
-    assert!(cases.len() >= 80, "only {} conformance cases found", cases.len());
+    assert!(
+        cases.len() >= 80,
+        "only {} conformance cases found",
+        cases.len()
+    );
     let mut failures = Vec::new();
     let mut lines = String::new();
     for case in &cases {
@@ -105,12 +117,21 @@ pub fn run(runtime: &str, decide: impl Fn(&Case) -> String) {
         }
         let summary = got["summary"].as_str().expect("summary");
         if summary.is_empty() || summary.contains('\n') {
-            failures.push(format!("{} / {}: summary {summary:?} is not one line", case.file, case.name));
+            failures.push(format!(
+                "{} / {}: summary {summary:?} is not one line",
+                case.file, case.name
+            ));
         }
     }
     let out_dir = root().join("target").join("conformance");
     std::fs::create_dir_all(&out_dir).expect("target/conformance");
     std::fs::write(out_dir.join(format!("{runtime}.jsonl")), lines).expect("write decisions");
     eprintln!("{runtime}: {} conformance cases run", cases.len());
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

@@ -25,10 +25,21 @@ mod tests {
             panic!("decoded a WIT package, not a component");
         };
         let world = &resolve.worlds[world];
-        let imports: Vec<_> = world.imports.keys().map(|k| resolve.name_world_key(k)).collect();
+        let imports: Vec<_> = world
+            .imports
+            .keys()
+            .map(|k| resolve.name_world_key(k))
+            .collect();
         assert!(imports.is_empty(), "the component imports {imports:?}");
-        let exports: Vec<_> = world.exports.keys().map(|k| resolve.name_world_key(k)).collect();
-        assert!(exports.contains(&"toolgate:policy/policy@0.1.0".to_owned()), "{exports:?}");
+        let exports: Vec<_> = world
+            .exports
+            .keys()
+            .map(|k| resolve.name_world_key(k))
+            .collect();
+        assert!(
+            exports.contains(&"toolgate:policy/policy@0.1.0".to_owned()),
+            "{exports:?}"
+        );
     }
 
     /// The same, read from the binary directly: the top-level component has no

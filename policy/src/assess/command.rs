@@ -18,7 +18,13 @@ const MAX_SHELL_DEPTH: usize = 3;
 
 /// Directories whose programs are the system's own: `/usr/bin/ls` is `ls`, but
 /// `./ls` is whatever the working directory holds.
-const SYSTEM_DIRS: &[&str] = &["/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/"];
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+];
 
 /// The command assessor: reads the command line from one string argument.
 #[derive(Clone, Debug)]
@@ -245,7 +251,10 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
         }
         for (i, arg) in args.iter().enumerate() {
             if matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                if let Some(what) = args.get(i + 1..).and_then(|inner| destruction(inner, depth)) {
+                if let Some(what) = args
+                    .get(i + 1..)
+                    .and_then(|inner| destruction(inner, depth))
+                {
                     return Some(what);
                 }
             }
@@ -254,7 +263,8 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if programs::is_wrapper(program) {
         // Options of wrappers may take values; trying every position over-matches
         // harmlessly and cannot miss the wrapped program.
-        return (1..rest.len()).find_map(|i| rest.get(i..).and_then(|inner| destruction(inner, depth)));
+        return (1..rest.len())
+            .find_map(|i| rest.get(i..).and_then(|inner| destruction(inner, depth)));
     }
     if programs::is_shell(program) && depth < MAX_SHELL_DEPTH {
         let script = args
@@ -321,18 +331,30 @@ mod tests {
 
     #[test]
     fn every_segment_counts() {
-        assert_eq!(first_code("ls; make install"), codes::COMMAND_UNKNOWN_PROGRAM);
+        assert_eq!(
+            first_code("ls; make install"),
+            codes::COMMAND_UNKNOWN_PROGRAM
+        );
         assert_eq!(verdict("ls && rm -rf /"), Verdict::Destructive);
         assert_eq!(verdict("cat x | sh"), Verdict::Unproven);
     }
 
     #[test]
     fn tricks_are_not_read_only() {
-        assert_eq!(first_code("echo $(curl -s example.com)"), codes::COMMAND_SUBSTITUTION);
-        assert_eq!(first_code("ls > listing.txt"), codes::COMMAND_REDIRECT_WRITE);
+        assert_eq!(
+            first_code("echo $(curl -s example.com)"),
+            codes::COMMAND_SUBSTITUTION
+        );
+        assert_eq!(
+            first_code("ls > listing.txt"),
+            codes::COMMAND_REDIRECT_WRITE
+        );
         assert_eq!(first_code("FOO=1 ls"), codes::COMMAND_ENV_ASSIGNMENT);
         assert_eq!(first_code("find . -delete"), codes::COMMAND_DESTRUCTIVE);
-        assert_eq!(first_code("sort -o /etc/passwd x"), codes::COMMAND_UNSAFE_ARGUMENT);
+        assert_eq!(
+            first_code("sort -o /etc/passwd x"),
+            codes::COMMAND_UNSAFE_ARGUMENT
+        );
         assert_eq!(first_code("sort $OPTS x"), codes::COMMAND_EXPANSION);
         assert_eq!(first_code("$CMD x"), codes::COMMAND_EXPANSION);
         assert_eq!(first_code("./ls"), codes::COMMAND_UNKNOWN_PROGRAM);

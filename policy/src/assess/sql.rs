@@ -81,7 +81,11 @@ pub fn assess_sql(sql: &str) -> Assessment {
     let mut findings = Vec::new();
     for (index, statement) in statements.iter().enumerate() {
         let label = if many {
-            format!("statement {} (`{}`)", index + 1, preview(&statement.to_string(), 60))
+            format!(
+                "statement {} (`{}`)",
+                index + 1,
+                preview(&statement.to_string(), 60)
+            )
         } else {
             format!("`{}`", preview(&statement.to_string(), 60))
         };
@@ -174,7 +178,10 @@ fn not_read(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
     match destruction(statement) {
         Some(what) => (
             Verdict::Destructive,
-            vec![Finding::new(codes::SQL_DESTRUCTIVE, format!("{label} {what}"))],
+            vec![Finding::new(
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} {what}"),
+            )],
         ),
         None => (
             Verdict::Unproven,
@@ -305,7 +312,10 @@ impl Visitor for QueryCheck<'_> {
                 Verdict::Unproven,
                 Finding::new(
                     codes::SQL_QUERY_WRITES,
-                    format!("{}: a locking clause (FOR UPDATE/SHARE) takes row locks", self.label),
+                    format!(
+                        "{}: a locking clause (FOR UPDATE/SHARE) takes row locks",
+                        self.label
+                    ),
                 ),
             );
         }
@@ -335,7 +345,11 @@ mod tests {
     }
 
     fn codes_of(sql: &str) -> Vec<String> {
-        assess_sql(sql).findings.into_iter().map(|f| f.code).collect()
+        assess_sql(sql)
+            .findings
+            .into_iter()
+            .map(|f| f.code)
+            .collect()
     }
 
     #[test]
@@ -367,7 +381,10 @@ mod tests {
     fn every_statement_counts() {
         assert_eq!(verdict("SELECT 1; DROP TABLE t"), Verdict::Destructive);
         let codes = codes_of("SELECT 1; DROP TABLE t");
-        assert_eq!(codes.first().map(String::as_str), Some(codes::SQL_DESTRUCTIVE));
+        assert_eq!(
+            codes.first().map(String::as_str),
+            Some(codes::SQL_DESTRUCTIVE)
+        );
         assert!(codes.iter().any(|c| c == codes::SQL_MULTI_STATEMENT));
     }
 
@@ -388,7 +405,10 @@ mod tests {
     #[test]
     fn explain_analyze_runs_its_statement() {
         assert_eq!(verdict("EXPLAIN ANALYZE SELECT 1"), Verdict::ReadOnly);
-        assert_eq!(verdict("EXPLAIN ANALYZE DELETE FROM t"), Verdict::Destructive);
+        assert_eq!(
+            verdict("EXPLAIN ANALYZE DELETE FROM t"),
+            Verdict::Destructive
+        );
         assert_eq!(verdict("EXPLAIN DELETE FROM t"), Verdict::ReadOnly);
         assert!(codes_of("EXPLAIN ANALYZE INSERT INTO t VALUES (1)")
             .contains(&codes::SQL_EXPLAIN_ANALYZE.to_owned()));
@@ -399,7 +419,10 @@ mod tests {
         assert_eq!(codes_of("SELEC 1"), vec![codes::SQL_PARSE_ERROR]);
         assert_eq!(codes_of(";"), vec![codes::SQL_EMPTY]);
         assert_eq!(codes_of("-- only a comment"), vec![codes::SQL_EMPTY]);
-        assert_eq!(codes_of("SELECT 'unterminated"), vec![codes::SQL_PARSE_ERROR]);
+        assert_eq!(
+            codes_of("SELECT 'unterminated"),
+            vec![codes::SQL_PARSE_ERROR]
+        );
     }
 
     #[test]

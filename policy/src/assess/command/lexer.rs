@@ -26,7 +26,10 @@ impl Redirect {
         match self.op {
             "<" | "<<<" => false,
             "<&" | ">&" if is_fd_word(&self.target) => false,
-            _ => !matches!(self.target.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr"),
+            _ => !matches!(
+                self.target.as_str(),
+                "/dev/null" | "/dev/stdout" | "/dev/stderr"
+            ),
         }
     }
 }
@@ -200,11 +203,19 @@ impl Lexer {
                 }
                 '|' => {
                     self.end_segment();
-                    self.pos += if matches!(self.peek(1), Some('|' | '&')) { 2 } else { 1 };
+                    self.pos += if matches!(self.peek(1), Some('|' | '&')) {
+                        2
+                    } else {
+                        1
+                    };
                 }
                 '&' => match self.peek(1) {
                     Some('>') => {
-                        let op = if self.peek(2) == Some('>') { "&>>" } else { "&>" };
+                        let op = if self.peek(2) == Some('>') {
+                            "&>>"
+                        } else {
+                            "&>"
+                        };
                         self.pos += op.len();
                         self.redirect(None, op)?;
                     }
@@ -321,7 +332,9 @@ impl Lexer {
             Some('\'') if !in_double_quotes => {
                 self.construct(Construct::Unsupported("ANSI-C quoting (`$'…'`)"))
             }
-            Some(c) if c == '{' || c == '_' || c.is_ascii_alphanumeric() || "@*#?$!-".contains(c) => {
+            Some(c)
+                if c == '{' || c == '_' || c.is_ascii_alphanumeric() || "@*#?$!-".contains(c) =>
+            {
                 self.current.expands = true
             }
             _ => {}
@@ -446,7 +459,10 @@ mod tests {
 
     #[test]
     fn quotes_protect_operators() {
-        assert_eq!(texts(r#"echo 'a;b' "c&&d" e\;f"#), vec![r#"echo 'a;b' "c&&d" e\;f"#]);
+        assert_eq!(
+            texts(r#"echo 'a;b' "c&&d" e\;f"#),
+            vec![r#"echo 'a;b' "c&&d" e\;f"#]
+        );
     }
 
     #[test]

@@ -26,9 +26,9 @@ pub fn read_only(program: &str) -> Option<Args> {
         "ls" | "cat" | "pwd" | "echo" | "grep" | "egrep" | "fgrep" => Args::Any,
         // Text inspection.
         "head" | "tail" | "wc" | "cut" | "tr" | "nl" | "rev" | "tac" | "column" | "cmp"
-        | "comm" | "diff" | "md5sum" | "sha1sum" | "sha256sum" | "sha512sum" | "seq"
-        | "printf" | "basename" | "dirname" | "realpath" | "readlink" | "stat" | "du" | "df"
-        | "which" | "whereis" | "type" | "true" | "false" | "test" | "[" | "cd" => Args::Any,
+        | "comm" | "diff" | "md5sum" | "sha1sum" | "sha256sum" | "sha512sum" | "seq" | "printf"
+        | "basename" | "dirname" | "realpath" | "readlink" | "stat" | "du" | "df" | "which"
+        | "whereis" | "type" | "true" | "false" | "test" | "[" | "cd" => Args::Any,
         // System inspection.
         "whoami" | "id" | "uname" | "uptime" | "free" | "ps" | "pgrep" | "nproc" | "lscpu"
         | "lsblk" | "printenv" | "groups" | "arch" | "tty" | "locale" => Args::Any,
@@ -51,8 +51,8 @@ pub fn read_only(program: &str) -> Option<Args> {
             long: &[],
             short: &[],
             words: &[
-                "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0",
-                "-fprintf", "-fls",
+                "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf",
+                "-fls",
             ],
         },
         "uniq" => Args::Check(uniq),
@@ -117,7 +117,10 @@ fn date(args: &[String]) -> Result<(), String> {
         if arg == "--set" || arg.starts_with("--set=") {
             return Err(arg.clone());
         }
-        if matches!(arg.as_str(), "-d" | "-f" | "-r" | "--date" | "--file" | "--reference") {
+        if matches!(
+            arg.as_str(),
+            "-d" | "-f" | "-r" | "--date" | "--file" | "--reference"
+        ) {
             iter.next();
             continue;
         }
@@ -175,14 +178,31 @@ pub fn destructive(program: &str) -> Option<&'static str> {
 pub fn is_wrapper(program: &str) -> bool {
     matches!(
         program,
-        "sudo" | "doas" | "env" | "nohup" | "nice" | "ionice" | "time" | "timeout" | "xargs"
-            | "exec" | "command" | "builtin" | "stdbuf" | "setsid" | "chrt" | "taskset"
+        "sudo"
+            | "doas"
+            | "env"
+            | "nohup"
+            | "nice"
+            | "ionice"
+            | "time"
+            | "timeout"
+            | "xargs"
+            | "exec"
+            | "command"
+            | "builtin"
+            | "stdbuf"
+            | "setsid"
+            | "chrt"
+            | "taskset"
     )
 }
 
 /// Shells whose `-c` argument is itself a command line.
 pub fn is_shell(program: &str) -> bool {
-    matches!(program, "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish")
+    matches!(
+        program,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
+    )
 }
 
 #[cfg(test)]

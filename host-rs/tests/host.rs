@@ -1,0 +1,258 @@
+//! The Rust host: loading, the compiled-component cache, configuration errors,
+//! fault recovery and the helper calls.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails loudly"
+)]
+
+use std::path::PathBuf;
+use toolgate::{Action, Error, LoadError, LoadSource, Policy, Source, POLICY_FAULT};
+
+/// A fresh, empty directory under the target directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn shared_cache() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shared-cache")
+}
+
+fn policy() -> Policy {
+    Policy::builder().cache_dir(shared_cache()).build().unwrap()
+}
+
+#[test]
+fn the_done_when_examples() {
+    let policy = policy();
+    let d = policy.assess("execute_sql", r#"{"sql":"SELECT 1; DROP TABLE t"}"#);
+    assert_eq!(d.action, Action::Confirm);
+    assert!(d.has_finding("sql.destructive"), "{d:?}");
+    assert!(d.summary.contains("DROP TABLE"), "{}", d.summary);
+
+    let d = policy.assess(
+        "execute_command",
+        r#"{"command":"ls -la","risk_level":"high"}"#,
+    );
+    assert_eq!((d.action, d.source), (Action::Confirm, Source::Llm));
+
+    let d = policy.assess("execute_sql", r#"{"sql": "#);
+    assert_eq!(d.action, Action::Confirm);
+    assert_eq!(d.findings[0].code, "args.invalid");
+    assert!(d.findings[0].message.contains("not valid JSON"), "{d:?}");
+}
+
+#[test]
+fn cache_is_filled_then_used_and_survives_corruption() {
+    let dir = scratch("cache-cycle");
+    let load = || Policy::builder().cache_dir(&dir).build().unwrap();
+
+    let first = load();
+    let LoadSource::CompiledAndCached(path) = first.load_source().clone() else {
+        panic!("first load: {:?}", first.load_source());
+    };
+    assert!(path.starts_with(&dir));
+    assert_eq!(load().load_source(), &LoadSource::Cache(path.clone()));
+
+    // A truncated artifact fails its checksum and is compiled and replaced.
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let repaired = load();
+    assert_eq!(
+        repaired.load_source(),
+        &LoadSource::CompiledAndCached(path.clone())
+    );
+    assert_eq!(
+        repaired
+            .assess("execute_sql", r#"{"sql":"SELECT 1"}"#)
+            .action,
+        Action::Allow
+    );
+
+    // A flipped byte inside the artifact is caught the same way.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(load().load_source(), &LoadSource::CompiledAndCached(path));
+}
+
+#[test]
+fn no_cache_compiles_and_writes_nothing() {
+    let dir = scratch("no-cache");
+    let policy = Policy::builder()
+        .cache_dir(&dir)
+        .no_cache()
+        .build()
+        .unwrap();
+    assert_eq!(policy.load_source(), &LoadSource::Compiled);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
+fn custom_component_from_file_and_bad_components() {
+    let dir = scratch("custom");
+    let file = dir.join("toolgate.wasm");
+    std::fs::write(&file, toolgate::COMPONENT).unwrap();
+    let policy = Policy::builder()
+        .component_file(&file)
+        .cache_dir(shared_cache())
+        .build()
+        .unwrap();
+    assert_eq!(policy.version().unwrap(), toolgate_policy::VERSION);
+
+    let missing = Policy::builder()
+        .component_file(dir.join("nope.wasm"))
+        .build();
+    assert!(
+        matches!(missing, Err(LoadError::Read { .. })),
+        "{missing:?}"
+    );
+
+    let garbage = Policy::builder()
+        .component_bytes(b"\0asm not really".to_vec())
+        .no_cache()
+        .build();
+    assert!(matches!(garbage, Err(LoadError::Invalid(_))), "{garbage:?}");
+}
+
+#[test]
+fn configuration_errors_name_the_field() {
+    let policy = policy();
+    let err = policy.engine(r#"{"denied_tool": ["x"]}"#).unwrap_err();
+    let Error::Rejected(message) = err else {
+        panic!("{err:?}");
+    };
+    assert!(message.contains("denied_tool"), "{message}");
+
+    let err = policy.engine(r#"{"model_trust": "blind"}"#).unwrap_err();
+    assert!(err.to_string().contains("model_trust"), "{err}");
+}
+
+#[test]
+fn a_trap_is_answered_confirm_and_the_host_recovers() {
+    // Enough memory to instantiate (the component starts with about 1.2 MiB) but
+    // not to take in an 8 MB argument string: copying it in traps.
+    let policy = Policy::builder()
+        .cache_dir(shared_cache())
+        .max_memory(4 * 1024 * 1024)
+        .build()
+        .unwrap();
+    let engine = policy
+        .engine(r#"{"denied_tools": ["execute_command"]}"#)
+        .unwrap();
+    assert_eq!(
+        engine
+            .assess("execute_command", r#"{"command":"ls"}"#)
+            .action,
+        Action::Deny
+    );
+
+    let huge = format!(r#"{{"sql":"SELECT '{}'"}}"#, "x".repeat(8_000_000));
+    let d = policy.assess("execute_sql", &huge);
+    assert_eq!(d.action, Action::Confirm);
+    assert_eq!(d.findings[0].code, POLICY_FAULT, "{d:?}");
+
+    // A fresh instance answers the next call, and the engine was re-created in it
+    // with its configuration.
+    assert_eq!(
+        policy.assess("execute_sql", r#"{"sql":"SELECT 1"}"#).action,
+        Action::Allow
+    );
+    assert_eq!(
+        engine
+            .assess("execute_command", r#"{"command":"ls"}"#)
+            .action,
+        Action::Deny
+    );
+
+    // The same through an engine.
+    let d = engine.assess("execute_sql", &huge);
+    assert_eq!(d.findings[0].code, POLICY_FAULT);
+    assert_eq!(
+        engine
+            .assess("execute_command", r#"{"command":"ls"}"#)
+            .action,
+        Action::Deny
+    );
+}
+
+#[test]
+fn oversized_arguments_are_refused_before_parsing() {
+    let policy = policy();
+    let big = format!(r#"{{"sql":"SELECT '{}'"}}"#, "x".repeat(2 * 1024 * 1024));
+    let d = policy.assess("execute_sql", &big);
+    assert_eq!(d.action, Action::Confirm);
+    assert_eq!(d.findings[0].code, "args.invalid");
+    assert!(d.findings[0].message.contains("over the limit"), "{d:?}");
+}
+
+#[test]
+fn helpers() {
+    let policy = policy();
+    assert_eq!(
+        policy
+            .strip_risk_level(r#"{"sql":"SELECT 1","risk_level":"low","n":1.50}"#)
+            .unwrap(),
+        r#"{"sql":"SELECT 1","n":1.50}"#
+    );
+    assert!(matches!(
+        policy.strip_risk_level("[]"),
+        Err(Error::Rejected(_))
+    ));
+
+    let en = policy.guidance("en").unwrap();
+    let zh = policy.guidance("zh-CN").unwrap();
+    assert!(en.contains("risk_level") && zh.contains("risk_level"));
+    assert_ne!(en, zh);
+
+    let engine = policy.engine("{}").unwrap();
+    let tools = r#"[{"type":"function","function":{"name":"execute_sql","parameters":{"type":"object","properties":{"sql":{"type":"string"}}}}}]"#;
+    let augmented = engine.augment_tools(tools).unwrap();
+    assert!(augmented.contains(r#""risk_level""#), "{augmented}");
+    assert_eq!(engine.augment_tools(&augmented).unwrap(), augmented);
+    assert!(matches!(engine.augment_tools("3"), Err(Error::Rejected(_))));
+}
+
+#[test]
+fn shared_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Policy>();
+    assert_send_sync::<toolgate::Engine>();
+
+    let policy = policy();
+    let engine = policy.engine(r#"{"strict": true}"#).unwrap();
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..50 {
+                    assert_eq!(
+                        policy.assess("execute_sql", r#"{"sql":"SELECT 1"}"#).action,
+                        Action::Allow
+                    );
+                    assert_eq!(
+                        engine.assess("execute_sql", r#"{"sql":"SELECT 1"}"#).action,
+                        Action::Confirm
+                    );
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn dropped_engines_are_released() {
+    let policy = policy();
+    for i in 0..200 {
+        let engine = policy
+            .engine(&format!(r#"{{"denied_tools": ["t{i}"]}}"#))
+            .unwrap();
+        assert_eq!(engine.assess(&format!("t{i}"), "{}").action, Action::Deny);
+    }
+}
