@@ -11,6 +11,8 @@ use std::process::Command;
 
 const TARGET: &str = "wasm32-unknown-unknown";
 const PROFILE: &str = "wasm";
+/// The component's linear memory limit in bytes (a multiple of the 64 KiB page).
+const MAX_MEMORY: u32 = 256 * 1024 * 1024;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?);
@@ -34,6 +36,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         .args(["--target", TARGET, "--profile", PROFILE])
         .arg("--target-dir")
         .arg(&target_dir);
+    // Bound the component's memory in every runtime (wasmtime, Node, browsers):
+    // growing past it traps, which hosts answer `confirm`. The policy refuses
+    // arguments over 1 MiB before parsing them, so 256 MiB is ample.
+    cmd.env(
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+        format!("-Clink-arg=--max-memory={MAX_MEMORY}"),
+    );
     // Flags meant for the host must not leak into the wasm build.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",

@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// `toolgate` for Node: the same commands, output and exit codes as the Rust
+// CLI, so the two can be diffed line for line.
+
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { loadPolicy, decisionJson, RejectedError, ToolgateError } from '../src/index.js';
+
+const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, CONFIRM: 10, DENY: 11 };
+
+const USAGE = `One risk policy for every LLM tool call: allow, confirm or deny, with reasons.
+
+Usage: toolgate [--component FILE] [--no-cache] <COMMAND>
+
+Commands:
+  assess [--config FILE] [--json] TOOL [ARGS_JSON]
+          Decide one tool call (ARGS_JSON defaults to {}; - reads standard input)
+  check [--config FILE] [FILE|-]
+          Decide every call of a JSON Lines file: one {"tool": …, "args": …} a line
+          (args an object, or a JSON string as OpenAI sends it)
+  augment [--config FILE] [FILE|-]
+          Add the optional risk_level parameter to tool definitions
+  guidance [--lang en|zh]
+          Print the prompt guidance for the model
+
+Options:
+  --component FILE  Load this policy component instead of the shipped one
+  --no-cache        Accepted for parity with the Rust CLI (nothing is cached here)
+  -h, --help        Print help
+  -V, --version     Print version
+
+Exit codes:
+  0   every call allowed (or the command succeeded)
+  1   error: unreadable file or configuration, policy fault
+  2   usage error
+  3   check: some input lines were malformed (see the error objects in the output)
+  10  at least one call needs confirmation, none denied
+  11  at least one call denied
+`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const opts = { component: null, command: null, config: null, json: false, lang: 'en', positional: [] };
+  const takeValue = (i, flag) => {
+    if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
+    return argv[i + 1];
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '--help') return { help: true };
+    if (arg === '-V' || arg === '--version') return { version: true };
+    if (arg === '--component') opts.component = takeValue(i++, arg);
+    else if (arg.startsWith('--component=')) opts.component = arg.slice('--component='.length);
+    else if (arg === '--no-cache') continue;
+    else if (arg === '--config') opts.config = takeValue(i++, arg);
+    else if (arg.startsWith('--config=')) opts.config = arg.slice('--config='.length);
+    else if (arg === '--json') opts.json = true;
+    else if (arg === '--lang') opts.lang = takeValue(i++, arg);
+    else if (arg.startsWith('--lang=')) opts.lang = arg.slice('--lang='.length);
+    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unexpected argument '${arg}'`);
+    else if (opts.command === null) opts.command = arg;
+    else opts.positional.push(arg);
+  }
+  const limits = { assess: [1, 2], check: [0, 1], augment: [0, 1], guidance: [0, 0] };
+  const limit = limits[opts.command];
+  if (!limit) throw new UsageError(opts.command === null ? 'a command is required' : `unknown command '${opts.command}'`);
+  const [min, max] = limit;
+  if (opts.positional.length < min || opts.positional.length > max) {
+    throw new UsageError(`wrong number of arguments for '${opts.command}'`);
+  }
+  return opts;
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readText(path) {
+  if (path === undefined || path === null || path === '-') return readStdin();
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ToolgateError(`cannot read ${path}: ${e.message}`);
+  }
+}
+
+/** The human-readable form of a decision (identical in the Rust CLI). */
+function render(d) {
+  let text = `${d.action} · risk ${d.risk} · source ${d.source}`;
+  if (d.llmRisk !== null) text += ` · model said ${d.llmRisk}`;
+  text += `\n${d.summary}\n`;
+  for (const f of d.findings) text += `  ${f.code.padEnd(24)} ${f.message}\n`;
+  return text;
+}
+
+function exitFor(actions) {
+  if (actions.includes('deny')) return EXIT.DENY;
+  if (actions.includes('confirm')) return EXIT.CONFIRM;
+  return EXIT.OK;
+}
+
+/** One input line of `check`, or why it is malformed (worded as in the Rust CLI). */
+function parseCall(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: 'not valid JSON' };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'not a JSON object' };
+  if (!('tool' in value)) return { error: 'missing "tool"' };
+  if (typeof value.tool !== 'string') return { error: '"tool" must be a string' };
+  let args;
+  if (!('args' in value)) args = '{}';
+  else if (typeof value.args === 'string') args = value.args;
+  else if (value.args !== null && typeof value.args === 'object' && !Array.isArray(value.args)) {
+    args = JSON.stringify(value.args);
+  } else return { error: '"args" must be an object or a JSON string' };
+  return { tool: value.tool, args };
+}
+
+function write(text) {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
+  });
+}
+
+async function engineFor(policy, configPath) {
+  const text = configPath === null ? '{}' : await readText(configPath);
+  try {
+    return policy.engine(text);
+  } catch (e) {
+    const what = configPath === null ? 'default configuration' : `configuration ${configPath}`;
+    throw new ToolgateError(`${what}: ${e.message}`);
+  }
+}
+
+async function check(engine, path) {
+  const text = await readText(path ?? '-');
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const actions = [];
+  const counts = { allow: 0, confirm: 0, deny: 0 };
+  let malformed = 0;
+  let out = '';
+  lines.forEach((raw, index) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    const call = parseCall(line);
+    if (call.error !== undefined) {
+      malformed += 1;
+      out += `${JSON.stringify({ line: index + 1, error: call.error })}\n`;
+      return;
+    }
+    const decision = engine.assess(call.tool, call.args);
+    counts[decision.action] += 1;
+    actions.push(decision.action);
+    out += `${decisionJson(decision)}\n`;
+  });
+  await write(out);
+  process.stderr.write(
+    `toolgate: ${counts.allow + counts.confirm + counts.deny} calls: ${counts.allow} allow, ` +
+      `${counts.confirm} confirm, ${counts.deny} deny; ${malformed} malformed lines\n`,
+  );
+  return malformed > 0 ? EXIT.MALFORMED : exitFor(actions);
+}
+
+async function run(argv) {
+  let opts;
+  try {
+    opts = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`error: ${e.message}\n\nUsage: toolgate [--component FILE] <assess|check|augment|guidance> …\nFor more information, try '--help'.\n`);
+      return EXIT.USAGE;
+    }
+    throw e;
+  }
+  if (opts.help) {
+    await write(USAGE);
+    return EXIT.OK;
+  }
+  const source = opts.component === null ? undefined : pathToFileURL(opts.component);
+  const policy = await loadPolicy(source);
+  if (opts.version) {
+    await write(`toolgate ${policy.version()}\n`);
+    return EXIT.OK;
+  }
+  switch (opts.command) {
+    case 'assess': {
+      const engine = await engineFor(policy, opts.config);
+      const [tool, argsJson = '{}'] = opts.positional;
+      const args = argsJson === '-' ? await readStdin() : argsJson;
+      const decision = engine.assess(tool, args);
+      if (decision.findings.some((f) => f.code === 'args.invalid')) {
+        process.stderr.write(
+          'toolgate: note: ARGS_JSON is not a JSON object; the policy answers confirm, as it would for a model\'s malformed arguments\n',
+        );
+      }
+      await write(opts.json ? `${decisionJson(decision)}\n` : render(decision));
+      return exitFor([decision.action]);
+    }
+    case 'check': {
+      const engine = await engineFor(policy, opts.config);
+      return check(engine, opts.positional[0]);
+    }
+    case 'augment': {
+      const engine = await engineFor(policy, opts.config);
+      const tools = await readText(opts.positional[0] ?? '-');
+      await write(`${engine.augmentTools(tools)}\n`);
+      return EXIT.OK;
+    }
+    case 'guidance':
+      await write(policy.guidance(opts.lang));
+      return EXIT.OK;
+    default:
+      return EXIT.USAGE;
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    if (e && e.code === 'EPIPE') {
+      process.exitCode = EXIT.OK;
+      return;
+    }
+    const message = e instanceof ToolgateError || e instanceof RejectedError ? e.message : (e?.stack ?? String(e));
+    process.stderr.write(`toolgate: error: ${message}\n`);
+    process.exitCode = EXIT.ERROR;
+  },
+);

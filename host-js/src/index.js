@@ -1,0 +1,396 @@
+// toolgate for JavaScript: the toolgate policy component, transpiled by jco,
+// behind a small API that works the same in Node (>= 20) and in browsers.
+//
+// The policy is the very component the Rust host embeds; this layer only loads
+// it, converts its decisions to plain objects, and answers `confirm` whenever the
+// component faults, recovering with a fresh instance. Nothing on the browser
+// path touches a Node built-in: `node:fs` is imported lazily, only for `file:`
+// URLs.
+
+import { instantiate } from '../gen/toolgate.js';
+
+/** The component shipped with this package. */
+export const DEFAULT_COMPONENT_URL = new URL('../gen/toolgate.wasm', import.meta.url);
+
+/** The finding code of a decision the host made because the policy faulted. */
+export const POLICY_FAULT = 'policy.fault';
+
+/** The base class of every error this package throws. */
+export class ToolgateError extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The component could not be loaded (unreadable, not a component, wrong shape). */
+export class LoadError extends ToolgateError {}
+
+/** The policy refused an input: a configuration, arguments, tool definitions. */
+export class RejectedError extends ToolgateError {}
+
+/** The component trapped or failed; the next call gets a fresh instance. */
+export class PolicyFaultError extends ToolgateError {}
+
+const COMPONENT_LAYER = [0x0d, 0x00, 0x01, 0x00];
+
+/**
+ * The core modules of a component binary, in order: the policy module, then
+ * the small shim modules the component model adds. jco's glue names them
+ * `toolgate.core.wasm`, `toolgate.core2.wasm`, … in this same order.
+ */
+function coreModules(bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const magic = u8[0] === 0 && u8[1] === 0x61 && u8[2] === 0x73 && u8[3] === 0x6d;
+  if (!magic || u8.length < 8) {
+    throw new LoadError('not a WebAssembly binary');
+  }
+  if (!COMPONENT_LAYER.every((b, i) => u8[4 + i] === b)) {
+    throw new LoadError('a WebAssembly core module, not a component: load the toolgate component (.wasm)');
+  }
+  const modules = [];
+  let i = 8;
+  while (i < u8.length) {
+    const id = u8[i++];
+    let size = 0;
+    let shift = 0;
+    for (;;) {
+      if (i >= u8.length || shift > 28) throw new LoadError('truncated component');
+      const b = u8[i++];
+      size += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (b < 0x80) break;
+    }
+    if (i + size > u8.length) throw new LoadError('truncated component');
+    if (id === 1) modules.push(u8.subarray(i, i + size));
+    i += size;
+  }
+  if (modules.length === 0) throw new LoadError('the component holds no core module');
+  return modules;
+}
+
+function isNode() {
+  return typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+}
+
+async function readBytes(source) {
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  const resolved = await source;
+  if (typeof Response !== 'undefined' && resolved instanceof Response) {
+    if (!resolved.ok) throw new LoadError(`cannot fetch the component: HTTP ${resolved.status}`);
+    return new Uint8Array(await resolved.arrayBuffer());
+  }
+  if (resolved instanceof URL || typeof resolved === 'string') {
+    const url = resolved instanceof URL ? resolved : new URL(resolved, globalThis.location?.href ?? import.meta.url);
+    if (url.protocol === 'file:' && isNode()) {
+      const { readFile } = await import('node:fs/promises');
+      try {
+        return new Uint8Array(await readFile(url));
+      } catch (e) {
+        throw new LoadError(`cannot read the component ${url.pathname}: ${e.message}`, { cause: e });
+      }
+    }
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      throw new LoadError(`cannot fetch the component ${url.href}: ${e.message}`, { cause: e });
+    }
+    return readBytes(response);
+  }
+  throw new LoadError('the component source must be a URL, a string, bytes or a Response');
+}
+
+/**
+ * Loads the policy. `source` is the toolgate component: a URL (or string), its
+ * bytes, or a `Response` (or a promise of one). Without it, the component
+ * shipped with this package is loaded.
+ *
+ * @param {URL | string | ArrayBuffer | ArrayBufferView | Response | Promise<Response>} [source]
+ * @returns {Promise<Policy>}
+ */
+export async function loadPolicy(source = DEFAULT_COMPONENT_URL) {
+  const bytes = await readBytes(source);
+  let modules;
+  try {
+    modules = await Promise.all(coreModules(bytes).map((m) => WebAssembly.compile(m)));
+  } catch (e) {
+    if (e instanceof LoadError) throw e;
+    throw new LoadError(`invalid toolgate component: ${e.message}`, { cause: e });
+  }
+  const policy = new Policy(modules);
+  try {
+    policy.version();
+  } catch (e) {
+    throw new LoadError(`invalid toolgate component: ${e.message}`, { cause: e });
+  }
+  return policy;
+}
+
+function decisionFrom(d) {
+  return {
+    action: d.action,
+    risk: d.risk,
+    source: d.source,
+    llmRisk: d.llmRisk ?? null,
+    findings: d.findings.map((f) => ({ code: f.code, message: f.message })),
+    summary: d.summary,
+  };
+}
+
+/**
+ * The canonical JSON form of a decision, byte-identical in every runtime
+ * (snake_case, `null` for an absent model risk).
+ *
+ * @param {Decision} d
+ * @returns {string}
+ */
+export function decisionJson(d) {
+  return JSON.stringify({
+    action: d.action,
+    risk: d.risk,
+    source: d.source,
+    llm_risk: d.llmRisk,
+    findings: d.findings.map((f) => ({ code: f.code, message: f.message })),
+    summary: d.summary,
+  });
+}
+
+function oneLine(text, max) {
+  const flat = String(text).replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').trim();
+  return [...flat].length > max ? `${[...flat].slice(0, max).join('')}…` : flat;
+}
+
+function faultDecision(tool, cause) {
+  return {
+    action: 'confirm',
+    risk: 'medium',
+    source: 'default',
+    llmRisk: null,
+    findings: [{ code: POLICY_FAULT, message: `the policy faulted (${cause}); a person must decide` }],
+    summary: `${oneLine(tool, 60)} — the policy faulted; needs confirmation`,
+  };
+}
+
+function asText(value, what) {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  throw new TypeError(`${what} must be a JSON string or an object`);
+}
+
+/** Arguments as JSON text, whatever the caller passed: `assess` never throws. */
+function argsText(value) {
+  if (typeof value === 'string') return value;
+  try {
+    const json = JSON.stringify(value);
+    if (typeof json === 'string') return json;
+  } catch {
+    // Cycles and BigInt: fall through to a text the policy will refuse.
+  }
+  return String(value);
+}
+
+function errorPayload(e) {
+  // jco throws a ComponentError whose `payload` is the WIT `err` value.
+  return e && typeof e === 'object' && 'payload' in e ? String(e.payload) : null;
+}
+
+/**
+ * The toolgate policy, loaded and ready. Calls are synchronous.
+ */
+export class Policy {
+  #modules;
+  #live = null;
+  #generation = 0;
+  /** @type {Map<number, string>} the configuration of every live engine */
+  #configs = new Map();
+  #nextId = 0;
+
+  /** @param {WebAssembly.Module[]} modules compiled core modules, in component order */
+  constructor(modules) {
+    this.#modules = modules;
+  }
+
+  #instance() {
+    if (this.#live === null) {
+      const byName = (path) => {
+        const match = /^toolgate\.core(\d*)\.wasm$/.exec(path);
+        const index = match ? (match[1] === '' ? 0 : Number(match[1]) - 1) : -1;
+        const module = this.#modules[index];
+        if (!module) throw new LoadError(`the component has no core module ${path}`);
+        return module;
+      };
+      const root = instantiate(byName, {});
+      this.#live = { policy: root.policy, engines: new Map() };
+      this.#generation += 1;
+    }
+    return this.#live;
+  }
+
+  /**
+   * Runs `f` on the live instance. A trap (any exception that is not the
+   * component's own `err` answer) discards the instance; the next call gets a
+   * fresh one.
+   */
+  #call(f) {
+    const live = this.#instance();
+    try {
+      return { ok: true, value: f(live) };
+    } catch (e) {
+      const payload = errorPayload(e);
+      if (payload !== null) return { ok: false, rejected: payload };
+      this.#live = null;
+      return { ok: false, fault: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** @internal the engine handle for `id` in the live instance */
+  _engineHandle(live, id) {
+    let handle = live.engines.get(id);
+    if (handle === undefined) {
+      const config = this.#configs.get(id);
+      // Accepted before, so a refusal now means the instance is broken: let it
+      // surface as a fault.
+      handle = live.policy.Engine.create(config);
+      live.engines.set(id, handle);
+    }
+    return handle;
+  }
+
+  /** @internal */
+  _callEngine(id, f) {
+    if (!this.#configs.has(id)) throw new ToolgateError('this engine was disposed');
+    return this.#call((live) => f(this._engineHandle(live, id)));
+  }
+
+  /** @internal */
+  _dispose(id) {
+    this.#configs.delete(id);
+    const handle = this.#live?.engines.get(id);
+    if (handle !== undefined) {
+      this.#live.engines.delete(id);
+      try {
+        handle[Symbol.dispose]?.();
+      } catch {
+        // An instance that cannot drop a handle is discarded on its next fault.
+      }
+    }
+  }
+
+  /**
+   * Decides one call under the default configuration. Never throws for any
+   * `args`: unreadable arguments and faults are answered `confirm`.
+   *
+   * @param {string} tool the tool's name
+   * @param {string | object} args the arguments as the model sent them (a JSON string) or an object
+   * @returns {Decision}
+   */
+  assess(tool, args) {
+    const text = argsText(args);
+    const r = this.#call((live) => live.policy.assess(String(tool), text));
+    return r.ok ? decisionFrom(r.value) : faultDecision(tool, r.fault ?? r.rejected);
+  }
+
+  /**
+   * A policy with this configuration (JSON text or an object). Throws
+   * `RejectedError` naming the offending field.
+   *
+   * @param {string | object} [config]
+   * @returns {Engine}
+   */
+  engine(config = {}) {
+    const text = asText(config, 'config');
+    const id = ++this.#nextId;
+    const r = this.#call((live) => {
+      const handle = live.policy.Engine.create(text);
+      live.engines.set(id, handle);
+    });
+    if (r.rejected !== undefined) throw new RejectedError(r.rejected);
+    if (r.fault !== undefined) throw new PolicyFaultError(r.fault);
+    this.#configs.set(id, text);
+    return new Engine(this, id);
+  }
+
+  /**
+   * The arguments a tool really receives: `risk_level` removed, nothing else
+   * changed. Throws `RejectedError` when `args` is not a JSON object.
+   *
+   * @param {string | object} args
+   * @returns {string}
+   */
+  stripRiskLevel(args) {
+    const text = asText(args, 'args');
+    return unwrap(this.#call((live) => live.policy.stripRiskLevel(text)));
+  }
+
+  /**
+   * The prompt guidance for the model.
+   *
+   * @param {string} [language] `en` (default) or `zh`
+   * @returns {string}
+   */
+  guidance(language = 'en') {
+    return unwrap(this.#call((live) => live.policy.guidance(String(language))));
+  }
+
+  /** @returns {string} the policy's version */
+  version() {
+    return unwrap(this.#call((live) => live.policy.version()));
+  }
+}
+
+function unwrap(r) {
+  if (r.ok) return r.value;
+  if (r.rejected !== undefined) throw new RejectedError(r.rejected);
+  throw new PolicyFaultError(r.fault);
+}
+
+/**
+ * A policy with one deployment's configuration. Call `dispose()` (or use
+ * `using`) when done.
+ */
+export class Engine {
+  #policy;
+  #id;
+
+  constructor(policy, id) {
+    this.#policy = policy;
+    this.#id = id;
+  }
+
+  /**
+   * Decides one call under this configuration. Never throws for any `args`;
+   * throws `ToolgateError` only when the engine was disposed.
+   *
+   * @param {string} tool
+   * @param {string | object} args
+   * @returns {Decision}
+   */
+  assess(tool, args) {
+    const text = argsText(args);
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.assess(String(tool), text));
+    return r.ok ? decisionFrom(r.value) : faultDecision(tool, r.fault ?? r.rejected);
+  }
+
+  /**
+   * Adds the optional `risk_level` parameter to tool definitions (a JSON array,
+   * or a request body with a `tools` array). Returns JSON text.
+   *
+   * @param {string | object} tools
+   * @returns {string}
+   */
+  augmentTools(tools) {
+    const text = asText(tools, 'tools');
+    return unwrap(this.#policy._callEngine(this.#id, (handle) => handle.augmentTools(text)));
+  }
+
+  /** Frees the engine in the component. */
+  dispose() {
+    this.#policy._dispose(this.#id);
+  }
+
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+}

@@ -1,0 +1,110 @@
+// The JavaScript CLI against the Rust CLI: the same input gives the same
+// standard output, standard error and exit code, byte for byte.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseVectors } from './conformance-lib.js';
+import { jsCli, root, rustCli, vectorFiles } from './paths.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'toolgate-cli-'));
+
+function both(args, input = '') {
+  assert.ok(existsSync(rustCli), `the Rust CLI is not built at ${rustCli}: run cargo build --release first`);
+  const opts = { input, encoding: 'utf8', cwd: root, maxBuffer: 64 * 1024 * 1024 };
+  const rs = spawnSync(rustCli, args, opts);
+  const js = spawnSync(process.execPath, [jsCli, ...args], opts);
+  return { rs, js };
+}
+
+function assertSame(args, input) {
+  const { rs, js } = both(args, input);
+  const label = `toolgate ${args.join(' ')}`;
+  assert.equal(js.stdout, rs.stdout, `${label}: standard output differs`);
+  assert.equal(js.stderr, rs.stderr, `${label}: standard error differs`);
+  assert.equal(js.status, rs.status, `${label}: exit code differs`);
+  return rs;
+}
+
+test('check on the example file', () => {
+  const r = assertSame(['check', 'examples/tool-calls.jsonl']);
+  assert.equal(r.status, 10);
+});
+
+test('check on every conformance vector, grouped by configuration', () => {
+  const groups = new Map();
+  for (const c of parseVectors(vectorFiles())) {
+    const key = c.config ?? '{}';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(JSON.stringify({ tool: c.tool, args: c.args }));
+  }
+  let n = 0;
+  for (const [config, lines] of groups) {
+    const file = join(scratch, `config-${n}.json`);
+    writeFileSync(file, config);
+    const r = assertSame(['check', '--config', file, '-'], `${lines.join('\n')}\n`);
+    assert.equal(r.stdout.split('\n').filter(Boolean).length, lines.length);
+    n += 1;
+  }
+  assert.ok(n >= 5, `only ${n} configurations`);
+});
+
+test('check with malformed lines', () => {
+  const input = [
+    '{"tool":"execute_sql","args":{"sql":"SELECT 1"}}',
+    '',
+    'not json',
+    '{"args":{}}',
+    '[1]',
+    '{"tool":5}',
+    '{"tool":"http_request","args":[1]}',
+    '{"tool":"x","args":null}',
+    '{"tool":"execute_command","args":"{\\"command\\":\\"pwd\\"}"}\r',
+  ].join('\n');
+  const r = assertSame(['check'], input);
+  assert.equal(r.status, 3);
+});
+
+test('assess, human-readable and JSON', () => {
+  const calls = [
+    ['execute_sql', '{"sql":"SELECT 1; DROP TABLE t"}'],
+    ['execute_command', '{"command":"ls -la","risk_level":"high"}'],
+    ['execute_sql', '{"sql": '],
+    ['execute_sql', '{"sql":"DROP TABLE users","risk_level":"low"}'],
+    ['file_operations', '{"operation":"read","path":"a.txt"}'],
+    ['unknown_tool'],
+  ];
+  for (const call of calls) {
+    assertSame(['assess', ...call]);
+    assertSame(['assess', '--json', ...call]);
+  }
+  assertSame(['assess', 'execute_sql', '-'], '{"sql":"SHOW TABLES"}');
+  const config = join(scratch, 'deny.json');
+  writeFileSync(config, '{"denied_tools":["execute_command"]}');
+  const r = assertSame(['assess', '--config', config, 'execute_command', '{"command":"ls"}']);
+  assert.equal(r.status, 11);
+});
+
+test('augment and guidance', () => {
+  assertSame(['augment', 'examples/tools.json']);
+  assertSame(['augment'], '{"model":"m","tools":[{"name":"a","input_schema":{"type":"object"}}]}');
+  assertSame(['guidance']);
+  assertSame(['guidance', '--lang', 'zh']);
+});
+
+test('errors exit alike', () => {
+  const bad = join(scratch, 'bad.json');
+  writeFileSync(bad, '{"strict":"yes"}');
+  const { rs, js } = both(['assess', '--config', bad, 'execute_sql']);
+  assert.equal(rs.status, 1);
+  assert.equal(js.status, 1);
+  assert.match(js.stderr, /strict/);
+  const usage = both(['assess']);
+  assert.equal(usage.rs.status, 2);
+  assert.equal(usage.js.status, 2);
+  const missing = both(['check', '/nonexistent/calls.jsonl']);
+  assert.equal(missing.rs.status, 1);
+  assert.equal(missing.js.status, 1);
+});

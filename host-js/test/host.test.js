@@ -1,0 +1,152 @@
+// The JavaScript host: loading sources, errors, faults and recovery, helpers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  loadPolicy,
+  decisionJson,
+  DEFAULT_COMPONENT_URL,
+  LoadError,
+  RejectedError,
+  ToolgateError,
+  POLICY_FAULT,
+} from '../src/index.js';
+import { pkg } from './paths.js';
+
+const componentPath = join(pkg, 'gen', 'toolgate.wasm');
+
+test('the done-when examples', async () => {
+  const policy = await loadPolicy();
+  let d = policy.assess('execute_sql', '{"sql":"SELECT 1; DROP TABLE t"}');
+  assert.equal(d.action, 'confirm');
+  assert.ok(d.findings.some((f) => f.code === 'sql.destructive'));
+  d = policy.assess('execute_command', { command: 'ls -la', risk_level: 'high' });
+  assert.deepEqual([d.action, d.source, d.llmRisk], ['confirm', 'llm', 'high']);
+  d = policy.assess('execute_sql', '{"sql": ');
+  assert.equal(d.findings[0].code, 'args.invalid');
+  assert.match(d.findings[0].message, /not valid JSON/);
+});
+
+test('loads from bytes, a file URL, a Response and a promise of one', async () => {
+  const bytes = readFileSync(componentPath);
+  const sources = [
+    bytes,
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    pathToFileURL(componentPath),
+    pathToFileURL(componentPath).href,
+    new Response(bytes, { headers: { 'content-type': 'application/wasm' } }),
+    Promise.resolve(new Response(bytes)),
+  ];
+  for (const source of sources) {
+    const policy = await loadPolicy(source);
+    assert.equal(policy.assess('execute_sql', '{"sql":"SELECT 1"}').action, 'allow');
+  }
+  assert.equal(DEFAULT_COMPONENT_URL.protocol, 'file:');
+});
+
+test('the shipped core modules are the component\'s, in jco\'s order', async () => {
+  // The host extracts core modules from the component itself; jco wrote the
+  // same modules out as toolgate.core*.wasm. They must match one for one.
+  const policy = await loadPolicy();
+  assert.ok(policy.version());
+  const component = readFileSync(componentPath);
+  for (const [i, name] of ['toolgate.core.wasm', 'toolgate.core2.wasm', 'toolgate.core3.wasm'].entries()) {
+    const expected = readFileSync(join(pkg, 'gen', name));
+    const at = component.indexOf(expected);
+    assert.ok(at > 0, `${name} is not inside the component`);
+    if (i > 0) {
+      const previous = readFileSync(join(pkg, 'gen', i === 1 ? 'toolgate.core.wasm' : 'toolgate.core2.wasm'));
+      assert.ok(at > component.indexOf(previous), `${name} is out of order`);
+    }
+  }
+});
+
+test('bad sources are LoadErrors', async () => {
+  await assert.rejects(loadPolicy(new Uint8Array([1, 2, 3])), LoadError);
+  await assert.rejects(loadPolicy(readFileSync(join(pkg, 'gen', 'toolgate.core.wasm'))), /core module, not a component/);
+  await assert.rejects(loadPolicy(pathToFileURL(join(pkg, 'nope.wasm'))), LoadError);
+  await assert.rejects(loadPolicy(new Response('x', { status: 404 })), /HTTP 404/);
+  await assert.rejects(loadPolicy(42), LoadError);
+  const truncated = readFileSync(componentPath).subarray(0, 5000);
+  await assert.rejects(loadPolicy(truncated), LoadError);
+});
+
+test('configuration errors name the field', async () => {
+  const policy = await loadPolicy();
+  assert.throws(() => policy.engine('{"denied_tool": ["x"]}'), (e) => e instanceof RejectedError && /denied_tool/.test(e.message));
+  assert.throws(() => policy.engine({ model_trust: 'blind' }), /model_trust/);
+  assert.throws(() => policy.engine(5), TypeError);
+  const engine = policy.engine({ denied_tools: ['execute_command'] });
+  assert.equal(engine.assess('execute_command', { command: 'ls' }).action, 'deny');
+});
+
+test('assess never throws, whatever the arguments', async () => {
+  const policy = await loadPolicy();
+  const cyclic = {};
+  cyclic.self = cyclic;
+  for (const args of [undefined, null, 5, 10n, cyclic, [], '', '\ud800', 'x'.repeat(2 * 1024 * 1024)]) {
+    const d = policy.assess('execute_sql', args);
+    assert.equal(d.action, 'confirm');
+    assert.equal(d.findings[0].code, 'args.invalid');
+  }
+});
+
+test('a trap is answered confirm and the host recovers', async () => {
+  const policy = await loadPolicy();
+  const engine = policy.engine({ denied_tools: ['execute_command'] });
+  // The component's memory is capped at 256 MiB in every runtime; copying a
+  // 300 MB argument string into it traps inside the component.
+  const huge = `{"sql":"SELECT '${'x'.repeat(300 * 1024 * 1024)}'"}`;
+  const d = policy.assess('execute_sql', huge);
+  assert.equal(d.action, 'confirm');
+  assert.equal(d.findings[0].code, POLICY_FAULT);
+  assert.equal(d.summary.includes('\n'), false);
+  // A fresh instance answers next, with the engine re-created from its config.
+  assert.equal(policy.assess('execute_sql', '{"sql":"SELECT 1"}').action, 'allow');
+  assert.equal(engine.assess('execute_command', { command: 'ls' }).action, 'deny');
+  const viaEngine = engine.assess('execute_sql', huge);
+  assert.equal(viaEngine.findings[0].code, POLICY_FAULT);
+  assert.equal(engine.assess('execute_command', { command: 'ls' }).action, 'deny');
+});
+
+test('helpers', async () => {
+  const policy = await loadPolicy();
+  assert.equal(policy.stripRiskLevel('{"sql":"SELECT 1","risk_level":"low","n":1.50}'), '{"sql":"SELECT 1","n":1.50}');
+  assert.throws(() => policy.stripRiskLevel('[]'), RejectedError);
+  const en = policy.guidance();
+  const zh = policy.guidance('zh');
+  assert.match(en, /risk_level/);
+  assert.match(zh, /风险/);
+  const engine = policy.engine();
+  const tools = [{ type: 'function', function: { name: 'execute_sql', parameters: { type: 'object', properties: { sql: { type: 'string' } } } } }];
+  const augmented = engine.augmentTools(tools);
+  assert.deepEqual(JSON.parse(augmented)[0].function.parameters.properties.risk_level.enum, ['low', 'medium', 'high']);
+  assert.equal(engine.augmentTools(augmented), augmented);
+  assert.throws(() => engine.augmentTools('3'), RejectedError);
+});
+
+test('disposed engines are released and refuse further use', async () => {
+  const policy = await loadPolicy();
+  for (let i = 0; i < 200; i++) {
+    const engine = policy.engine({ denied_tools: [`t${i}`] });
+    assert.equal(engine.assess(`t${i}`, {}).action, 'deny');
+    engine.dispose();
+  }
+  const engine = policy.engine();
+  engine.dispose();
+  assert.throws(() => engine.assess('execute_sql', '{"sql":"SELECT 1"}'), /disposed/);
+  // Misuse of one engine does not disturb the instance.
+  assert.equal(policy.assess('execute_sql', '{"sql":"SELECT 1"}').action, 'allow');
+  assert.ok(new ToolgateError('x') instanceof Error);
+});
+
+test('decisionJson is the canonical form', async () => {
+  const policy = await loadPolicy();
+  const d = policy.assess('execute_sql', { sql: 'SELECT 1', risk_level: 'low' });
+  assert.equal(
+    decisionJson(d),
+    '{"action":"allow","risk":"low","source":"llm","llm_risk":"low","findings":[{"code":"llm.low","message":"the model rated the call low risk"},{"code":"sql.read-only","message":"the statement only reads"}],"summary":"execute_sql: SELECT 1 — the model rated the call low risk"}',
+  );
+});
