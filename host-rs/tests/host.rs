@@ -28,6 +28,30 @@ fn policy() -> Policy {
     Policy::builder().cache_dir(shared_cache()).build().unwrap()
 }
 
+/// The component's type, as wasmtime reads it, imports nothing and exports the
+/// policy interface: no host capability can reach the policy.
+#[test]
+fn the_component_imports_nothing() {
+    let mut config = wasmtime::Config::new();
+    config.wasm_component_model(true);
+    let engine = wasmtime::Engine::new(&config).unwrap();
+    let component = wasmtime::component::Component::new(&engine, toolgate::COMPONENT).unwrap();
+    let ty = component.component_type();
+    let imports: Vec<_> = ty
+        .imports(&engine)
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    assert_eq!(imports, Vec::<String>::new());
+    let exports: Vec<_> = ty
+        .exports(&engine)
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    assert!(
+        exports.contains(&"toolgate:policy/policy@0.1.0".to_owned()),
+        "{exports:?}"
+    );
+}
+
 #[test]
 fn the_done_when_examples() {
     let policy = policy();
@@ -105,7 +129,8 @@ fn custom_component_from_file_and_bad_components() {
         .cache_dir(shared_cache())
         .build()
         .unwrap();
-    assert_eq!(policy.version().unwrap(), toolgate_policy::VERSION);
+    // The component and this host are versioned together.
+    assert_eq!(policy.version().unwrap(), env!("CARGO_PKG_VERSION"));
 
     let missing = Policy::builder()
         .component_file(dir.join("nope.wasm"))

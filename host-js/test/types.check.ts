@@ -1,0 +1,26 @@
+// Type-checked by `npm run typecheck` (never run): the declarations describe
+// the API as the README uses it, and reject misuse.
+import { loadPolicy, decisionJson, RejectedError, type Decision, type Config } from '../src/index.js';
+
+export async function example(): Promise<string> {
+  const policy = await loadPolicy();
+  const d: Decision = policy.assess('execute_sql', { sql: 'SELECT 1' });
+  const action: 'allow' | 'confirm' | 'deny' = d.action;
+  const claimed: 'low' | 'medium' | 'high' | null = d.llmRisk;
+  const config: Config = { denied_tools: ['execute_command'], model_trust: 'guarded' };
+  const engine = policy.engine(config);
+  engine.assess('execute_command', '{"command":"ls"}');
+  engine.augmentTools([{ name: 'a', input_schema: { type: 'object' } }]);
+  engine.dispose();
+  // @ts-expect-error model_trust has two values only
+  policy.engine({ model_trust: 'blind' });
+  // @ts-expect-error a decision's action is not a boolean
+  const wrong: boolean = d.action;
+  void wrong;
+  try {
+    policy.engine('{}');
+  } catch (e) {
+    if (e instanceof RejectedError) return e.message;
+  }
+  return `${action} ${claimed} ${decisionJson(d)} ${policy.guidance('zh')} ${policy.stripRiskLevel('{}')}`;
+}

@@ -1,0 +1,47 @@
+// The central promise: every runtime gives the same decision on every
+// conformance case, byte for byte. Each runner wrote its decisions, one line a
+// case in vector order, to target/conformance/<runtime>.jsonl; this compares
+// them. A missing file is a failure, never a skip.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RUNTIMES = ['native', 'wasmtime', 'node', 'chromium'];
+
+function caseNames() {
+  const dir = join(root, 'tests', 'conformance');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => `${f} / ${JSON.parse(l).name}`),
+    );
+}
+
+test('every runtime decides every conformance case identically', () => {
+  const names = caseNames();
+  assert.ok(names.length >= 80, `only ${names.length} cases`);
+  const outputs = {};
+  for (const runtime of RUNTIMES) {
+    const file = join(root, 'target', 'conformance', `${runtime}.jsonl`);
+    assert.ok(existsSync(file), `${runtime} did not run: ${file} is missing`);
+    outputs[runtime] = readFileSync(file, 'utf8').split('\n').slice(0, -1);
+    assert.equal(outputs[runtime].length, names.length, `${runtime} decided ${outputs[runtime].length} of ${names.length} cases`);
+  }
+  const divergences = [];
+  for (const runtime of RUNTIMES.slice(1)) {
+    outputs[runtime].forEach((line, i) => {
+      if (line !== outputs.native[i]) {
+        divergences.push(`${names[i]}\n  native:   ${outputs.native[i]}\n  ${runtime}: ${line}`);
+      }
+    });
+  }
+  assert.deepEqual(divergences, [], `decisions diverge:\n${divergences.join('\n')}`);
+  console.log(`cross-runtime: ${names.length} cases identical in ${RUNTIMES.join(', ')}`);
+});
