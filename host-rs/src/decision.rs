@@ -139,8 +139,26 @@ impl Decision {
                 code: POLICY_FAULT.to_owned(),
                 message: format!("the policy faulted ({cause}); a person must decide"),
             }],
-            summary: format!("{tool} — the policy faulted; needs confirmation"),
+            summary: format!(
+                "{} — the policy faulted; needs confirmation",
+                one_line(tool, 60)
+            ),
         }
+    }
+}
+
+/// `text` on one line (control characters and whitespace runs become one
+/// space), at most `max` characters, `…` marking a cut: a summary stays one line
+/// whatever the model named its tool.
+fn one_line(text: &str, max: usize) -> String {
+    let flat = text
+        .split(|c: char| c.is_control() || c.is_whitespace())
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    match flat.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", flat.get(..cut).unwrap_or(&flat)),
+        None => flat,
     }
 }
 
@@ -181,5 +199,27 @@ impl From<wit::Decision> for Decision {
                 .collect(),
             summary: d.summary,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_summaries_stay_one_line() {
+        let d = Decision::fault("evil\ntool\u{7}name", "trap");
+        assert_eq!(
+            d.summary,
+            "evil tool name — the policy faulted; needs confirmation"
+        );
+        assert_eq!(
+            one_line(&"x".repeat(70), 60),
+            format!("{}…", "x".repeat(60))
+        );
+        assert_eq!(
+            (d.action, d.findings[0].code.as_str()),
+            (Action::Confirm, POLICY_FAULT)
+        );
     }
 }
