@@ -29,6 +29,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target").join("wasm"));
     let cargo = env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
+    ensure_target()?;
 
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
@@ -94,4 +95,31 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     Ok(())
+}
+
+/// Makes sure the toolchain has the wasm target's standard library.
+/// `rust-toolchain.toml` lists the target, but rustup adds a toolchain file's
+/// targets only when it installs the toolchain itself; on a machine that already
+/// had this toolchain, the first build adds the target here instead of failing
+/// with "can't find crate for `core`".
+fn ensure_target() -> Result<(), Box<dyn Error>> {
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| String::from("rustc"));
+    let sysroot = Command::new(&rustc).args(["--print", "sysroot"]).output()?;
+    let sysroot = PathBuf::from(String::from_utf8(sysroot.stdout)?.trim());
+    if sysroot.join("lib").join("rustlib").join(TARGET).join("lib").is_dir() {
+        return Ok(());
+    }
+    let mut rustup = Command::new("rustup");
+    rustup.args(["target", "add", TARGET]);
+    if let Ok(toolchain) = env::var("RUSTUP_TOOLCHAIN") {
+        rustup.args(["--toolchain", &toolchain]);
+    }
+    match rustup.status() {
+        Ok(status) if status.success() => Ok(()),
+        _ => Err(format!(
+            "the Rust toolchain lacks the {TARGET} target and rustup could not add it; \
+             run `rustup target add {TARGET}`"
+        )
+        .into()),
+    }
 }
