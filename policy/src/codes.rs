@@ -49,6 +49,12 @@ pub const SQL_DESTRUCTIVE: &str = "sql.destructive";
 pub const SQL_QUERY_WRITES: &str = "sql.query-writes";
 /// `EXPLAIN ANALYZE` runs its statement.
 pub const SQL_EXPLAIN_ANALYZE: &str = "sql.explain-analyze";
+/// A function with side effects (sleep, file access, locks, sequences, …).
+pub const SQL_SIDE_EFFECT_FUNCTION: &str = "sql.side-effect-function";
+/// A function not known to be read-only (user-defined, extension, unqualified).
+pub const SQL_UNKNOWN_FUNCTION: &str = "sql.unknown-function";
+/// A comment the server executes (`/*! … */`, `/*M! … */`).
+pub const SQL_EXECUTABLE_COMMENT: &str = "sql.executable-comment";
 
 // execute_command
 /// Every segment's program was proven read-only.
@@ -91,3 +97,17 @@ pub const HTTP_SAFE_METHOD: &str = "http.safe-method";
 pub const HTTP_UNSAFE_METHOD: &str = "http.unsafe-method";
 /// DELETE.
 pub const HTTP_DELETE: &str = "http.delete";
+/// A path that holds keys, credentials or other secrets, or another process's data.
+pub const FILE_SENSITIVE_PATH: &str = "file.sensitive-path";
+/// A path outside the configured roots.
+pub const FILE_OUTSIDE_ROOTS: &str = "file.outside-roots";
+/// A URL that could not be parsed.
+pub const HTTP_BAD_URL: &str = "http.bad-url";
+/// A scheme other than http and https.
+pub const HTTP_SCHEME: &str = "http.scheme";
+/// A URL with credentials in it (`user:pass@`).
+pub const HTTP_USERINFO: &str = "http.userinfo";
+/// A loopback, private, link-local or cloud-metadata target.
+pub const HTTP_LOCAL_TARGET: &str = "http.local-target";
+/// A host on the configured deny list.
+pub const HTTP_DENIED_HOST: &str = "http.denied-host";

@@ -5,7 +5,7 @@
 //! is exactly the failure a policy must not have.
 
 use serde::Deserialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How far a model's own `risk_level: "low"` is trusted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -46,6 +46,78 @@ pub struct Config {
     pub auto_approved_tools: BTreeSet<String>,
     /// Arguments longer than this many bytes are not analysed: confirm.
     pub max_args_bytes: usize,
+    /// Per-tool settings, by tool name: the assessor a tool uses and its options.
+    pub tools: BTreeMap<String, ToolConfig>,
+}
+
+/// Which built-in assessor a tool uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolKind {
+    /// SQL text, proven read-only statement by statement.
+    Sql,
+    /// A shell command line (or an argv array), proven read-only segment by segment.
+    Command,
+    /// A file operation with a path.
+    File,
+    /// An HTTP request with a method and a URL.
+    Http,
+}
+
+impl ToolKind {
+    /// The kind of the four built-in tool names.
+    pub fn builtin(tool: &str) -> Option<ToolKind> {
+        match tool {
+            "execute_sql" => Some(ToolKind::Sql),
+            "execute_command" => Some(ToolKind::Command),
+            "file_operations" => Some(ToolKind::File),
+            "http_request" => Some(ToolKind::Http),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            ToolKind::Sql => "sql",
+            ToolKind::Command => "command",
+            ToolKind::File => "file",
+            ToolKind::Http => "http",
+        }
+    }
+}
+
+/// Settings for one tool. `kind` may be omitted for the four built-in tool
+/// names; every other field is optional and belongs to one kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ToolConfig {
+    /// The assessor to use.
+    pub kind: Option<ToolKind>,
+    /// The argument holding the SQL text, command line, or URL (http), or the
+    /// operation name (file). Defaults: `sql`, `command`, `operation`, `url`.
+    pub field: Option<String>,
+    /// sql: the SQL dialect (`generic`, `postgres`, `mysql`, `sqlite`, `mssql`,
+    /// `snowflake`, `bigquery`, `duckdb`, `redshift`, `clickhouse`, `hive`,
+    /// `ansi`, `databricks`, `oracle`). Default `generic`.
+    pub dialect: Option<String>,
+    /// sql: functions to accept as read-only in addition to the built-in list.
+    /// Functions with side effects (sleep, file access, locks…) stay refused.
+    pub allow_functions: Vec<String>,
+    /// file: the argument holding the path (default `path`).
+    pub path_field: Option<String>,
+    /// file: directories the tool may read without confirmation; paths outside
+    /// them (after `..` is resolved in the text) need confirmation. Empty: any
+    /// path that is not sensitive.
+    pub roots: Vec<String>,
+    /// http: the argument holding the method (default `method`).
+    pub method_field: Option<String>,
+    /// http: the method when the call names none (default `GET`).
+    pub default_method: Option<String>,
+    /// http: hosts that may be read even if private or local (`localhost`,
+    /// `10.0.0.5`, `*.internal.example`).
+    pub allow_hosts: Vec<String>,
+    /// http: hosts that always need confirmation.
+    pub deny_hosts: Vec<String>,
 }
 
 /// The default bound on argument size: far above any real tool call, far below
@@ -61,6 +133,7 @@ impl Default for Config {
             denied_tools: BTreeSet::new(),
             auto_approved_tools: BTreeSet::new(),
             max_args_bytes: DEFAULT_MAX_ARGS_BYTES,
+            tools: BTreeMap::new(),
         }
     }
 }
@@ -85,6 +158,40 @@ pub enum ConfigError {
     /// `max_args_bytes` is zero.
     #[error("`max_args_bytes` must be at least 1")]
     ZeroLimit,
+    /// A tool that is not built in names no `kind`.
+    #[error("`tools.{tool}.kind` is required: `{tool}` is not a built-in tool")]
+    MissingKind {
+        /// The tool's name.
+        tool: String,
+    },
+    /// A setting that belongs to another kind of tool.
+    #[error("`tools.{tool}.{field}` does not apply to a {kind} tool")]
+    WrongKind {
+        /// The tool's name.
+        tool: String,
+        /// The setting.
+        field: &'static str,
+        /// The tool's kind.
+        kind: &'static str,
+    },
+    /// An SQL dialect sqlparser does not know.
+    #[error("`tools.{tool}.dialect`: unknown SQL dialect `{dialect}`")]
+    UnknownDialect {
+        /// The tool's name.
+        tool: String,
+        /// The dialect named.
+        dialect: String,
+    },
+    /// A value that is empty or malformed.
+    #[error("`tools.{tool}.{field}`: {message}")]
+    BadValue {
+        /// The tool's name.
+        tool: String,
+        /// The setting.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl Config {
@@ -127,6 +234,73 @@ impl Config {
         if self.max_args_bytes == 0 {
             return Err(ConfigError::ZeroLimit);
         }
+        for (tool, settings) in &self.tools {
+            settings.validate(tool)?;
+        }
+        Ok(())
+    }
+
+    /// The kind of a tool: configured, or built in.
+    pub fn kind_of(&self, tool: &str) -> Option<ToolKind> {
+        self.tools
+            .get(tool)
+            .and_then(|t| t.kind)
+            .or_else(|| ToolKind::builtin(tool))
+    }
+}
+
+impl ToolConfig {
+    fn validate(&self, tool: &str) -> Result<(), ConfigError> {
+        let kind = self
+            .kind
+            .or_else(|| ToolKind::builtin(tool))
+            .ok_or_else(|| ConfigError::MissingKind { tool: tool.to_owned() })?;
+        let wrong = |field: &'static str| ConfigError::WrongKind {
+            tool: tool.to_owned(),
+            field,
+            kind: kind.name(),
+        };
+        let present: [(&'static str, bool, ToolKind); 8] = [
+            ("dialect", self.dialect.is_some(), ToolKind::Sql),
+            ("allow_functions", !self.allow_functions.is_empty(), ToolKind::Sql),
+            ("path_field", self.path_field.is_some(), ToolKind::File),
+            ("roots", !self.roots.is_empty(), ToolKind::File),
+            ("method_field", self.method_field.is_some(), ToolKind::Http),
+            ("default_method", self.default_method.is_some(), ToolKind::Http),
+            ("allow_hosts", !self.allow_hosts.is_empty(), ToolKind::Http),
+            ("deny_hosts", !self.deny_hosts.is_empty(), ToolKind::Http),
+        ];
+        for (field, set, owner) in present {
+            if set && owner != kind {
+                return Err(wrong(field));
+            }
+        }
+        if let Some(dialect) = &self.dialect {
+            if sqlparser::dialect::dialect_from_str(dialect).is_none() {
+                return Err(ConfigError::UnknownDialect {
+                    tool: tool.to_owned(),
+                    dialect: dialect.clone(),
+                });
+            }
+        }
+        let bad = |field: &'static str, message: &str| ConfigError::BadValue {
+            tool: tool.to_owned(),
+            field,
+            message: message.to_owned(),
+        };
+        for (field, value) in [
+            ("field", &self.field),
+            ("path_field", &self.path_field),
+            ("method_field", &self.method_field),
+            ("default_method", &self.default_method),
+        ] {
+            if value.as_deref().is_some_and(str::is_empty) {
+                return Err(bad(field, "must not be empty"));
+            }
+        }
+        if self.roots.iter().any(|r| !r.starts_with('/')) {
+            return Err(bad("roots", "each root must be an absolute path"));
+        }
         Ok(())
     }
 }
@@ -165,6 +339,25 @@ mod tests {
         let err = Config::from_json(r#"{"denied_tools": ["x"], "auto_approved_tools": ["x"]}"#)
             .unwrap_err();
         assert_eq!(err, ConfigError::Conflict { tool: "x".into() });
+    }
+
+    #[test]
+    fn tool_settings_are_checked() {
+        let ok = Config::from_json(
+            r#"{"tools": {"execute_sql": {"dialect": "postgres"},
+                          "run_query": {"kind": "sql", "field": "q", "dialect": "mysql"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(ok.kind_of("run_query"), Some(ToolKind::Sql));
+        assert_eq!(ok.kind_of("execute_command"), Some(ToolKind::Command));
+        assert_eq!(ok.kind_of("other"), None);
+        let err = |json: &str| Config::from_json(json).unwrap_err().to_string();
+        assert!(err(r#"{"tools": {"x": {}}}"#).contains("tools.x.kind"));
+        assert!(err(r#"{"tools": {"execute_sql": {"dialect": "cobol"}}}"#).contains("cobol"));
+        assert!(err(r#"{"tools": {"execute_sql": {"roots": ["/srv"]}}}"#).contains("tools.execute_sql.roots"));
+        assert!(err(r#"{"tools": {"x": {"kind": "file", "roots": ["srv"]}}}"#).contains("absolute"));
+        assert!(err(r#"{"tools": {"x": {"kind": "teapot"}}}"#).contains("teapot"));
+        assert!(err(r#"{"tools": {"x": {"kind": "sql", "feild": "q"}}}"#).contains("feild"));
     }
 
     #[test]

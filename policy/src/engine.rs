@@ -16,7 +16,8 @@ use crate::assess::http::HttpAssessor;
 use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
-use crate::config::{Config, ConfigError, MediumRisk, ModelTrust};
+use crate::config::{Config, ConfigError, MediumRisk, ModelTrust, ToolConfig, ToolKind};
+use std::collections::BTreeMap;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
 use crate::text::preview;
 
@@ -24,22 +25,71 @@ use crate::text::preview;
 const SUMMARY_OPERATION_CHARS: usize = 100;
 
 /// A configured policy. Cheap to share; `assess` takes `&self`.
-#[derive(Debug, Default)]
 pub struct Engine {
     config: Config,
-    sql: SqlAssessor,
-    command: CommandAssessor,
-    file: FileAssessor,
-    http: HttpAssessor,
+    /// The assessor of every tool with a kind (built in or configured).
+    assessors: BTreeMap<String, Box<dyn Assessor + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(Config::default())
+    }
+}
+
+/// The assessor for a tool of `kind` with its settings (defaults where absent).
+fn build_assessor(kind: ToolKind, settings: &ToolConfig) -> Box<dyn Assessor + Send + Sync> {
+    let field = |default: &str| settings.field.clone().unwrap_or_else(|| default.to_owned());
+    match kind {
+        ToolKind::Sql => Box::new(SqlAssessor {
+            field: field("sql"),
+            dialect: settings.dialect.clone().unwrap_or_else(|| String::from("generic")),
+            allow_functions: settings.allow_functions.clone(),
+        }),
+        ToolKind::Command => Box::new(CommandAssessor {
+            field: field("command"),
+        }),
+        ToolKind::File => Box::new(FileAssessor {
+            operation_field: field("operation"),
+            path_field: settings.path_field.clone().unwrap_or_else(|| String::from("path")),
+            roots: settings.roots.clone(),
+        }),
+        ToolKind::Http => Box::new(HttpAssessor {
+            url_field: field("url"),
+            method_field: settings.method_field.clone().unwrap_or_else(|| String::from("method")),
+            default_method: settings
+                .default_method
+                .clone()
+                .unwrap_or_else(|| String::from("GET")),
+            allow_hosts: settings.allow_hosts.clone(),
+            deny_hosts: settings.deny_hosts.clone(),
+        }),
+    }
 }
 
 impl Engine {
     /// A policy with this configuration.
     pub fn new(config: Config) -> Engine {
-        Engine {
-            config,
-            ..Engine::default()
+        let defaults = ToolConfig::default();
+        let mut assessors = BTreeMap::new();
+        for tool in ["execute_sql", "execute_command", "file_operations", "http_request"] {
+            if let Some(kind) = ToolKind::builtin(tool) {
+                let settings = config.tools.get(tool).unwrap_or(&defaults);
+                assessors.insert(tool.to_owned(), build_assessor(kind, settings));
+            }
         }
+        for (tool, settings) in &config.tools {
+            if let Some(kind) = config.kind_of(tool) {
+                assessors.insert(tool.clone(), build_assessor(kind, settings));
+            }
+        }
+        Engine { config, assessors }
     }
 
     /// A policy from a JSON configuration; see [`Config::from_json`].
@@ -57,14 +107,8 @@ impl Engine {
         crate::augment::augment_tools(tools)
     }
 
-    fn assessor(&self, tool: &str) -> Option<&dyn Assessor> {
-        match tool {
-            "execute_sql" => Some(&self.sql),
-            "execute_command" => Some(&self.command),
-            "file_operations" => Some(&self.file),
-            "http_request" => Some(&self.http),
-            _ => None,
-        }
+    fn assessor(&self, tool: &str) -> Option<&(dyn Assessor + Send + Sync)> {
+        self.assessors.get(tool).map(|a| a.as_ref())
     }
 
     /// Decides one call. Never panics, whatever `tool` and `args` hold.

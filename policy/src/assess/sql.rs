@@ -5,18 +5,22 @@
 //! Anything the parser refuses is not proven safe, so it is `confirm`: a
 //! dialect trick that confuses the parser must never turn into an allow.
 
+mod functions;
+
 use super::{combine, Assessment, Assessor, Verdict};
 use crate::args::string_field;
 use crate::codes;
 use crate::decision::Finding;
 use crate::text::preview;
+use functions::Class;
 use serde_json::{Map, Value};
 use sqlparser::ast::{
-    AlterTableOperation, Expr, Query, Select, Statement, UtilityOption, Value as SqlValue, Visit,
-    Visitor,
+    AlterTableOperation, Expr, ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor,
+    UtilityOption, Value as SqlValue, Visit, Visitor,
 };
-use sqlparser::dialect::GenericDialect;
+use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 use std::ops::ControlFlow;
 
 /// Nesting depth the parser may reach before it gives up (and the call is
@@ -28,12 +32,19 @@ const RECURSION_LIMIT: usize = 50;
 pub struct SqlAssessor {
     /// The argument that holds the SQL text.
     pub field: String,
+    /// The dialect name, as sqlparser's `dialect_from_str` knows it (checked
+    /// when the configuration is read).
+    pub dialect: String,
+    /// Functions the deployment accepts as read-only besides the built-in list.
+    pub allow_functions: Vec<String>,
 }
 
 impl Default for SqlAssessor {
     fn default() -> Self {
         SqlAssessor {
             field: String::from("sql"),
+            dialect: String::from("generic"),
+            allow_functions: Vec::new(),
         }
     }
 }
@@ -44,14 +55,47 @@ impl Assessor for SqlAssessor {
             Ok(sql) => sql,
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
         };
-        assess_sql(sql)
+        let dialect = dialect_from_str(&self.dialect).unwrap_or_else(|| Box::new(GenericDialect));
+        assess_sql_with(sql, dialect.as_ref(), &self.allow_functions)
     }
 }
 
-/// Assesses SQL text.
+/// Assesses SQL text in the generic dialect with the built-in function list.
 pub fn assess_sql(sql: &str) -> Assessment {
+    assess_sql_with(sql, &GenericDialect, &[])
+}
+
+/// A comment the server executes: MySQL and MariaDB run the text of `/*! … */`
+/// and `/*M! … */` comments, which every parser here skips as a comment.
+fn executable_comment(dialect: &dyn Dialect, sql: &str) -> Option<String> {
+    let tokens = Tokenizer::new(dialect, sql).tokenize().ok()?;
+    tokens.into_iter().find_map(|token| match token {
+        Token::Whitespace(Whitespace::MultiLineComment(text))
+            if text.starts_with('!') || text.starts_with("M!") =>
+        {
+            Some(text)
+        }
+        _ => None,
+    })
+}
+
+/// Assesses SQL text in `dialect`, accepting `allow_functions` as pure too.
+pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[String]) -> Assessment {
     let operation = sql.to_owned();
-    let statements = match Parser::new(&GenericDialect {})
+    if let Some(comment) = executable_comment(dialect, sql) {
+        return Assessment::single(
+            Verdict::Unproven,
+            operation,
+            Finding::new(
+                codes::SQL_EXECUTABLE_COMMENT,
+                format!(
+                    "`/*{}*/` is a comment the server executes; its text is not analysed",
+                    preview(&comment, 40)
+                ),
+            ),
+        );
+    }
+    let statements = match Parser::new(dialect)
         .with_recursion_limit(RECURSION_LIMIT)
         .try_with_sql(sql)
         .and_then(|mut p| p.parse_statements())
@@ -89,7 +133,7 @@ pub fn assess_sql(sql: &str) -> Assessment {
         } else {
             format!("`{}`", preview(&statement.to_string(), 60))
         };
-        let (part, mut part_findings) = classify(statement, &label);
+        let (part, mut part_findings) = classify(statement, &label, allow_functions);
         verdict = combine(verdict, part);
         findings.append(&mut part_findings);
     }
@@ -119,16 +163,18 @@ pub fn assess_sql(sql: &str) -> Assessment {
 
 fn severity_rank(code: &str) -> u8 {
     match code {
-        codes::SQL_DESTRUCTIVE => 0,
+        codes::SQL_DESTRUCTIVE | codes::SQL_SIDE_EFFECT_FUNCTION => 0,
         codes::SQL_WRITE | codes::SQL_QUERY_WRITES | codes::SQL_EXPLAIN_ANALYZE => 1,
-        _ => 2,
+        codes::SQL_UNKNOWN_FUNCTION => 2,
+        _ => 3,
     }
 }
 
-/// Classifies one top-level statement.
-fn classify(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
+/// Classifies one top-level statement. Every arm that answers read-only names its
+/// statement kind; everything else falls to `not_read`, which never allows.
+fn classify(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, Vec<Finding>) {
     match statement {
-        Statement::Query(query) => check_query(query, label),
+        Statement::Query(query) => check_query(query, label, allow),
         Statement::Explain {
             analyze,
             options,
@@ -136,7 +182,7 @@ fn classify(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
             ..
         } => {
             if *analyze || options.as_deref().is_some_and(has_analyze_option) {
-                let (verdict, mut findings) = classify(inner, label);
+                let (verdict, mut findings) = classify(inner, label, allow);
                 if verdict != Verdict::ReadOnly {
                     findings.insert(
                         0,
@@ -167,9 +213,42 @@ fn classify(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
         | Statement::ShowObjects(_)
         | Statement::ShowTables { .. }
         | Statement::ShowViews { .. }
-        | Statement::ShowCollation { .. } => (Verdict::ReadOnly, Vec::new()),
+        | Statement::ShowCollation { .. }
+        // Choosing the default database, opening a transaction or rolling one back
+        // changes no data; the statements that follow are judged on their own.
+        | Statement::Use(_)
+        | Statement::StartTransaction { .. }
+        | Statement::Rollback {
+            savepoint: None, ..
+        } => (Verdict::ReadOnly, Vec::new()),
+        Statement::Pragma { name, value, is_eq } if pragma_reads(name, value.is_some(), *is_eq) => {
+            (Verdict::ReadOnly, Vec::new())
+        }
         other => not_read(other, label),
     }
+}
+
+/// SQLite pragmas that only report. A pragma given a value with `=` sets it.
+fn pragma_reads(name: &ObjectName, has_value: bool, is_eq: bool) -> bool {
+    const REPORTING: &[&str] = &[
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+        "foreign_key_list", "database_list", "collation_list", "function_list", "module_list",
+        "pragma_list", "compile_options", "integrity_check", "quick_check",
+        "foreign_key_check",
+    ];
+    const SETTINGS: &[&str] = &[
+        "user_version", "schema_version", "application_id", "page_count", "page_size",
+        "freelist_count", "encoding", "journal_mode", "foreign_keys", "cache_size",
+        "auto_vacuum", "data_version", "max_page_count", "synchronous", "busy_timeout",
+    ];
+    let Some(last) = name.0.last().and_then(ObjectNamePart::as_ident) else {
+        return false;
+    };
+    let pragma = last.value.to_ascii_lowercase();
+    if is_eq {
+        return false;
+    }
+    REPORTING.contains(&pragma.as_str()) || (!has_value && SETTINGS.contains(&pragma.as_str()))
 }
 
 /// A statement that is not a read: destructive if it positively destroys data or
@@ -259,10 +338,12 @@ fn is_false(expr: &Expr) -> bool {
     }
 }
 
-/// A query is read-only when nothing nested in it writes or locks.
-fn check_query(query: &Query, label: &str) -> (Verdict, Vec<Finding>) {
+/// A query is read-only when nothing nested in it writes, locks or calls a
+/// function that is not known to be pure.
+fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Finding>) {
     let mut check = QueryCheck {
         label,
+        allow,
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
@@ -275,6 +356,7 @@ fn check_query(query: &Query, label: &str) -> (Verdict, Vec<Finding>) {
 /// records everything that makes it more than a read.
 struct QueryCheck<'a> {
     label: &'a str,
+    allow: &'a [String],
     verdict: Verdict,
     findings: Vec<Finding>,
 }
@@ -282,7 +364,58 @@ struct QueryCheck<'a> {
 impl QueryCheck<'_> {
     fn record(&mut self, verdict: Verdict, finding: Finding) {
         self.verdict = combine(self.verdict, verdict);
-        self.findings.push(finding);
+        if !self.findings.contains(&finding) {
+            self.findings.push(finding);
+        }
+    }
+
+    /// Checks one called function by its name.
+    fn function(&mut self, name: &ObjectName) {
+        let parts: Option<Vec<String>> = name
+            .0
+            .iter()
+            .map(|part| part.as_ident().map(|ident| ident.value.clone()))
+            .collect();
+        let shown = preview(&name.to_string(), 60);
+        let class = parts.map_or(Class::Unknown, |parts| functions::classify(&parts, self.allow));
+        match class {
+            Class::Pure => {}
+            Class::SideEffect => self.record(
+                Verdict::Destructive,
+                Finding::new(
+                    codes::SQL_SIDE_EFFECT_FUNCTION,
+                    format!("{}: `{shown}` has side effects beyond reading", self.label),
+                ),
+            ),
+            Class::Unknown => self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_UNKNOWN_FUNCTION,
+                    format!("{}: `{shown}` is not a known read-only function", self.label),
+                ),
+            ),
+        }
+    }
+}
+
+/// Table hints that only relax locking; any other hint (`UPDLOCK`, `XLOCK`,
+/// `TABLOCKX`, `HOLDLOCK`…) takes locks.
+fn harmless_hint(hint: &Expr) -> bool {
+    let text = hint.to_string().to_ascii_uppercase();
+    matches!(text.as_str(), "NOLOCK" | "READUNCOMMITTED" | "NOWAIT" | "READPAST")
+}
+
+impl QueryCheck<'_> {
+    fn hints(&mut self, hints: &[Expr]) {
+        if let Some(hint) = hints.iter().find(|h| !harmless_hint(h)) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_QUERY_WRITES,
+                    format!("{}: the table hint `{hint}` takes locks", self.label),
+                ),
+            );
+        }
     }
 }
 
@@ -318,6 +451,32 @@ impl Visitor for QueryCheck<'_> {
                     ),
                 ),
             );
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+        if let Expr::Function(function) = expr {
+            self.function(&function.name);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<()> {
+        match factor {
+            // `FROM f(…)`: a table-valued function is a function call.
+            TableFactor::Table {
+                name,
+                args: Some(_),
+                with_hints,
+                ..
+            } => {
+                self.function(name);
+                self.hints(with_hints);
+            }
+            TableFactor::Table { with_hints, .. } => self.hints(with_hints),
+            TableFactor::Function { name, .. } => self.function(name),
+            _ => {}
         }
         ControlFlow::Continue(())
     }

@@ -49,6 +49,8 @@ pub struct Segment {
     /// unquoted glob or brace (`*`, `?`, `[`, `{`) appears: the words the program
     /// receives may then differ from the words written.
     pub expands: bool,
+    /// Whether the previous command's output is piped into this one (`|`, `|&`).
+    pub piped: bool,
 }
 
 /// A construct the lexer recognises but does not model.
@@ -203,11 +205,12 @@ impl Lexer {
                 }
                 '|' => {
                     self.end_segment();
-                    self.pos += if matches!(self.peek(1), Some('|' | '&')) {
-                        2
+                    if self.peek(1) == Some('|') {
+                        self.pos += 2;
                     } else {
-                        1
-                    };
+                        self.pos += if self.peek(1) == Some('&') { 2 } else { 1 };
+                        self.current.piped = true;
+                    }
                 }
                 '&' => match self.peek(1) {
                     Some('>') => {
@@ -247,6 +250,11 @@ impl Lexer {
                     self.pos += 1;
                 }
                 '$' => self.dollar(false),
+                // `{}` (as `find -exec` writes it) is not a brace expansion.
+                '{' if self.peek(1) == Some('}') => {
+                    self.push(c);
+                    self.pos += 1;
+                }
                 '*' | '?' | '[' | '{' => {
                     self.current.expands = true;
                     self.push(c);
@@ -332,9 +340,21 @@ impl Lexer {
             Some('\'') if !in_double_quotes => {
                 self.construct(Construct::Unsupported("ANSI-C quoting (`$'…'`)"))
             }
-            Some(c)
-                if c == '{' || c == '_' || c.is_ascii_alphanumeric() || "@*#?$!-".contains(c) =>
-            {
+            Some('{') => {
+                // `${!name}` (indirection) and `${name@P}` (prompt expansion, which
+                // runs command substitutions stored in the value) execute.
+                let body: String = self
+                    .chars
+                    .iter()
+                    .skip(self.pos + 2)
+                    .take_while(|&&c| c != '}')
+                    .collect();
+                if body.starts_with('!') || body.contains("@P") {
+                    self.construct(Construct::Substitution("an indirect or prompt expansion"));
+                }
+                self.current.expands = true;
+            }
+            Some(c) if c == '_' || c.is_ascii_alphanumeric() || "@*#?$!-".contains(c) => {
                 self.current.expands = true
             }
             _ => {}
@@ -521,6 +541,20 @@ mod tests {
         assert!(lex("ls *.rs").unwrap().segments[0].expands);
         assert!(!lex("ls '*.rs' '$HOME'").unwrap().segments[0].expands);
         assert!(!lex("echo 5$").unwrap().segments[0].expands);
+    }
+
+    #[test]
+    fn pipes_are_marked() {
+        let segments = lex("a | b || c |& d && e").unwrap().segments;
+        let piped: Vec<bool> = segments.iter().map(|s| s.piped).collect();
+        assert_eq!(piped, vec![false, true, false, true, false]);
+    }
+
+    #[test]
+    fn executing_expansions() {
+        assert!(!lex("echo ${!x}").unwrap().constructs.is_empty());
+        assert!(!lex("echo \"${x@P}\"").unwrap().constructs.is_empty());
+        assert!(lex("echo ${x:-default}").unwrap().constructs.is_empty());
     }
 
     #[test]
