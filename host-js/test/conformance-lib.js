@@ -49,14 +49,18 @@ export function runVectors(policy, cases) {
       engine.dispose();
     }
     lines.push(decisionJson(decision));
+    if (c.expect.action === undefined) failures.push(`${c.file} / ${c.name}: no expected action`);
     for (const key of ['action', 'risk', 'source']) {
-      if (decision[key] !== c.expect[key]) {
+      if (c.expect[key] !== undefined && decision[key] !== c.expect[key]) {
         failures.push(`${c.file} / ${c.name}: ${key} is ${decision[key]}, expected ${c.expect[key]}`);
       }
     }
     const codes = decision.findings.map((f) => f.code);
-    if (JSON.stringify(codes) !== JSON.stringify(c.expect.findings)) {
+    if (c.expect.findings !== undefined && JSON.stringify(codes) !== JSON.stringify(c.expect.findings)) {
       failures.push(`${c.file} / ${c.name}: findings ${JSON.stringify(codes)}, expected ${JSON.stringify(c.expect.findings)}`);
+    }
+    for (const code of c.expect.includes ?? []) {
+      if (!codes.includes(code)) failures.push(`${c.file} / ${c.name}: findings ${JSON.stringify(codes)} lack ${code}`);
     }
     if (decision.summary === '' || decision.summary.includes('\n')) {
       failures.push(`${c.file} / ${c.name}: summary is not one line`);

@@ -106,7 +106,13 @@ fn ensure_target() -> Result<(), Box<dyn Error>> {
     let rustc = env::var("RUSTC").unwrap_or_else(|_| String::from("rustc"));
     let sysroot = Command::new(&rustc).args(["--print", "sysroot"]).output()?;
     let sysroot = PathBuf::from(String::from_utf8(sysroot.stdout)?.trim());
-    if sysroot.join("lib").join("rustlib").join(TARGET).join("lib").is_dir() {
+    if sysroot
+        .join("lib")
+        .join("rustlib")
+        .join(TARGET)
+        .join("lib")
+        .is_dir()
+    {
         return Ok(());
     }
     let mut rustup = Command::new("rustup");

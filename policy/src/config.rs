@@ -254,7 +254,9 @@ impl ToolConfig {
         let kind = self
             .kind
             .or_else(|| ToolKind::builtin(tool))
-            .ok_or_else(|| ConfigError::MissingKind { tool: tool.to_owned() })?;
+            .ok_or_else(|| ConfigError::MissingKind {
+                tool: tool.to_owned(),
+            })?;
         let wrong = |field: &'static str| ConfigError::WrongKind {
             tool: tool.to_owned(),
             field,
@@ -262,11 +264,19 @@ impl ToolConfig {
         };
         let present: [(&'static str, bool, ToolKind); 8] = [
             ("dialect", self.dialect.is_some(), ToolKind::Sql),
-            ("allow_functions", !self.allow_functions.is_empty(), ToolKind::Sql),
+            (
+                "allow_functions",
+                !self.allow_functions.is_empty(),
+                ToolKind::Sql,
+            ),
             ("path_field", self.path_field.is_some(), ToolKind::File),
             ("roots", !self.roots.is_empty(), ToolKind::File),
             ("method_field", self.method_field.is_some(), ToolKind::Http),
-            ("default_method", self.default_method.is_some(), ToolKind::Http),
+            (
+                "default_method",
+                self.default_method.is_some(),
+                ToolKind::Http,
+            ),
             ("allow_hosts", !self.allow_hosts.is_empty(), ToolKind::Http),
             ("deny_hosts", !self.deny_hosts.is_empty(), ToolKind::Http),
         ];
@@ -354,8 +364,11 @@ mod tests {
         let err = |json: &str| Config::from_json(json).unwrap_err().to_string();
         assert!(err(r#"{"tools": {"x": {}}}"#).contains("tools.x.kind"));
         assert!(err(r#"{"tools": {"execute_sql": {"dialect": "cobol"}}}"#).contains("cobol"));
-        assert!(err(r#"{"tools": {"execute_sql": {"roots": ["/srv"]}}}"#).contains("tools.execute_sql.roots"));
-        assert!(err(r#"{"tools": {"x": {"kind": "file", "roots": ["srv"]}}}"#).contains("absolute"));
+        assert!(err(r#"{"tools": {"execute_sql": {"roots": ["/srv"]}}}"#)
+            .contains("tools.execute_sql.roots"));
+        assert!(
+            err(r#"{"tools": {"x": {"kind": "file", "roots": ["srv"]}}}"#).contains("absolute")
+        );
         assert!(err(r#"{"tools": {"x": {"kind": "teapot"}}}"#).contains("teapot"));
         assert!(err(r#"{"tools": {"x": {"kind": "sql", "feild": "q"}}}"#).contains("feild"));
     }

@@ -17,9 +17,9 @@ use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
 use crate::config::{Config, ConfigError, MediumRisk, ModelTrust, ToolConfig, ToolKind};
-use std::collections::BTreeMap;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
 use crate::text::preview;
+use std::collections::BTreeMap;
 
 /// How many characters of the operation a summary shows.
 const SUMMARY_OPERATION_CHARS: usize = 100;
@@ -33,7 +33,9 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("config", &self.config).finish_non_exhaustive()
+        f.debug_struct("Engine")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 
@@ -49,7 +51,10 @@ fn build_assessor(kind: ToolKind, settings: &ToolConfig) -> Box<dyn Assessor + S
     match kind {
         ToolKind::Sql => Box::new(SqlAssessor {
             field: field("sql"),
-            dialect: settings.dialect.clone().unwrap_or_else(|| String::from("generic")),
+            dialect: settings
+                .dialect
+                .clone()
+                .unwrap_or_else(|| String::from("generic")),
             allow_functions: settings.allow_functions.clone(),
         }),
         ToolKind::Command => Box::new(CommandAssessor {
@@ -57,12 +62,18 @@ fn build_assessor(kind: ToolKind, settings: &ToolConfig) -> Box<dyn Assessor + S
         }),
         ToolKind::File => Box::new(FileAssessor {
             operation_field: field("operation"),
-            path_field: settings.path_field.clone().unwrap_or_else(|| String::from("path")),
+            path_field: settings
+                .path_field
+                .clone()
+                .unwrap_or_else(|| String::from("path")),
             roots: settings.roots.clone(),
         }),
         ToolKind::Http => Box::new(HttpAssessor {
             url_field: field("url"),
-            method_field: settings.method_field.clone().unwrap_or_else(|| String::from("method")),
+            method_field: settings
+                .method_field
+                .clone()
+                .unwrap_or_else(|| String::from("method")),
             default_method: settings
                 .default_method
                 .clone()
@@ -78,7 +89,12 @@ impl Engine {
     pub fn new(config: Config) -> Engine {
         let defaults = ToolConfig::default();
         let mut assessors = BTreeMap::new();
-        for tool in ["execute_sql", "execute_command", "file_operations", "http_request"] {
+        for tool in [
+            "execute_sql",
+            "execute_command",
+            "file_operations",
+            "http_request",
+        ] {
             if let Some(kind) = ToolKind::builtin(tool) {
                 let settings = config.tools.get(tool).unwrap_or(&defaults);
                 assessors.insert(tool.to_owned(), build_assessor(kind, settings));

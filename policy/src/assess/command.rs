@@ -26,15 +26,30 @@ const MAX_DEPTH: usize = 6;
 
 /// Directories whose programs are the system's own: `/usr/bin/ls` is `ls`, but
 /// `./ls` or `/tmp/ls` is whatever that file holds.
-const SYSTEM_DIRS: &[&str] = &["/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/"];
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+];
 
 /// Variables that only change formatting, so `LC_ALL=C sort` stays read-only.
 fn harmless_variable(name: &str) -> bool {
     name.starts_with("LC_")
         || matches!(
             name,
-            "LANG" | "LANGUAGE" | "TZ" | "NO_COLOR" | "CLICOLOR" | "FORCE_COLOR" | "COLUMNS"
-                | "LINES" | "TERM" | "GREP_COLOR" | "GREP_COLORS"
+            "LANG"
+                | "LANGUAGE"
+                | "TZ"
+                | "NO_COLOR"
+                | "CLICOLOR"
+                | "FORCE_COLOR"
+                | "COLUMNS"
+                | "LINES"
+                | "TERM"
+                | "GREP_COLOR"
+                | "GREP_COLORS"
         )
 }
 
@@ -57,8 +72,10 @@ impl Assessor for CommandAssessor {
     fn assess(&self, args: &Map<String, Value>) -> Assessment {
         match args.get(&self.field) {
             Some(Value::Array(items)) => {
-                let argv: Option<Vec<String>> =
-                    items.iter().map(|v| v.as_str().map(str::to_owned)).collect();
+                let argv: Option<Vec<String>> = items
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned))
+                    .collect();
                 match argv {
                     Some(argv) => assess_argv(&argv),
                     None => Assessment::single(
@@ -66,7 +83,10 @@ impl Assessor for CommandAssessor {
                         "",
                         Finding::new(
                             codes::ARGS_WRONG_TYPE,
-                            format!("the `{}` array holds a value that is not a string", self.field),
+                            format!(
+                                "the `{}` array holds a value that is not a string",
+                                self.field
+                            ),
                         ),
                     ),
                 }
@@ -77,7 +97,11 @@ impl Assessor for CommandAssessor {
                     "",
                     Finding::new(
                         codes::ARGS_WRONG_TYPE,
-                        format!("the `{}` argument is {}, not a string", self.field, json_type(other)),
+                        format!(
+                            "the `{}` argument is {}, not a string",
+                            self.field,
+                            json_type(other)
+                        ),
                     ),
                 )
             }
@@ -98,18 +122,27 @@ struct Report {
 
 impl Report {
     fn unproven(&mut self, code: &str, message: String) {
-        self.verdict = Some(combine(self.verdict.unwrap_or(Verdict::ReadOnly), Verdict::Unproven));
+        self.verdict = Some(combine(
+            self.verdict.unwrap_or(Verdict::ReadOnly),
+            Verdict::Unproven,
+        ));
         let finding = Finding::new(code, message);
         if !self.findings.contains(&finding) {
             self.findings.push(finding);
         }
     }
 
-    fn finish(mut self, operation: String, destroys: Option<String>, commands: usize) -> Assessment {
+    fn finish(
+        mut self,
+        operation: String,
+        destroys: Option<String>,
+        commands: usize,
+    ) -> Assessment {
         let mut verdict = self.verdict.unwrap_or(Verdict::ReadOnly);
         if let Some(what) = destroys {
             verdict = Verdict::Destructive;
-            self.findings.insert(0, Finding::new(codes::COMMAND_DESTRUCTIVE, what));
+            self.findings
+                .insert(0, Finding::new(codes::COMMAND_DESTRUCTIVE, what));
         }
         if verdict == Verdict::ReadOnly {
             self.findings.push(Finding::new(
@@ -201,9 +234,12 @@ pub fn assess_command(line: &str) -> Assessment {
                 let downloaded = previous_program
                     .as_deref()
                     .is_some_and(|p| matches!(p, "curl" | "wget" | "fetch" | "http" | "nc"));
-                let into_shell = program.as_deref().is_some_and(|p| programs::is_shell(p) || is_interpreter(p));
-                (segment.piped && downloaded && into_shell)
-                    .then(|| String::from("pipes a download into a shell: runs code from the network"))
+                let into_shell = program
+                    .as_deref()
+                    .is_some_and(|p| programs::is_shell(p) || is_interpreter(p));
+                (segment.piped && downloaded && into_shell).then(|| {
+                    String::from("pipes a download into a shell: runs code from the network")
+                })
             });
         }
         if let Err((code, message)) = check_segment(segment, &words) {
@@ -224,8 +260,19 @@ pub fn assess_command(line: &str) -> Assessment {
 fn is_interpreter(program: &str) -> bool {
     matches!(
         program,
-        "python" | "python3" | "python2" | "perl" | "ruby" | "node" | "php" | "lua" | "pwsh"
-            | "powershell" | "osascript" | "tclsh" | "Rscript"
+        "python"
+            | "python3"
+            | "python2"
+            | "perl"
+            | "ruby"
+            | "node"
+            | "php"
+            | "lua"
+            | "pwsh"
+            | "powershell"
+            | "osascript"
+            | "tclsh"
+            | "Rscript"
     )
 }
 
@@ -280,7 +327,10 @@ fn check_words(
         if !harmless_variable(name) {
             return Err((
                 codes::COMMAND_ENV_ASSIGNMENT,
-                format!("`{}` sets a variable for the program it runs", preview(word, 60)),
+                format!(
+                    "`{}` sets a variable for the program it runs",
+                    preview(word, 60)
+                ),
             ));
         }
         start += 1;
@@ -292,13 +342,19 @@ fn check_words(
     if expands && first.contains(['$', '*', '?', '[', '{', '~']) {
         return Err((
             codes::COMMAND_EXPANSION,
-            format!("the program name `{}` is expanded by the shell", preview(first, 60)),
+            format!(
+                "the program name `{}` is expanded by the shell",
+                preview(first, 60)
+            ),
         ));
     }
     let Some(name) = program_name(first) else {
         return Err((
             codes::COMMAND_UNKNOWN_PROGRAM,
-            format!("`{}` is not a system program on the read-only list", preview(first, 60)),
+            format!(
+                "`{}` is not a system program on the read-only list",
+                preview(first, 60)
+            ),
         ));
     };
     if let Some(inner) = unwrap(name, args)? {
@@ -322,7 +378,9 @@ fn check_words(
         if from_stdin {
             return Err((
                 codes::COMMAND_EXPANSION,
-                format!("`xargs` adds arguments to `{name}` from its input, which could add options"),
+                format!(
+                    "`xargs` adds arguments to `{name}` from its input, which could add options"
+                ),
             ));
         }
         if expands {
@@ -335,7 +393,10 @@ fn check_words(
     programs::check_args(rule, args).map_err(|arg| {
         (
             codes::COMMAND_UNSAFE_ARGUMENT,
-            format!("`{name} {}` can write, delete or run programs", preview(&arg, 60)),
+            format!(
+                "`{name} {}` can write, delete or run programs",
+                preview(&arg, 60)
+            ),
         )
     })
 }
@@ -365,7 +426,10 @@ fn check_find(
                 ))?;
             let inner = args.get(inner_start..end).unwrap_or_default();
             if inner.is_empty() {
-                return Err((codes::COMMAND_PARSE_ERROR, format!("`find {arg}` runs nothing")));
+                return Err((
+                    codes::COMMAND_PARSE_ERROR,
+                    format!("`find {arg}` runs nothing"),
+                ));
             }
             check_words(inner, expands, depth + 1, from_stdin)?;
             i = end + 1;
@@ -387,7 +451,10 @@ fn check_find(
     programs::check_args(rule, &own).map_err(|arg| {
         (
             codes::COMMAND_UNSAFE_ARGUMENT,
-            format!("`find {}` can write, delete or run programs", preview(&arg, 60)),
+            format!(
+                "`find {}` can write, delete or run programs",
+                preview(&arg, 60)
+            ),
         )
     })
 }
@@ -406,17 +473,54 @@ fn unwrap<'a>(name: &str, args: &'a [String]) -> Unwrapped<'a> {
     };
     // Options of each wrapper that take the next word as their value.
     let (with_value, flags): (&[&str], &[&str]) = match name {
-        "env" => (&["-u", "--unset", "-C", "--chdir"], &["-i", "--ignore-environment", "-0", "--null", "-"]),
-        "timeout" => (&["-s", "--signal", "-k", "--kill-after"], &["--preserve-status", "--foreground", "-v", "--verbose"]),
+        "env" => (
+            &["-u", "--unset", "-C", "--chdir"],
+            &["-i", "--ignore-environment", "-0", "--null", "-"],
+        ),
+        "timeout" => (
+            &["-s", "--signal", "-k", "--kill-after"],
+            &["--preserve-status", "--foreground", "-v", "--verbose"],
+        ),
         "nice" => (&["-n", "--adjustment"], &[]),
         "nohup" | "setsid" => (&[], &["-f", "--fork", "-w", "--wait"]),
-        "time" => (&["-f", "--format"], &["-p", "--portability", "-v", "--verbose"]),
+        "time" => (
+            &["-f", "--format"],
+            &["-p", "--portability", "-v", "--verbose"],
+        ),
         "command" => (&[], &["-p"]),
         "stdbuf" => (&["-i", "-o", "-e", "--input", "--output", "--error"], &[]),
         "xargs" => (
-            &["-I", "-i", "-n", "-P", "-d", "-E", "-e", "-s", "-L", "-l", "-a", "--max-args", "--max-procs",
-              "--delimiter", "--eof", "--max-chars", "--max-lines", "--arg-file", "--replace"],
-            &["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit"],
+            &[
+                "-I",
+                "-i",
+                "-n",
+                "-P",
+                "-d",
+                "-E",
+                "-e",
+                "-s",
+                "-L",
+                "-l",
+                "-a",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+                "--eof",
+                "--max-chars",
+                "--max-lines",
+                "--arg-file",
+                "--replace",
+            ],
+            &[
+                "-0",
+                "--null",
+                "-r",
+                "--no-run-if-empty",
+                "-t",
+                "--verbose",
+                "-x",
+                "--exit",
+            ],
         ),
         _ => return Ok(None),
     };
@@ -435,7 +539,10 @@ fn unwrap<'a>(name: &str, args: &'a [String]) -> Unwrapped<'a> {
                 _ => {
                     return Err((
                         codes::COMMAND_ENV_ASSIGNMENT,
-                        format!("`env {}` sets a variable for the program it runs", preview(arg, 40)),
+                        format!(
+                            "`env {}` sets a variable for the program it runs",
+                            preview(arg, 40)
+                        ),
                     ))
                 }
             }
@@ -454,7 +561,9 @@ fn unwrap<'a>(name: &str, args: &'a [String]) -> Unwrapped<'a> {
         } else if with_value.iter().any(|o| {
             (o.starts_with("--") && arg.starts_with(&format!("{o}=")))
                 || (!o.starts_with("--") && arg.len() > 2 && arg.starts_with(o))
-        }) || (name == "nice" && arg.len() > 1 && arg[1..].bytes().all(|b| b.is_ascii_digit()))
+        }) || (name == "nice"
+            && arg.len() > 1
+            && arg[1..].bytes().all(|b| b.is_ascii_digit()))
         {
             i += 1;
         } else {
@@ -505,9 +614,26 @@ fn base_name(word: &str) -> &str {
 fn is_wrapper(program: &str) -> bool {
     matches!(
         program,
-        "env" | "nohup" | "nice" | "ionice" | "time" | "timeout" | "xargs" | "exec" | "command"
-            | "builtin" | "stdbuf" | "setsid" | "chrt" | "taskset" | "watch" | "strace" | "ltrace"
-            | "unbuffer" | "flock" | "caffeinate"
+        "env"
+            | "nohup"
+            | "nice"
+            | "ionice"
+            | "time"
+            | "timeout"
+            | "xargs"
+            | "exec"
+            | "command"
+            | "builtin"
+            | "stdbuf"
+            | "setsid"
+            | "chrt"
+            | "taskset"
+            | "watch"
+            | "strace"
+            | "ltrace"
+            | "unbuffer"
+            | "flock"
+            | "caffeinate"
     )
 }
 
@@ -518,7 +644,15 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
-    let start = words.iter().position(|w| !is_assignment(w))?;
+    // Assignments and the reserved words that can precede a command
+    // (`do rm x` inside a loop, `then`, `!`).
+    let start = words.iter().position(|w| {
+        !is_assignment(w)
+            && !matches!(
+                w.as_str(),
+                "do" | "then" | "else" | "elif" | "if" | "while" | "until" | "!" | "{"
+            )
+    })?;
     let rest = words.get(start..)?;
     let (first, args) = rest.split_first()?;
     let program = base_name(first);
@@ -531,7 +665,10 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
         }
         for (i, arg) in args.iter().enumerate() {
             if matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                if let Some(what) = args.get(i + 1..).and_then(|inner| destruction(inner, depth + 1)) {
+                if let Some(what) = args
+                    .get(i + 1..)
+                    .and_then(|inner| destruction(inner, depth + 1))
+                {
                     return Some(what);
                 }
             }
@@ -540,8 +677,10 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if is_wrapper(program) {
         // Options of wrappers may take values; trying every position over-matches
         // harmlessly and cannot miss the wrapped program.
-        return (1..rest.len())
-            .find_map(|i| rest.get(i..).and_then(|inner| destruction(inner, depth + 1)));
+        return (1..rest.len()).find_map(|i| {
+            rest.get(i..)
+                .and_then(|inner| destruction(inner, depth + 1))
+        });
     }
     if program == "eval" {
         return destruction_in_line(&args.join(" "), depth + 1);
@@ -653,8 +792,14 @@ mod tests {
 
     #[test]
     fn every_segment_counts() {
-        assert_eq!(first_code("ls; ./configure"), codes::COMMAND_UNKNOWN_PROGRAM);
-        assert_eq!(first_code("ls; make install"), codes::COMMAND_UNSAFE_ARGUMENT);
+        assert_eq!(
+            first_code("ls; ./configure"),
+            codes::COMMAND_UNKNOWN_PROGRAM
+        );
+        assert_eq!(
+            first_code("ls; make install"),
+            codes::COMMAND_UNSAFE_ARGUMENT
+        );
         assert_eq!(verdict("ls && rm -rf /"), Verdict::Destructive);
         assert_eq!(verdict("cat x | sh"), Verdict::Unproven);
     }
@@ -678,7 +823,10 @@ mod tests {
             ("echo 'x", codes::COMMAND_PARSE_ERROR),
             ("   ", codes::COMMAND_EMPTY),
             ("# just a comment", codes::COMMAND_EMPTY),
-            ("git -c core.pager='sh -c id' log", codes::COMMAND_UNSAFE_ARGUMENT),
+            (
+                "git -c core.pager='sh -c id' log",
+                codes::COMMAND_UNSAFE_ARGUMENT,
+            ),
             ("env -S 'sh -c id'", codes::COMMAND_UNSAFE_ARGUMENT),
             ("time -o out.txt ls", codes::COMMAND_UNSAFE_ARGUMENT),
             ("find . | xargs sort", codes::COMMAND_EXPANSION),
@@ -695,7 +843,12 @@ mod tests {
 
     #[test]
     fn quoting_tricks_decode_like_the_shell() {
-        for line in ["r''m -rf /", "\"rm\" -rf /", "r\\m -rf /", "find . -d\\elete"] {
+        for line in [
+            "r''m -rf /",
+            "\"rm\" -rf /",
+            "r\\m -rf /",
+            "find . -d\\elete",
+        ] {
             assert_eq!(verdict(line), Verdict::Destructive, "{line}");
         }
         assert_eq!(verdict("$'\\x72m' -rf /"), Verdict::Unproven);
@@ -739,8 +892,12 @@ mod tests {
 
     #[test]
     fn argv_arrays_are_judged_without_a_shell() {
-        let argv = |items: &[&str]| assess_argv(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(argv(&["ls", "-la", "; rm -rf /"]).verdict, Verdict::ReadOnly);
+        let argv =
+            |items: &[&str]| assess_argv(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            argv(&["ls", "-la", "; rm -rf /"]).verdict,
+            Verdict::ReadOnly
+        );
         assert_eq!(argv(&["rm", "-rf", "/"]).verdict, Verdict::Destructive);
         assert_eq!(argv(&["sort", "-o", "x"]).verdict, Verdict::Unproven);
         assert_eq!(argv(&[]).verdict, Verdict::Unproven);

@@ -45,26 +45,78 @@ const WRITING: &[&str] = &[
 
 /// File names that hold secrets wherever they are.
 const SECRET_NAMES: &[&str] = &[
-    ".env", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
-    ".htpasswd", ".vault-token", ".bash_history", ".zsh_history", ".python_history",
-    ".psql_history", ".mysql_history", "credentials", "credentials.json",
-    "service-account.json", "terraform.tfstate", "terraform.tfstate.backup", "id_rsa",
-    "id_dsa", "id_ecdsa", "id_ed25519", "authorized_keys", "known_hosts", "shadow",
-    "gshadow", "sudoers", "master.key", "secrets.yml", "secrets.yaml", "keystore",
+    ".env",
+    ".netrc",
+    "_netrc",
+    ".pgpass",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".htpasswd",
+    ".vault-token",
+    ".bash_history",
+    ".zsh_history",
+    ".python_history",
+    ".psql_history",
+    ".mysql_history",
+    "credentials",
+    "credentials.json",
+    "service-account.json",
+    "terraform.tfstate",
+    "terraform.tfstate.backup",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    "authorized_keys",
+    "known_hosts",
+    "shadow",
+    "gshadow",
+    "sudoers",
+    "master.key",
+    "secrets.yml",
+    "secrets.yaml",
+    "keystore",
 ];
 /// File name suffixes that hold keys.
 const SECRET_SUFFIXES: &[&str] = &[
-    ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ovpn", ".gpg", ".asc",
+    ".pem",
+    ".key",
+    ".p12",
+    ".pfx",
+    ".jks",
+    ".keystore",
+    ".kdbx",
+    ".ovpn",
+    ".gpg",
+    ".asc",
     ".tfvars",
 ];
 /// Directories whose whole content is secret.
 const SECRET_DIRS: &[&str] = &[
-    ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".secrets",
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".password-store",
+    ".secrets",
 ];
 /// Absolute locations that are secret or expose other processes and devices.
 const SECRET_PREFIXES: &[&str] = &[
-    "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssl/private", "/root",
-    "/var/run/secrets", "/run/secrets", "/proc", "/sys", "/dev", "/boot", "/var/lib/docker",
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/etc/ssl/private",
+    "/root",
+    "/var/run/secrets",
+    "/run/secrets",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/boot",
+    "/var/lib/docker",
 ];
 
 /// Why a path is not proven safe to read, if it is not.
@@ -215,21 +267,43 @@ mod tests {
         assert_eq!(normalize("../../x"), "../../x");
         assert_eq!(normalize("/../../x"), "/x");
         assert_eq!(normalize("~/.ssh/../.ssh/id_rsa"), "~/.ssh/id_rsa");
-        assert_eq!(normalize("C:\\\\Users\\\\me\\\\.aws\\\\credentials"), "C:/Users/me/.aws/credentials");
+        assert_eq!(
+            normalize("C:\\\\Users\\\\me\\\\.aws\\\\credentials"),
+            "C:/Users/me/.aws/credentials"
+        );
     }
 
     #[test]
     fn sensitive_paths() {
         for path in [
-            "~/.ssh/id_rsa", "/home/u/.ssh/config", ".env", "app/.env.production", "/etc/shadow",
-            "/srv/../etc/shadow", "/proc/self/environ", "/proc/1/mem", "server.pem",
-            "certs/tls.KEY", "/home/u/.aws/credentials", "~/.config/gcloud/x.json",
-            "/var/run/secrets/kubernetes.io/serviceaccount/token", "/dev/sda",
-            "C:\\\\Users\\\\me\\\\.aws\\\\credentials", "~/.kube/config", "/root/notes.txt",
+            "~/.ssh/id_rsa",
+            "/home/u/.ssh/config",
+            ".env",
+            "app/.env.production",
+            "/etc/shadow",
+            "/srv/../etc/shadow",
+            "/proc/self/environ",
+            "/proc/1/mem",
+            "server.pem",
+            "certs/tls.KEY",
+            "/home/u/.aws/credentials",
+            "~/.config/gcloud/x.json",
+            "/var/run/secrets/kubernetes.io/serviceaccount/token",
+            "/dev/sda",
+            "C:\\\\Users\\\\me\\\\.aws\\\\credentials",
+            "~/.kube/config",
+            "/root/notes.txt",
         ] {
             assert!(path_problem(path, &[]).is_some(), "{path}");
         }
-        for path in ["README.md", "/etc/hostname", "src/main.rs", "/var/log/syslog", "docs/keys.md", "environment.txt"] {
+        for path in [
+            "README.md",
+            "/etc/hostname",
+            "src/main.rs",
+            "/var/log/syslog",
+            "docs/keys.md",
+            "environment.txt",
+        ] {
             assert_eq!(path_problem(path, &[]), None, "{path}");
         }
     }

@@ -49,9 +49,15 @@ const SAFE: &[&str] = &["GET", "HEAD", "OPTIONS"];
 
 /// Host names that always mean this machine or a metadata service.
 const LOCAL_NAMES: &[&str] = &[
-    "localhost", "metadata", "metadata.google.internal", "metadata.goog",
-    "instance-data", "instance-data.ec2.internal", "metadata.azure.com",
-    "kubernetes.default", "kubernetes.default.svc",
+    "localhost",
+    "metadata",
+    "metadata.google.internal",
+    "metadata.goog",
+    "instance-data",
+    "instance-data.ec2.internal",
+    "metadata.azure.com",
+    "kubernetes.default",
+    "kubernetes.default.svc",
 ];
 
 fn host_matches(pattern: &str, host: &str) -> bool {
@@ -160,7 +166,9 @@ impl Assessor for HttpAssessor {
         };
         let upper = method.to_ascii_uppercase();
         let url = string_field(args, &self.url_field);
-        let described = format!("{upper} {}", url.as_ref().map_or("", |u| u)).trim_end().to_owned();
+        let described = format!("{upper} {}", url.as_ref().map_or("", |u| u))
+            .trim_end()
+            .to_owned();
 
         if upper == "DELETE" {
             return Assessment::single(
@@ -205,22 +213,50 @@ mod tests {
     #[test]
     fn local_targets_in_every_spelling() {
         for url in [
-            "http://localhost/", "http://LOCALHOST:8080/x", "http://127.0.0.1/", "http://127.1/",
-            "http://2130706433/", "http://0x7f.0.0.1/", "http://0177.0.0.1/", "http://[::1]/",
-            "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/", "http://169.254.169.254/latest/meta-data/",
-            "http://metadata.google.internal/computeMetadata/v1/", "http://10.0.0.5/",
-            "http://172.16.3.4/", "http://192.168.1.1/", "http://100.100.100.200/", "http://0.0.0.0/",
-            "http://[fd00:ec2::254]/", "http://[fe80::1]/", "http://app.localhost/", "http://[64:ff9b::a9fe:a9fe]/",
+            "http://localhost/",
+            "http://LOCALHOST:8080/x",
+            "http://127.0.0.1/",
+            "http://127.1/",
+            "http://2130706433/",
+            "http://0x7f.0.0.1/",
+            "http://0177.0.0.1/",
+            "http://[::1]/",
+            "http://[::ffff:127.0.0.1]/",
+            "http://[::ffff:7f00:1]/",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://metadata.google.internal/computeMetadata/v1/",
+            "http://10.0.0.5/",
+            "http://172.16.3.4/",
+            "http://192.168.1.1/",
+            "http://100.100.100.200/",
+            "http://0.0.0.0/",
+            "http://[fd00:ec2::254]/",
+            "http://[fe80::1]/",
+            "http://app.localhost/",
+            "http://[64:ff9b::a9fe:a9fe]/",
         ] {
-            assert_eq!(problem(url).as_deref(), Some(codes::HTTP_LOCAL_TARGET), "{url}");
+            assert_eq!(
+                problem(url).as_deref(),
+                Some(codes::HTTP_LOCAL_TARGET),
+                "{url}"
+            );
         }
     }
 
     #[test]
     fn other_problems() {
-        assert_eq!(problem("file:///etc/passwd").as_deref(), Some(codes::HTTP_SCHEME));
-        assert_eq!(problem("gopher://x.test/").as_deref(), Some(codes::HTTP_SCHEME));
-        assert_eq!(problem("https://user:pw@x.test/").as_deref(), Some(codes::HTTP_USERINFO));
+        assert_eq!(
+            problem("file:///etc/passwd").as_deref(),
+            Some(codes::HTTP_SCHEME)
+        );
+        assert_eq!(
+            problem("gopher://x.test/").as_deref(),
+            Some(codes::HTTP_SCHEME)
+        );
+        assert_eq!(
+            problem("https://user:pw@x.test/").as_deref(),
+            Some(codes::HTTP_USERINFO)
+        );
         assert_eq!(problem("not a url").as_deref(), Some(codes::HTTP_BAD_URL));
         assert_eq!(problem("https://api.example.com/v1/items?q=1"), None);
         assert_eq!(problem("https://8.8.8.8/"), None);
@@ -230,10 +266,15 @@ mod tests {
     fn allow_and_deny_lists() {
         let allow = vec![String::from("localhost"), String::from("*.corp.test")];
         let deny = vec![String::from("evil.example")];
-        assert_eq!(url_problem("http://localhost:3000/health", &allow, &deny), None);
+        assert_eq!(
+            url_problem("http://localhost:3000/health", &allow, &deny),
+            None
+        );
         assert_eq!(url_problem("http://wiki.corp.test/", &allow, &deny), None);
         assert_eq!(
-            url_problem("https://evil.example/", &allow, &deny).map(|f| f.code).as_deref(),
+            url_problem("https://evil.example/", &allow, &deny)
+                .map(|f| f.code)
+                .as_deref(),
             Some(codes::HTTP_DENIED_HOST)
         );
     }

@@ -20,7 +20,6 @@ use sqlparser::ast::{
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 use std::ops::ControlFlow;
 
 /// Nesting depth the parser may reach before it gives up (and the call is
@@ -66,23 +65,61 @@ pub fn assess_sql(sql: &str) -> Assessment {
 }
 
 /// A comment the server executes: MySQL and MariaDB run the text of `/*! … */`
-/// and `/*M! … */` comments, which every parser here skips as a comment.
-fn executable_comment(dialect: &dyn Dialect, sql: &str) -> Option<String> {
-    let tokens = Tokenizer::new(dialect, sql).tokenize().ok()?;
-    tokens.into_iter().find_map(|token| match token {
-        Token::Whitespace(Whitespace::MultiLineComment(text))
-            if text.starts_with('!') || text.starts_with("M!") =>
-        {
-            Some(text)
+/// and `/*M! … */` comments, which a parser of another dialect skips (and even
+/// the MySQL dialect's tokenizer may read differently from the server). Found
+/// by a scan of the raw text that skips string literals, quoted identifiers and
+/// ordinary comments.
+fn executable_comment(sql: &str) -> Option<String> {
+    let bytes = sql.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\'' | b'"' | b'`' => {
+                // Skip to the closing quote; a doubled quote or a backslash escapes.
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    if c == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    if c == b {
+                        if bytes.get(i) == Some(&b) {
+                            i += 1;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+            }
+            b'#' => {
+                while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let rest = sql.get(i + 2..).unwrap_or("");
+                if rest.starts_with('!') || rest.starts_with("M!") {
+                    let end = rest.find("*/").unwrap_or(rest.len());
+                    return Some(rest.get(..end).unwrap_or(rest).to_owned());
+                }
+                i += 2 + rest.find("*/").map_or(rest.len(), |end| end + 2);
+            }
+            _ => i += 1,
         }
-        _ => None,
-    })
+    }
+    None
 }
 
 /// Assesses SQL text in `dialect`, accepting `allow_functions` as pure too.
 pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[String]) -> Assessment {
     let operation = sql.to_owned();
-    if let Some(comment) = executable_comment(dialect, sql) {
+    if let Some(comment) = executable_comment(sql) {
         return Assessment::single(
             Verdict::Unproven,
             operation,
@@ -231,15 +268,39 @@ fn classify(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, V
 /// SQLite pragmas that only report. A pragma given a value with `=` sets it.
 fn pragma_reads(name: &ObjectName, has_value: bool, is_eq: bool) -> bool {
     const REPORTING: &[&str] = &[
-        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
-        "foreign_key_list", "database_list", "collation_list", "function_list", "module_list",
-        "pragma_list", "compile_options", "integrity_check", "quick_check",
+        "table_info",
+        "table_xinfo",
+        "table_list",
+        "index_list",
+        "index_info",
+        "index_xinfo",
+        "foreign_key_list",
+        "database_list",
+        "collation_list",
+        "function_list",
+        "module_list",
+        "pragma_list",
+        "compile_options",
+        "integrity_check",
+        "quick_check",
         "foreign_key_check",
     ];
     const SETTINGS: &[&str] = &[
-        "user_version", "schema_version", "application_id", "page_count", "page_size",
-        "freelist_count", "encoding", "journal_mode", "foreign_keys", "cache_size",
-        "auto_vacuum", "data_version", "max_page_count", "synchronous", "busy_timeout",
+        "user_version",
+        "schema_version",
+        "application_id",
+        "page_count",
+        "page_size",
+        "freelist_count",
+        "encoding",
+        "journal_mode",
+        "foreign_keys",
+        "cache_size",
+        "auto_vacuum",
+        "data_version",
+        "max_page_count",
+        "synchronous",
+        "busy_timeout",
     ];
     let Some(last) = name.0.last().and_then(ObjectNamePart::as_ident) else {
         return false;
@@ -377,7 +438,9 @@ impl QueryCheck<'_> {
             .map(|part| part.as_ident().map(|ident| ident.value.clone()))
             .collect();
         let shown = preview(&name.to_string(), 60);
-        let class = parts.map_or(Class::Unknown, |parts| functions::classify(&parts, self.allow));
+        let class = parts.map_or(Class::Unknown, |parts| {
+            functions::classify(&parts, self.allow)
+        });
         match class {
             Class::Pure => {}
             Class::SideEffect => self.record(
@@ -391,7 +454,10 @@ impl QueryCheck<'_> {
                 Verdict::Unproven,
                 Finding::new(
                     codes::SQL_UNKNOWN_FUNCTION,
-                    format!("{}: `{shown}` is not a known read-only function", self.label),
+                    format!(
+                        "{}: `{shown}` is not a known read-only function",
+                        self.label
+                    ),
                 ),
             ),
         }
@@ -402,7 +468,10 @@ impl QueryCheck<'_> {
 /// `TABLOCKX`, `HOLDLOCK`…) takes locks.
 fn harmless_hint(hint: &Expr) -> bool {
     let text = hint.to_string().to_ascii_uppercase();
-    matches!(text.as_str(), "NOLOCK" | "READUNCOMMITTED" | "NOWAIT" | "READPAST")
+    matches!(
+        text.as_str(),
+        "NOLOCK" | "READUNCOMMITTED" | "NOWAIT" | "READPAST"
+    )
 }
 
 impl QueryCheck<'_> {
@@ -581,6 +650,96 @@ mod tests {
         assert_eq!(
             codes_of("SELECT 'unterminated"),
             vec![codes::SQL_PARSE_ERROR]
+        );
+    }
+
+    #[test]
+    fn functions_from_every_position() {
+        assert_eq!(
+            verdict("SELECT lower(name), count(*) FROM t GROUP BY 1"),
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            verdict("SELECT * FROM generate_series(1, 10)"),
+            Verdict::ReadOnly
+        );
+        assert_eq!(verdict("SELECT pg_sleep(10)"), Verdict::Destructive);
+        assert_eq!(verdict("SELECT * FROM pg_sleep(10)"), Verdict::Destructive);
+        assert_eq!(
+            verdict("SELECT * FROM t WHERE id IN (SELECT pg_catalog.pg_sleep(1))"),
+            Verdict::Destructive
+        );
+        assert_eq!(
+            verdict("SELECT pg_read_file('/etc/passwd')"),
+            Verdict::Destructive
+        );
+        assert_eq!(verdict("SELECT nextval('seq')"), Verdict::Destructive);
+        assert_eq!(verdict("SELECT my_udf(x) FROM t"), Verdict::Unproven);
+        assert_eq!(verdict("SELECT evil.lower(x) FROM t"), Verdict::Unproven);
+        assert_eq!(verdict("SELECT pg_catalog.lower('X')"), Verdict::ReadOnly);
+        assert_eq!(
+            verdict("SELECT a FROM t ORDER BY (SELECT set_config('x', 'y', false))"),
+            Verdict::Destructive
+        );
+        assert!(codes_of("SELECT my_udf(1)").contains(&codes::SQL_UNKNOWN_FUNCTION.to_owned()));
+        let allowed = assess_sql_with("SELECT my_udf(1)", &GenericDialect, &["my_udf".into()]);
+        assert_eq!(allowed.verdict, Verdict::ReadOnly);
+        let still_refused =
+            assess_sql_with("SELECT pg_sleep(1)", &GenericDialect, &["pg_sleep".into()]);
+        assert_eq!(still_refused.verdict, Verdict::Destructive);
+    }
+
+    #[test]
+    fn executable_comments_and_hints() {
+        assert_eq!(
+            codes_of("SELECT 1 /*! ; DROP TABLE t */"),
+            vec![codes::SQL_EXECUTABLE_COMMENT]
+        );
+        assert_eq!(
+            codes_of("SELECT 1 /*M! , sleep(5) */"),
+            vec![codes::SQL_EXECUTABLE_COMMENT]
+        );
+        assert_eq!(verdict("SELECT '/*! not a comment */'"), Verdict::ReadOnly);
+        assert_eq!(
+            verdict("SELECT 'it''s' /*! , sleep(5) */"),
+            Verdict::Unproven
+        );
+        assert_eq!(
+            verdict("SELECT 1 -- /*! not executed */"),
+            Verdict::ReadOnly
+        );
+        assert_eq!(verdict("SELECT 1 /* plain comment */"), Verdict::ReadOnly);
+        let mssql = sqlparser::dialect::MsSqlDialect {};
+        assert_eq!(
+            assess_sql_with("SELECT * FROM t WITH (NOLOCK)", &mssql, &[]).verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            assess_sql_with("SELECT * FROM t WITH (UPDLOCK)", &mssql, &[]).verdict,
+            Verdict::Unproven
+        );
+    }
+
+    #[test]
+    fn session_statements_and_pragmas() {
+        assert_eq!(verdict("BEGIN; SELECT 1; ROLLBACK"), Verdict::ReadOnly);
+        assert_eq!(verdict("COMMIT"), Verdict::Unproven);
+        let sqlite = sqlparser::dialect::SQLiteDialect {};
+        assert_eq!(
+            assess_sql_with("PRAGMA table_info('users')", &sqlite, &[]).verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            assess_sql_with("PRAGMA user_version", &sqlite, &[]).verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            assess_sql_with("PRAGMA user_version = 3", &sqlite, &[]).verdict,
+            Verdict::Unproven
+        );
+        assert_eq!(
+            assess_sql_with("PRAGMA writable_schema = 1", &sqlite, &[]).verdict,
+            Verdict::Unproven
         );
     }
 

@@ -134,6 +134,21 @@ impl Lexer {
         self.word_digits = true;
     }
 
+    /// Whether `close` appears later in the current word (before a blank or an
+    /// operator).
+    fn closes_in_word(&self, close: char) -> bool {
+        self.chars
+            .iter()
+            .skip(self.pos + 1)
+            .take_while(|c| {
+                !matches!(
+                    c,
+                    ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')'
+                )
+            })
+            .any(|&c| c == close)
+    }
+
     fn end_segment(&mut self) {
         let segment = std::mem::take(&mut self.current);
         if !segment.text.trim().is_empty() || !segment.redirects.is_empty() {
@@ -252,6 +267,11 @@ impl Lexer {
                 '$' => self.dollar(false),
                 // `{}` (as `find -exec` writes it) is not a brace expansion.
                 '{' if self.peek(1) == Some('}') => {
+                    self.push(c);
+                    self.pos += 1;
+                }
+                // `[` opens a glob only if its word closes it; alone it is `test`.
+                '[' if !self.closes_in_word(']') => {
                     self.push(c);
                     self.pos += 1;
                 }

@@ -46,18 +46,16 @@ pub fn read_only(program: &str) -> Option<Args> {
         // Files and text: no option of these writes or executes.
         "ls" | "cat" | "pwd" | "echo" | "grep" | "egrep" | "fgrep" | "head" | "tail" | "wc"
         | "cut" | "tr" | "nl" | "rev" | "tac" | "column" | "cmp" | "comm" | "diff" | "md5sum"
-        | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "b2sum"
-        | "cksum" | "seq" | "printf" | "basename" | "dirname" | "realpath" | "readlink"
-        | "stat" | "du" | "df" | "which" | "whereis" | "type" | "true" | "false" | "test"
-        | "[" | "cd" | "base64" | "base32" | "od" | "hexdump" | "strings" | "fold" | "fmt"
-        | "expand" | "unexpand" | "paste" | "join" | "numfmt" | "expr" | "jq" | "look"
-        | "pathchk" | "nproc" | "getconf" | "tsort" | "printenv" => Args::Any,
+        | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "b2sum" | "cksum"
+        | "seq" | "printf" | "basename" | "dirname" | "realpath" | "readlink" | "stat" | "du"
+        | "df" | "which" | "whereis" | "type" | "true" | "false" | "test" | "[" | "cd"
+        | "base64" | "base32" | "od" | "hexdump" | "strings" | "fold" | "fmt" | "expand"
+        | "unexpand" | "paste" | "join" | "numfmt" | "expr" | "jq" | "look" | "pathchk"
+        | "nproc" | "getconf" | "tsort" | "printenv" => Args::Any,
         // The system, read-only.
         "whoami" | "id" | "uname" | "uptime" | "free" | "ps" | "pgrep" | "lscpu" | "lsblk"
         | "lsof" | "groups" | "arch" | "tty" | "locale" | "who" | "w" | "last" | "vmstat"
-        | "ss" | "netstat" | "cal" | "logname" | "users" | "lsusb" | "lspci" | "dmesg" => {
-            Args::Any
-        }
+        | "ss" | "netstat" | "cal" | "logname" | "users" | "lsusb" | "lspci" | "dmesg" => Args::Any,
         "file" => forbid(&["--compile"], &['C'], &[]),
         "tree" => forbid(&["--output"], &['o'], &[]),
         "sort" => forbid(&["--output", "--compress-program"], &['o'], &[]),
@@ -121,9 +119,10 @@ fn check_forbid(forbid: &Forbid, args: &[String]) -> Result<(), String> {
 pub fn long_matches(long: &[&str], name: &str) -> bool {
     let name = name.split('=').next().unwrap_or(name);
     name.len() >= 2
-        && long
-            .iter()
-            .any(|l| l.strip_prefix("--").is_some_and(|full| full.starts_with(name)))
+        && long.iter().any(|l| {
+            l.strip_prefix("--")
+                .is_some_and(|full| full.starts_with(name))
+        })
 }
 
 /// `uniq [OPTION]… [INPUT [OUTPUT]]`: a second operand is a file it writes.
@@ -148,10 +147,16 @@ fn xxd(args: &[String]) -> Result<(), String> {
     let mut operands = 0;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        if arg == "-r" || arg == "-revert" || (arg.starts_with('-') && arg.contains('r') && arg.len() == 3) {
+        if arg == "-r"
+            || arg == "-revert"
+            || (arg.starts_with('-') && arg.contains('r') && arg.len() == 3)
+        {
             return Err(arg.clone());
         }
-        if matches!(arg.as_str(), "-c" | "-g" | "-l" | "-o" | "-s" | "-n" | "-cols" | "-len" | "-seek") {
+        if matches!(
+            arg.as_str(),
+            "-c" | "-g" | "-l" | "-o" | "-s" | "-n" | "-cols" | "-len" | "-seek"
+        ) {
             iter.next();
         } else if !arg.starts_with('-') || arg == "-" {
             operands += 1;
@@ -208,7 +213,14 @@ fn hostname(args: &[String]) -> Result<(), String> {
 /// their version.
 fn version_only(args: &[String]) -> Result<(), String> {
     match args {
-        [only] if matches!(only.as_str(), "--version" | "-V" | "-v" | "-version" | "version") => Ok(()),
+        [only]
+            if matches!(
+                only.as_str(),
+                "--version" | "-V" | "-v" | "-version" | "version"
+            ) =>
+        {
+            Ok(())
+        }
         [] => Err(String::from("(no arguments)")),
         [first, ..] => Err(first.clone()),
     }
@@ -335,7 +347,9 @@ fn sed_script_reads(script: &str) -> Result<(), ()> {
             }
             // Labels and branches, text to print, files to read: to end of line.
             ':' | 'b' | 't' | 'T' | 'a' | 'i' | 'c' | 'r' | 'R' => {
-                while at(i).is_some_and(|c| c != '\n' && (c != ';' || matches!(command, 'a' | 'i' | 'c' | 'r' | 'R'))) {
+                while at(i).is_some_and(|c| {
+                    c != '\n' && (c != ';' || matches!(command, 'a' | 'i' | 'c' | 'r' | 'R'))
+                }) {
                     i += 1;
                 }
             }
@@ -433,12 +447,19 @@ pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
         "truncate" => "truncates files",
         "kill" | "killall" | "pkill" | "killall5" => "kills processes",
         "shutdown" | "reboot" | "halt" | "poweroff" => "stops the machine",
-        "init" | "telinit" if args.first().is_some_and(|a| matches!(a.as_str(), "0" | "6" | "1" | "s" | "S")) => {
+        "init" | "telinit"
+            if args
+                .first()
+                .is_some_and(|a| matches!(a.as_str(), "0" | "6" | "1" | "s" | "S")) =>
+        {
             "changes the run level"
         }
         "systemctl"
             if args.iter().any(|a| {
-                matches!(a.as_str(), "poweroff" | "reboot" | "halt" | "kexec" | "rescue" | "emergency")
+                matches!(
+                    a.as_str(),
+                    "poweroff" | "reboot" | "halt" | "kexec" | "rescue" | "emergency"
+                )
             }) =>
         {
             "stops the machine"
@@ -447,7 +468,11 @@ pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
         "chmod" | "chown" | "chgrp" | "setfacl" if recursive => "changes permissions recursively",
         "dropdb" | "dropuser" => "drops a database",
         "mysqladmin" if has("drop") => "drops a database",
-        "redis-cli" if args.iter().any(|a| a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")) => {
+        "redis-cli"
+            if args.iter().any(|a| {
+                a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
+            }) =>
+        {
             "empties a database"
         }
         "crontab" if has("-r") => "deletes the crontab",
@@ -465,7 +490,10 @@ pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
 
 /// Programs that only run the command given in their arguments.
 pub fn is_shell(program: &str) -> bool {
-    matches!(program, "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish" | "mksh" | "busybox")
+    matches!(
+        program,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish" | "mksh" | "busybox"
+    )
 }
 
 #[cfg(test)]
@@ -562,7 +590,9 @@ mod tests {
 
     #[test]
     fn unknown_programs_are_not_read_only() {
-        for program in ["rm", "mv", "LS", "cats", "tee", "curl", "xargs", "bash", "sudo"] {
+        for program in [
+            "rm", "mv", "LS", "cats", "tee", "curl", "xargs", "bash", "sudo",
+        ] {
             assert!(read_only(program).is_none(), "{program}");
         }
     }
