@@ -192,7 +192,8 @@ pub fn assess_command(line: &str) -> Assessment {
                 codes::COMMAND_PARSE_ERROR,
                 format!("the command could not be split: {e}"),
             );
-            return report.finish(operation, None, 0);
+            let destroys = destruction_in_words(line);
+            return report.finish(operation, destroys, 0);
         }
     };
 
@@ -719,6 +720,23 @@ fn destruction_in_line(line: &str, depth: usize) -> Option<String> {
                 .iter()
                 .find_map(|body| destruction_in_line(body, depth + 1))
         })
+}
+
+/// For text the lexer could not read: whether any word of it, wherever it
+/// stands, names a destructive program. A shell would refuse the text, but a
+/// tool might run it some other way, so the floor over-matches here.
+fn destruction_in_words(line: &str) -> Option<String> {
+    let words: Vec<String> = line
+        .split(|c: char| c.is_whitespace() || ";&|()'\"`{}$<>".contains(c))
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (0..words.len()).find_map(|i| {
+        let rest = words.get(i..)?;
+        let (first, args) = rest.split_first()?;
+        let program = base_name(first);
+        programs::destructive(program, args).map(|what| format!("`{program}` {what}"))
+    })
 }
 
 /// A function that pipes into itself in the background: `:(){ :|:& };:`.

@@ -20,6 +20,7 @@ use sqlparser::ast::{
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 use std::ops::ControlFlow;
 
 /// Nesting depth the parser may reach before it gives up (and the call is
@@ -116,13 +117,82 @@ fn executable_comment(sql: &str) -> Option<String> {
     None
 }
 
+/// Parses every statement of `sql`, and insists that nothing is left over:
+/// sqlparser stops quietly at a stray `END` (which closes blocks in some
+/// dialects), so `SELECT 1 END; DROP TABLE t` would otherwise look like one
+/// harmless statement.
+fn parse_all(sql: &str, dialect: &dyn Dialect) -> Result<Vec<Statement>, String> {
+    let mut parser = Parser::new(dialect)
+        .with_recursion_limit(RECURSION_LIMIT)
+        .try_with_sql(sql)
+        .map_err(|e| e.to_string())?;
+    let statements = parser.parse_statements().map_err(|e| e.to_string())?;
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(format!(
+            "text left over after the last statement, from `{}`",
+            next.token
+        ));
+    }
+    Ok(statements)
+}
+
+/// SQL that could not be analysed: never proven read-only, and destructive for
+/// the floor if any word in it is a destroying keyword or a side-effecting
+/// function. A statement the parser rejects may still be one the server runs
+/// (`x; DROP TABLE t` fails to parse as a whole), so the floor must not depend
+/// on the parse.
+fn unparsed(operation: String, dialect: &dyn Dialect, finding: Finding) -> Assessment {
+    let mut assessment = Assessment::single(Verdict::Unproven, operation, finding);
+    if let Some(word) = destroying_word(&assessment.operation, dialect, true) {
+        assessment.verdict = Verdict::Destructive;
+        assessment.findings.insert(
+            0,
+            Finding::new(
+                codes::SQL_DESTRUCTIVE,
+                format!("the text holds `{word}`, which may destroy data or have side effects"),
+            ),
+        );
+    }
+    assessment
+}
+
+/// The first destroying keyword (`DROP`, `DELETE`, `TRUNCATE`, `UPDATE`,
+/// `MERGE`) or side-effecting function name among the words of `sql`: from the
+/// tokenizer when it can read the text (so words inside string literals do not
+/// count), else from a plain scan of the text.
+fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Option<String> {
+    const KEYWORDS: &[&str] = &["drop", "delete", "truncate", "update", "merge"];
+    let destroys = |word: &str| {
+        let lower = word.to_ascii_lowercase();
+        KEYWORDS.contains(&lower.as_str())
+            || functions::classify(&[lower.clone()], &[]) == Class::SideEffect
+    };
+    match Tokenizer::new(dialect, sql).tokenize() {
+        Ok(tokens) => tokens.into_iter().find_map(|token| match token {
+            Token::Word(word) if word.quote_style.is_none() && destroys(&word.value) => {
+                Some(word.value)
+            }
+            // Text the server may execute: look inside.
+            Token::Whitespace(Whitespace::MultiLineComment(text)) if in_comments => {
+                destroying_word(text.trim_start_matches(['!', 'M']), dialect, true)
+            }
+            _ => None,
+        }),
+        Err(_) => sql
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find(|word| destroys(word))
+            .map(str::to_owned),
+    }
+}
+
 /// Assesses SQL text in `dialect`, accepting `allow_functions` as pure too.
 pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[String]) -> Assessment {
     let operation = sql.to_owned();
     if let Some(comment) = executable_comment(sql) {
-        return Assessment::single(
-            Verdict::Unproven,
+        return unparsed(
             operation,
+            dialect,
             Finding::new(
                 codes::SQL_EXECUTABLE_COMMENT,
                 format!(
@@ -132,19 +202,17 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             ),
         );
     }
-    let statements = match Parser::new(dialect)
-        .with_recursion_limit(RECURSION_LIMIT)
-        .try_with_sql(sql)
-        .and_then(|mut p| p.parse_statements())
-    {
+    let statements = match parse_all(sql, dialect) {
         Ok(statements) => statements,
-        Err(e) => {
-            return Assessment::single(
-                Verdict::Unproven,
+        Err(message) => {
+            return unparsed(
                 operation,
+                dialect,
                 Finding::new(
                     codes::SQL_PARSE_ERROR,
-                    format!("the SQL could not be parsed, so it is not proven read-only: {e}"),
+                    format!(
+                        "the SQL could not be parsed, so it is not proven read-only: {message}"
+                    ),
                 ),
             )
         }
@@ -235,6 +303,21 @@ fn classify(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, V
                 (Verdict::ReadOnly, Vec::new())
             }
         }
+        // sqlparser reads any run of tokens after `SHOW` as a variable name
+        // (`SHOW x -- …\nDROP TABLE t` is one statement to it); only a plain
+        // dotted name is a SHOW the server reads the same way.
+        Statement::ShowVariable { variable } if !plain_name(variable) => {
+            match destroying_word(&statement.to_string(), &GenericDialect, false) {
+                Some(word) => (
+                    Verdict::Destructive,
+                    vec![Finding::new(
+                        codes::SQL_DESTRUCTIVE,
+                        format!("{label} holds `{word}`, which the server may run as a statement"),
+                    )],
+                ),
+                None => not_read(statement, label),
+            }
+        }
         Statement::ExplainTable { .. }
         | Statement::ShowFunctions { .. }
         | Statement::ShowVariable { .. }
@@ -263,6 +346,24 @@ fn classify(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, V
         }
         other => not_read(other, label),
     }
+}
+
+/// One to three identifiers of letters, digits and underscores, none of them a
+/// keyword that starts a statement of its own.
+fn plain_name(parts: &[sqlparser::ast::Ident]) -> bool {
+    const STATEMENT_WORDS: &[&str] = &[
+        "drop", "delete", "truncate", "update", "merge", "insert", "alter", "create", "grant",
+        "revoke", "set", "call", "copy", "select", "with",
+    ];
+    (1..=3).contains(&parts.len())
+        && parts.iter().all(|ident| {
+            !ident.value.is_empty()
+                && ident
+                    .value
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !STATEMENT_WORDS.contains(&ident.value.to_ascii_lowercase().as_str())
+        })
 }
 
 /// SQLite pragmas that only report. A pragma given a value with `=` sets it.
@@ -643,6 +744,45 @@ mod tests {
     }
 
     #[test]
+    fn text_after_a_stray_end_is_not_ignored() {
+        assert_eq!(
+            verdict("SELECT 1 END; DROP TABLE users"),
+            Verdict::Destructive
+        );
+        assert_eq!(
+            codes_of("SELECT 1 end; SELECT 2")[0],
+            codes::SQL_PARSE_ERROR
+        );
+    }
+
+    #[test]
+    fn words_the_parser_swallowed_still_count() {
+        assert_eq!(
+            verdict("SHOW x -- ;\nDROP TABLE users"),
+            Verdict::Destructive
+        );
+        assert_eq!(
+            verdict("SELECT 1 -- we may drop this later"),
+            Verdict::ReadOnly
+        );
+        assert_eq!(verdict("SELECT 1 /* delete me */"), Verdict::ReadOnly);
+        assert_eq!(verdict("SELECT \"delete\" FROM t"), Verdict::ReadOnly);
+    }
+
+    #[test]
+    fn destruction_in_unparsed_text_still_floors() {
+        assert_eq!(verdict("low;\nDROP TABLE users"), Verdict::Destructive);
+        assert_eq!(verdict("SELEC 1; DELETE FROM t"), Verdict::Destructive);
+        assert_eq!(
+            verdict("SELECT 1 /*! ; DROP TABLE t */"),
+            Verdict::Destructive
+        );
+        assert_eq!(verdict("SELECT 'x; DROP TABLE t"), Verdict::Destructive);
+        assert_eq!(verdict("SELEC 'DROP TABLE t'"), Verdict::Unproven);
+        assert_eq!(verdict("SELEC pg_sleep(1)"), Verdict::Destructive);
+    }
+
+    #[test]
     fn unparseable_and_empty_are_unproven() {
         assert_eq!(codes_of("SELEC 1"), vec![codes::SQL_PARSE_ERROR]);
         assert_eq!(codes_of(";"), vec![codes::SQL_EMPTY]);
@@ -693,16 +833,16 @@ mod tests {
     fn executable_comments_and_hints() {
         assert_eq!(
             codes_of("SELECT 1 /*! ; DROP TABLE t */"),
-            vec![codes::SQL_EXECUTABLE_COMMENT]
+            vec![codes::SQL_DESTRUCTIVE, codes::SQL_EXECUTABLE_COMMENT]
         );
         assert_eq!(
             codes_of("SELECT 1 /*M! , sleep(5) */"),
-            vec![codes::SQL_EXECUTABLE_COMMENT]
+            vec![codes::SQL_DESTRUCTIVE, codes::SQL_EXECUTABLE_COMMENT]
         );
         assert_eq!(verdict("SELECT '/*! not a comment */'"), Verdict::ReadOnly);
         assert_eq!(
             verdict("SELECT 'it''s' /*! , sleep(5) */"),
-            Verdict::Unproven
+            Verdict::Destructive
         );
         assert_eq!(
             verdict("SELECT 1 -- /*! not executed */"),
