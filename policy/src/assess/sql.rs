@@ -166,7 +166,7 @@ fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Optio
     let destroys = |word: &str| {
         let lower = word.to_ascii_lowercase();
         KEYWORDS.contains(&lower.as_str())
-            || functions::classify(&[lower.clone()], &[]) == Class::SideEffect
+            || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
     };
     match Tokenizer::new(dialect, sql).tokenize() {
         Ok(tokens) => tokens.into_iter().find_map(|token| match token {
