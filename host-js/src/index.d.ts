@@ -39,6 +39,22 @@ export interface Config {
   denied_tools?: string[];
   auto_approved_tools?: string[];
   max_args_bytes?: number;
+  /** Per-tool settings, by tool name. */
+  tools?: Record<string, ToolConfig>;
+}
+
+/** Settings for one tool: its assessor and that assessor's options. */
+export interface ToolConfig {
+  kind?: 'sql' | 'command' | 'file' | 'http';
+  field?: string;
+  dialect?: string;
+  allow_functions?: string[];
+  path_field?: string;
+  roots?: string[];
+  method_field?: string;
+  default_method?: string;
+  allow_hosts?: string[];
+  deny_hosts?: string[];
 }
 
 /** A source of the toolgate component. */

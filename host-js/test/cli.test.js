@@ -28,9 +28,11 @@ function assertSame(args, input) {
   return rs;
 }
 
-test('check on the example file', () => {
+test('check on the example file, with and without the example configuration', () => {
   const r = assertSame(['check', 'examples/tool-calls.jsonl']);
   assert.equal(r.status, 10);
+  const configured = assertSame(['check', '--config', 'examples/config.json', 'examples/tool-calls.jsonl']);
+  assert.equal(configured.status, 10, configured.stderr);
 });
 
 test('check on every conformance vector, grouped by configuration', () => {

@@ -7,7 +7,7 @@ export async function example(): Promise<string> {
   const d: Decision = policy.assess('execute_sql', { sql: 'SELECT 1' });
   const action: 'allow' | 'confirm' | 'deny' = d.action;
   const claimed: 'low' | 'medium' | 'high' | null = d.llmRisk;
-  const config: Config = { denied_tools: ['execute_command'], model_trust: 'guarded' };
+  const config: Config = { denied_tools: ['execute_command'], model_trust: 'guarded', tools: { q: { kind: 'sql', dialect: 'mysql' } } };
   const engine = policy.engine(config);
   engine.assess('execute_command', '{"command":"ls"}');
   engine.augmentTools([{ name: 'a', input_schema: { type: 'object' } }]);
