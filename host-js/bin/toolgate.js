@@ -17,9 +17,12 @@ Commands:
           Decide one tool call (ARGS_JSON defaults to {}; - reads standard input)
   check [--config FILE] [FILE|-]
           Decide every call of a JSON Lines file: one {"tool": …, "args": …} a line
-          (args an object, or a JSON string as OpenAI sends it)
-  augment [--config FILE] [FILE|-]
-          Add the optional risk_level parameter to tool definitions
+          (args an object, or a JSON string as OpenAI sends it), or a tool call
+          in any supported format (OpenAI, Anthropic, MCP, Gemini)
+  augment [--config FILE] [--format FORMAT] [FILE|-]
+          Add the optional risk_level parameter to tool definitions (FORMAT:
+          openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
+          tool when not given); tools left alone are listed on standard error
   guidance [--lang en|zh]
           Print the prompt guidance for the model
 
@@ -41,7 +44,7 @@ Exit codes:
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { component: null, command: null, config: null, json: false, lang: 'en', positional: [] };
+  const opts = { component: null, command: null, config: null, json: false, lang: 'en', format: null, positional: [] };
   const takeValue = (i, flag) => {
     if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
     return argv[i + 1];
@@ -57,6 +60,8 @@ function parseArgs(argv) {
     else if (arg.startsWith('--config=')) opts.config = arg.slice('--config='.length);
     else if (arg === '--json') opts.json = true;
     else if (arg === '--lang') opts.lang = takeValue(i++, arg);
+    else if (arg === '--format') opts.format = takeValue(i++, arg);
+    else if (arg.startsWith('--format=')) opts.format = arg.slice('--format='.length);
     else if (arg.startsWith('--lang=')) opts.lang = arg.slice('--lang='.length);
     else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unexpected argument '${arg}'`);
     else if (opts.command === null) opts.command = arg;
@@ -102,26 +107,6 @@ function exitFor(actions) {
   return EXIT.OK;
 }
 
-/** One input line of `check`, or why it is malformed (worded as in the Rust CLI). */
-function parseCall(line) {
-  let value;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return { error: 'not valid JSON' };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'not a JSON object' };
-  if (!('tool' in value)) return { error: 'missing "tool"' };
-  if (typeof value.tool !== 'string') return { error: '"tool" must be a string' };
-  let args;
-  if (!('args' in value)) args = '{}';
-  else if (typeof value.args === 'string') args = value.args;
-  else if (value.args !== null && typeof value.args === 'object' && !Array.isArray(value.args)) {
-    args = JSON.stringify(value.args);
-  } else return { error: '"args" must be an object or a JSON string' };
-  return { tool: value.tool, args };
-}
-
 function write(text) {
   return new Promise((resolve, reject) => {
     process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
@@ -138,7 +123,8 @@ async function engineFor(policy, configPath) {
   }
 }
 
-async function check(engine, path) {
+/** Decides every call of a JSON Lines input; the component reads each line. */
+async function check(policy, engine, path) {
   const text = await readText(path ?? '-');
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -149,10 +135,13 @@ async function check(engine, path) {
   lines.forEach((raw, index) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
-    const call = parseCall(line);
-    if (call.error !== undefined) {
+    let call;
+    try {
+      call = policy.parseCall(line);
+    } catch (e) {
+      if (!(e instanceof RejectedError)) throw e;
       malformed += 1;
-      out += `${JSON.stringify({ line: index + 1, error: call.error })}\n`;
+      out += `${JSON.stringify({ line: index + 1, error: e.message })}\n`;
       return;
     }
     const decision = engine.assess(call.tool, call.args);
@@ -205,12 +194,19 @@ async function run(argv) {
     }
     case 'check': {
       const engine = await engineFor(policy, opts.config);
-      return check(engine, opts.positional[0]);
+      return check(policy, engine, opts.positional[0]);
     }
     case 'augment': {
       const engine = await engineFor(policy, opts.config);
       const tools = await readText(opts.positional[0] ?? '-');
-      await write(`${engine.augmentTools(tools)}\n`);
+      let augmented;
+      try {
+        augmented = engine.augmentTools(tools, opts.format ?? undefined);
+      } catch (e) {
+        throw new ToolgateError(e.message);
+      }
+      await write(`${augmented.tools}\n`);
+      for (const note of augmented.notes) process.stderr.write(`toolgate: note: ${note}\n`);
       return EXIT.OK;
     }
     case 'guidance':

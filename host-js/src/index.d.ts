@@ -57,6 +57,22 @@ export interface ToolConfig {
   deny_hosts?: string[];
 }
 
+/** The wire format a tool call was recognised as. */
+export type CallFormat = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini';
+
+/** A tool call as the model sent it, normalised. */
+export interface ToolCall {
+  tool: string;
+  /** The arguments as JSON text (verbatim when the format sends text; possibly malformed). */
+  args: string;
+  /** The call's id in its format (`id`, `call_id`), or null. */
+  id: string | null;
+  format: CallFormat;
+}
+
+/** A tool-definition format for `augmentTools`. */
+export type ToolFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini';
+
 /** A source of the toolgate component. */
 export type ComponentSource = URL | string | ArrayBuffer | ArrayBufferView | Response | Promise<Response>;
 
@@ -69,6 +85,9 @@ export const POLICY_FAULT: 'policy.fault';
 /** Loads the policy (the shipped component by default). */
 export function loadPolicy(source?: ComponentSource): Promise<Policy>;
 
+/** The canonical JSON form of a parsed tool call, byte-identical in every runtime. */
+export function toolCallJson(call: ToolCall): string;
+
 /** The canonical JSON form of a decision, byte-identical in every runtime. */
 export function decisionJson(decision: Decision): string;
 
@@ -79,6 +98,8 @@ export class Policy {
   assess(tool: string, args: string | object): Decision;
   /** A policy with this configuration; throws RejectedError naming the field. */
   engine(config?: string | Config): Engine;
+  /** Reads a tool call in any supported wire format; throws RejectedError without a tool name. */
+  parseCall(call: string | object): ToolCall;
   /** The arguments a tool really receives: `risk_level` removed. */
   stripRiskLevel(args: string | object): string;
   /** The prompt guidance for the model, `en` (default) or `zh`. */
@@ -92,8 +113,10 @@ export class Engine {
   private constructor();
   /** Decides one call under this configuration; never throws. */
   assess(tool: string, args: string | object): Decision;
-  /** Adds the optional `risk_level` parameter to tool definitions; returns JSON text. */
-  augmentTools(tools: string | object): string;
+  /** Decides a tool call in any supported wire format; never throws. */
+  assessCall(call: string | object): Decision;
+  /** Adds the optional `risk_level` parameter to tool definitions. */
+  augmentTools(tools: string | object, format?: ToolFormat): { tools: string; notes: string[] };
   /** Frees the engine in the component. */
   dispose(): void;
   [Symbol.dispose](): void;

@@ -140,6 +140,16 @@ function decisionFrom(d) {
 }
 
 /**
+ * The canonical JSON form of a parsed tool call, byte-identical in every runtime.
+ *
+ * @param {ToolCall} c
+ * @returns {string}
+ */
+export function toolCallJson(c) {
+  return JSON.stringify({ tool: c.tool, args: c.args, id: c.id, format: c.format });
+}
+
+/**
  * The canonical JSON form of a decision, byte-identical in every runtime
  * (snake_case, `null` for an absent model risk).
  *
@@ -313,6 +323,22 @@ export class Policy {
   }
 
   /**
+   * Reads a tool call in any supported wire format: an OpenAI Chat Completions
+   * `tool_calls` item, an OpenAI Responses `function_call` item, an Anthropic
+   * `tool_use` block, MCP `tools/call` params (or the request), a Gemini
+   * `functionCall`, or `{tool, args}`. Throws `RejectedError` only when no tool
+   * name can be found; malformed arguments are kept for `assess`.
+   *
+   * @param {string | object} call
+   * @returns {ToolCall}
+   */
+  parseCall(call) {
+    const text = asText(call, 'call');
+    const c = unwrap(this.#call((live) => live.policy.parseCall(text)));
+    return { tool: c.tool, args: c.args, id: c.id ?? null, format: c.format };
+  }
+
+  /**
    * The arguments a tool really receives: `risk_level` removed, nothing else
    * changed. Throws `RejectedError` when `args` is not a JSON object.
    *
@@ -374,15 +400,33 @@ export class Engine {
   }
 
   /**
+   * Decides a tool call given in any supported wire format (see
+   * `Policy.parseCall`). Never throws for any call: one without a tool name is
+   * answered `confirm` with `call.invalid`.
+   *
+   * @param {string | object} call
+   * @returns {Decision}
+   */
+  assessCall(call) {
+    const text = argsText(call);
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.assessCall(text));
+    return r.ok ? decisionFrom(r.value) : faultDecision('(tool call)', r.fault ?? r.rejected);
+  }
+
+  /**
    * Adds the optional `risk_level` parameter to tool definitions (a JSON array,
-   * or a request body with a `tools` array). Returns JSON text.
+   * or a request body with a `tools` array). `format` forces `openai-chat`,
+   * `openai-responses`, `anthropic`, `mcp` or `gemini`; by default each tool's
+   * format is recognised. Returns the JSON text and notes on tools left alone.
    *
    * @param {string | object} tools
-   * @returns {string}
+   * @param {string} [format]
+   * @returns {{tools: string, notes: string[]}}
    */
-  augmentTools(tools) {
+  augmentTools(tools, format) {
     const text = asText(tools, 'tools');
-    return unwrap(this.#policy._callEngine(this.#id, (handle) => handle.augmentTools(text)));
+    const a = unwrap(this.#policy._callEngine(this.#id, (handle) => handle.augmentTools(text, format ?? undefined)));
+    return { tools: a.tools, notes: [...a.notes] };
   }
 
   /** Frees the engine in the component. */

@@ -64,6 +64,11 @@ test('check with malformed lines', () => {
     '{"tool":"http_request","args":[1]}',
     '{"tool":"x","args":null}',
     '{"tool":"execute_command","args":"{\\"command\\":\\"pwd\\"}"}\r',
+    '{"id":"call_1","type":"function","function":{"name":"execute_sql","arguments":"{\\"sql\\": "}}',
+    '{"type":"function_call","call_id":"c2","name":"execute_command","arguments":"{\\"command\\":\\"ls\\"}"}',
+    '{"type":"tool_use","id":"toolu_1","name":"file_operations","input":{"operation":"read","path":"a.md"}}',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"http_request","arguments":{"url":"https://example.com"}}}',
+    '{"functionCall":{"name":"execute_sql","args":{"sql":"SHOW TABLES"}}}',
   ].join('\n');
   const r = assertSame(['check'], input);
   assert.equal(r.status, 3);
@@ -91,6 +96,13 @@ test('assess, human-readable and JSON', () => {
 
 test('augment and guidance', () => {
   assertSame(['augment', 'examples/tools.json']);
+  for (const format of ['openai-chat', 'openai-responses', 'anthropic', 'mcp', 'gemini']) {
+    assertSame(['augment', `examples/formats/${format}.json`]);
+    assertSame(['augment', '--format', format, `examples/formats/${format}.json`]);
+  }
+  assertSame(['augment', '--format', 'anthropic'], '[{"name":"a","parameters":{"type":"object"}}]');
+  assertSame(['augment', '--format', 'cobol'], '[]');
+  assertSame(['augment'], '[{"name":"own","input_schema":{"type":"object","properties":{"risk_level":{"type":"integer"}}}}, 7]');
   assertSame(['augment'], '{"model":"m","tools":[{"name":"a","input_schema":{"type":"object"}}]}');
   assertSame(['guidance']);
   assertSame(['guidance', '--lang', 'zh']);

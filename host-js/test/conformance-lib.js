@@ -1,12 +1,13 @@
 // The conformance runner for JavaScript runtimes, shared by Node and the
-// browser page (no Node built-ins here). Same vector format and checks as
-// tests/conformance/runner.rs.
+// browser page (no Node built-ins here). The twin of tests/conformance/runner.rs:
+// same vector format, same checks, same recorded lines.
 
-import { decisionJson } from '../src/index.js';
+import { decisionJson, toolCallJson, RejectedError } from '../src/index.js';
+
+const textOf = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /**
  * Parses vector files, given as [name, text] pairs in name order.
- * @returns {{file: string, name: string, config: string | null, tool: string, args: string, expect: object}[]}
  */
 export function parseVectors(files) {
   const cases = [];
@@ -19,12 +20,15 @@ export function parseVectors(files) {
       } catch (e) {
         throw new Error(`${file}:${i + 1}: ${e.message}`);
       }
+      const kind = v.kind ?? 'assess';
       cases.push({
         file,
         name: v.name,
+        kind,
         config: 'config' in v ? JSON.stringify(v.config) : null,
-        tool: v.tool,
-        args: typeof v.args === 'string' ? v.args : JSON.stringify(v.args),
+        tool: v.tool ?? '',
+        text: textOf(kind === 'call' ? v.call : kind === 'augment' ? v.tools : v.args),
+        format: typeof v.format === 'string' ? v.format : null,
         expect: v.expect,
       });
     });
@@ -32,38 +36,112 @@ export function parseVectors(files) {
   return cases;
 }
 
+function withEngine(policy, config, f) {
+  const engine = policy.engine(config ?? '{}');
+  try {
+    return f(engine);
+  } finally {
+    engine.dispose();
+  }
+}
+
+/** The recorded line of one case, exactly as the Rust runner writes it. */
+function lineFor(policy, c) {
+  if (c.kind === 'call') {
+    let call = 'null';
+    let error = 'null';
+    try {
+      call = toolCallJson(policy.parseCall(c.text));
+    } catch (e) {
+      if (!(e instanceof RejectedError)) throw e;
+      error = JSON.stringify(e.message);
+    }
+    const decision = withEngine(policy, c.config, (engine) => decisionJson(engine.assessCall(c.text)));
+    return `{"call":${call},"error":${error},"decision":${decision}}`;
+  }
+  if (c.kind === 'augment') {
+    try {
+      const a = withEngine(policy, c.config, (engine) => engine.augmentTools(c.text, c.format ?? undefined));
+      return `{"tools":${JSON.stringify(a.tools)},"notes":${JSON.stringify(a.notes)}}`;
+    } catch (e) {
+      if (!(e instanceof RejectedError)) throw e;
+      return `{"error":${JSON.stringify(e.message)}}`;
+    }
+  }
+  if (c.config === null) return decisionJson(policy.assess(c.tool, c.text));
+  return withEngine(policy, c.config, (engine) => decisionJson(engine.assess(c.tool, c.text)));
+}
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function checkDecision(c, got, failures) {
+  const label = `${c.file} / ${c.name}`;
+  if (c.expect.action === undefined) failures.push(`${label}: no expected action`);
+  for (const key of ['action', 'risk', 'source']) {
+    if (c.expect[key] !== undefined && got[key] !== c.expect[key]) {
+      failures.push(`${label}: ${key} is ${got[key]}, expected ${c.expect[key]}`);
+    }
+  }
+  const codes = got.findings.map((f) => f.code);
+  if (c.expect.findings !== undefined && !same(codes, c.expect.findings)) {
+    failures.push(`${label}: findings ${JSON.stringify(codes)}, expected ${JSON.stringify(c.expect.findings)}`);
+  }
+  for (const code of c.expect.includes ?? []) {
+    if (!codes.includes(code)) failures.push(`${label}: findings ${JSON.stringify(codes)} lack ${code}`);
+  }
+  if (got.summary === '' || got.summary.includes('\n')) failures.push(`${label}: summary is not one line`);
+}
+
+function checkError(c, got, failures) {
+  if (c.expect.error !== undefined && !(typeof got.error === 'string' && got.error.includes(c.expect.error))) {
+    failures.push(`${c.file} / ${c.name}: error ${JSON.stringify(got.error)}, expected one containing ${c.expect.error}`);
+  }
+}
+
+/** Keys compared the way serde_json compares values (object key order ignored). */
+function deepEqual(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+}
+
 /**
- * Runs every case on `policy`. Returns the decision lines (canonical JSON, one
- * per case, in order) and every failed expectation.
+ * Runs every case on `policy`. Returns the recorded lines (one per case, in
+ * order) and every failed expectation.
  */
 export function runVectors(policy, cases) {
   const lines = [];
   const failures = [];
   for (const c of cases) {
-    let decision;
-    if (c.config === null) {
-      decision = policy.assess(c.tool, c.args);
-    } else {
-      const engine = policy.engine(c.config);
-      decision = engine.assess(c.tool, c.args);
-      engine.dispose();
-    }
-    lines.push(decisionJson(decision));
-    if (c.expect.action === undefined) failures.push(`${c.file} / ${c.name}: no expected action`);
-    for (const key of ['action', 'risk', 'source']) {
-      if (c.expect[key] !== undefined && decision[key] !== c.expect[key]) {
-        failures.push(`${c.file} / ${c.name}: ${key} is ${decision[key]}, expected ${c.expect[key]}`);
+    const line = lineFor(policy, c);
+    lines.push(line);
+    const got = JSON.parse(line);
+    if (c.kind === 'call') {
+      checkError(c, got, failures);
+      for (const [key, value] of Object.entries(c.expect.call ?? {})) {
+        if (!same(got.call?.[key], value)) {
+          failures.push(`${c.file} / ${c.name}: call.${key} is ${JSON.stringify(got.call?.[key])}, expected ${JSON.stringify(value)}`);
+        }
       }
-    }
-    const codes = decision.findings.map((f) => f.code);
-    if (c.expect.findings !== undefined && JSON.stringify(codes) !== JSON.stringify(c.expect.findings)) {
-      failures.push(`${c.file} / ${c.name}: findings ${JSON.stringify(codes)}, expected ${JSON.stringify(c.expect.findings)}`);
-    }
-    for (const code of c.expect.includes ?? []) {
-      if (!codes.includes(code)) failures.push(`${c.file} / ${c.name}: findings ${JSON.stringify(codes)} lack ${code}`);
-    }
-    if (decision.summary === '' || decision.summary.includes('\n')) {
-      failures.push(`${c.file} / ${c.name}: summary is not one line`);
+      checkDecision(c, got.decision, failures);
+    } else if (c.kind === 'augment') {
+      if (c.expect.error !== undefined) {
+        checkError(c, got, failures);
+      } else if (typeof got.tools !== 'string') {
+        failures.push(`${c.file} / ${c.name}: failed with ${got.error}`);
+      } else {
+        if (c.expect.output !== undefined && !deepEqual(JSON.parse(got.tools), c.expect.output)) {
+          failures.push(`${c.file} / ${c.name}: output ${got.tools}, expected ${JSON.stringify(c.expect.output)}`);
+        }
+        if (c.expect.notes !== undefined && !same(got.notes, c.expect.notes)) {
+          failures.push(`${c.file} / ${c.name}: notes ${JSON.stringify(got.notes)}, expected ${JSON.stringify(c.expect.notes)}`);
+        }
+      }
+    } else {
+      checkDecision(c, got, failures);
     }
   }
   return { lines, failures };

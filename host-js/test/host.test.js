@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import {
   loadPolicy,
   decisionJson,
+  toolCallJson,
   DEFAULT_COMPONENT_URL,
   LoadError,
   RejectedError,
@@ -122,9 +123,21 @@ test('helpers', async () => {
   const engine = policy.engine();
   const tools = [{ type: 'function', function: { name: 'execute_sql', parameters: { type: 'object', properties: { sql: { type: 'string' } } } } }];
   const augmented = engine.augmentTools(tools);
-  assert.deepEqual(JSON.parse(augmented)[0].function.parameters.properties.risk_level.enum, ['low', 'medium', 'high']);
-  assert.equal(engine.augmentTools(augmented), augmented);
+  assert.deepEqual(JSON.parse(augmented.tools)[0].function.parameters.properties.risk_level.enum, ['low', 'medium', 'high']);
+  assert.deepEqual(engine.augmentTools(augmented.tools), augmented);
+  assert.deepEqual(augmented.notes, []);
   assert.throws(() => engine.augmentTools('3'), RejectedError);
+  assert.throws(() => engine.augmentTools('[]', 'cobol'), /cobol/);
+  const own = engine.augmentTools([{ name: 'a', input_schema: { type: 'object', properties: { risk_level: { type: 'integer' } } } }]);
+  assert.equal(own.notes.length, 1);
+
+  const call = policy.parseCall({ type: 'tool_use', id: 'toolu_1', name: 'execute_sql', input: { sql: 'SELECT 1' } });
+  assert.deepEqual(call, { tool: 'execute_sql', args: '{"sql":"SELECT 1"}', id: 'toolu_1', format: 'anthropic' });
+  assert.equal(toolCallJson(call), '{"tool":"execute_sql","args":"{\\"sql\\":\\"SELECT 1\\"}","id":"toolu_1","format":"anthropic"}');
+  assert.throws(() => policy.parseCall('{}'), RejectedError);
+  const d = engine.assessCall({ id: 'c', type: 'function', function: { name: 'execute_sql', arguments: '{"sql": ' } });
+  assert.equal(d.findings[0].code, 'args.invalid');
+  assert.equal(engine.assessCall('[]').findings[0].code, 'call.invalid');
 });
 
 test('disposed engines are released and refuse further use', async () => {

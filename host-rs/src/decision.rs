@@ -223,3 +223,69 @@ mod tests {
         );
     }
 }
+
+/// The wire format a tool call was recognised as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallFormat {
+    /// `{"tool": …, "args": …}`.
+    Plain,
+    /// An OpenAI Chat Completions `tool_calls` item.
+    OpenaiChat,
+    /// An OpenAI Responses `function_call` item.
+    OpenaiResponses,
+    /// An Anthropic `tool_use` block.
+    Anthropic,
+    /// MCP `tools/call` params or request.
+    Mcp,
+    /// A Gemini `functionCall` part.
+    Gemini,
+}
+
+/// A tool call as the model sent it, normalised. Its JSON form is the one every
+/// runtime prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub tool: String,
+    /// The arguments as JSON text (verbatim when the format sends text).
+    pub args: String,
+    /// The call's id in its format, if any.
+    pub id: Option<String>,
+    /// The format it was recognised as.
+    pub format: CallFormat,
+}
+
+impl ToolCall {
+    /// The canonical JSON form.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+    }
+}
+
+impl From<wit::ToolCall> for ToolCall {
+    fn from(c: wit::ToolCall) -> ToolCall {
+        ToolCall {
+            tool: c.tool,
+            args: c.args,
+            id: c.id,
+            format: match c.format {
+                wit::CallFormat::Plain => CallFormat::Plain,
+                wit::CallFormat::OpenaiChat => CallFormat::OpenaiChat,
+                wit::CallFormat::OpenaiResponses => CallFormat::OpenaiResponses,
+                wit::CallFormat::Anthropic => CallFormat::Anthropic,
+                wit::CallFormat::Mcp => CallFormat::Mcp,
+                wit::CallFormat::Gemini => CallFormat::Gemini,
+            },
+        }
+    }
+}
+
+/// Tool definitions with `risk_level` added, and what was left alone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Augmented {
+    /// The definitions, or the whole request body, as JSON text.
+    pub tools: String,
+    /// One line per tool left alone, and why.
+    pub notes: Vec<String>,
+}

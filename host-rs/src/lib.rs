@@ -32,7 +32,9 @@ mod decision;
 mod policy;
 
 pub use cache::LoadSource;
-pub use decision::{Action, Decision, Finding, Risk, Source, POLICY_FAULT};
+pub use decision::{
+    Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
+};
 pub use policy::{Engine, Error, LoadError, Policy, PolicyBuilder, DEFAULT_MAX_MEMORY};
 
 /// The toolgate component embedded in this crate.

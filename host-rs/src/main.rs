@@ -70,7 +70,8 @@ enum Command {
         args_json: String,
     },
     /// Decide every call in a JSON Lines file: one {"tool": …, "args": …} a line
-    /// (args an object, or a JSON string as OpenAI sends it). Writes one decision
+    /// (args an object, or a JSON string as OpenAI sends it), or a tool call in
+    /// any supported format (OpenAI, Anthropic, MCP, Gemini). Writes one decision
     /// (or error object) a line, in order, and a summary on standard error.
     #[command(after_help = EXIT_CODES)]
     Check {
@@ -80,10 +81,15 @@ enum Command {
         file: Option<PathBuf>,
     },
     /// Add the optional risk_level parameter to tool definitions (an array, or a
-    /// request body with a `tools` array) and print them.
+    /// request body with a `tools` array) and print them; tools left alone are
+    /// listed on standard error.
     Augment {
         #[command(flatten)]
         config: ConfigArg,
+        /// The definitions' format: openai-chat, openai-responses, anthropic, mcp
+        /// or gemini; recognised per tool when not given.
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<String>,
         /// The input file; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
@@ -204,13 +210,20 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Check { config, file } => {
             let engine = engine(&policy, config)?;
-            check(&engine, file.as_deref(), &mut out)
+            check(&policy, &engine, file.as_deref(), &mut out)
         }
-        Command::Augment { config, file } => {
+        Command::Augment {
+            config,
+            format,
+            file,
+        } => {
             let engine = engine(&policy, config)?;
             let tools = read_text(file.as_deref())?;
-            let augmented = engine.augment_tools(&tools)?;
-            writeln!(out, "{augmented}")?;
+            let augmented = engine.augment_tools(&tools, format.as_deref())?;
+            writeln!(out, "{}", augmented.tools)?;
+            for note in &augmented.notes {
+                eprintln!("toolgate: note: {note}");
+            }
             Ok(exit::OK)
         }
         Command::Guidance { lang } => {
@@ -251,28 +264,14 @@ fn exit_for(actions: &[Action]) -> u8 {
     }
 }
 
-/// One input line of `check`, or why it is malformed. The reasons are worded
-/// identically in the JavaScript bin.
-fn parse_call(line: &str) -> Result<(String, String), &'static str> {
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|_| "not valid JSON")?;
-    let serde_json::Value::Object(mut call) = value else {
-        return Err("not a JSON object");
-    };
-    let tool = match call.remove("tool") {
-        Some(serde_json::Value::String(tool)) => tool,
-        Some(_) => return Err("\"tool\" must be a string"),
-        None => return Err("missing \"tool\""),
-    };
-    let args = match call.remove("args") {
-        None => String::from("{}"),
-        Some(serde_json::Value::String(args)) => args,
-        Some(args @ serde_json::Value::Object(_)) => args.to_string(),
-        Some(_) => return Err("\"args\" must be an object or a JSON string"),
-    };
-    Ok((tool, args))
-}
-
-fn check(engine: &Engine, file: Option<&Path>, out: &mut impl Write) -> anyhow::Result<u8> {
+/// Decides every call of a JSON Lines input. Each line is read by the policy
+/// component itself (any supported call format), so every runtime reads it alike.
+fn check(
+    policy: &Policy,
+    engine: &Engine,
+    file: Option<&Path>,
+    out: &mut impl Write,
+) -> anyhow::Result<u8> {
     let reader: Box<dyn BufRead> = match file {
         Some(path) if path != Path::new("-") => Box::new(std::io::BufReader::new(
             std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
@@ -288,9 +287,9 @@ fn check(engine: &Engine, file: Option<&Path>, out: &mut impl Write) -> anyhow::
             continue;
         }
         let number = index + 1;
-        match parse_call(&line) {
-            Ok((tool, args)) => {
-                let decision = engine.assess(&tool, &args);
+        match policy.parse_call(&line) {
+            Ok(call) => {
+                let decision = engine.assess(&call.tool, &call.args);
                 let slot = match decision.action {
                     Action::Allow => 0,
                     Action::Confirm => 1,
@@ -302,11 +301,12 @@ fn check(engine: &Engine, file: Option<&Path>, out: &mut impl Write) -> anyhow::
                 actions.push(decision.action);
                 writeln!(out, "{}", decision.to_json())?;
             }
-            Err(reason) => {
+            Err(toolgate::Error::Rejected(reason)) => {
                 malformed += 1;
                 let error = serde_json::json!({ "line": number, "error": reason });
                 writeln!(out, "{error}")?;
             }
+            Err(fault) => return Err(fault.into()),
         }
     }
     out.flush()?;

@@ -2,7 +2,7 @@
 
 use crate::bindings::{Toolgate, ToolgatePre};
 use crate::cache::{self, LoadSource};
-use crate::decision::Decision;
+use crate::decision::{Augmented, Decision, ToolCall};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -259,6 +259,22 @@ impl Policy {
         }
     }
 
+    /// Reads a tool call in any supported wire format (OpenAI Chat Completions
+    /// and Responses, Anthropic, MCP, Gemini, or `{"tool", "args"}`).
+    /// [`Error::Rejected`] only when no tool name can be found.
+    pub fn parse_call(&self, call: &str) -> Result<ToolCall, Error> {
+        self.shared
+            .call(|live| {
+                let store = &mut live.store;
+                live.bindings
+                    .toolgate_policy_policy()
+                    .call_parse_call(store, call)
+            })
+            .map_err(Error::Fault)?
+            .map(ToolCall::from)
+            .map_err(Error::Rejected)
+    }
+
     /// The arguments a tool really receives: `risk_level` removed, nothing else
     /// changed. [`Error::Rejected`] when `args` is not a JSON object.
     pub fn strip_risk_level(&self, args: &str) -> Result<String, Error> {
@@ -323,17 +339,38 @@ impl Engine {
         .unwrap_or_else(|e| Decision::fault(tool, &e))
     }
 
-    /// Adds the optional `risk_level` parameter to tool definitions (a JSON array,
-    /// or a request body with a `tools` array).
-    pub fn augment_tools(&self, tools: &str) -> Result<String, Error> {
+    /// Decides a tool call given in any supported wire format. Never fails: a
+    /// call without a tool name is answered `confirm` with `call.invalid`, a
+    /// fault with `policy.fault`.
+    pub fn assess_call(&self, call: &str) -> Decision {
         self.with_resource(|live, resource| {
             let store = &mut live.store;
             live.bindings
                 .toolgate_policy_policy()
                 .engine()
-                .call_augment_tools(store, resource, tools)
+                .call_assess_call(store, resource, call)
+        })
+        .map(Decision::from)
+        .unwrap_or_else(|e| Decision::fault("(tool call)", &e))
+    }
+
+    /// Adds the optional `risk_level` parameter to tool definitions (a JSON array,
+    /// or a request body with a `tools` array). `format` forces one of
+    /// `openai-chat`, `openai-responses`, `anthropic`, `mcp`, `gemini`; `None`
+    /// recognises each tool's format.
+    pub fn augment_tools(&self, tools: &str, format: Option<&str>) -> Result<Augmented, Error> {
+        self.with_resource(|live, resource| {
+            let store = &mut live.store;
+            live.bindings
+                .toolgate_policy_policy()
+                .engine()
+                .call_augment_tools(store, resource, tools, format)
         })
         .map_err(Error::Fault)?
+        .map(|a| Augmented {
+            tools: a.tools,
+            notes: a.notes,
+        })
         .map_err(Error::Rejected)
     }
 

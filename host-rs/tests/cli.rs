@@ -143,22 +143,45 @@ fn check_keeps_order_reports_malformed_lines_and_goes_on() {
     assert_eq!(lines[0]["action"], "allow");
     assert_eq!(
         lines[1],
-        serde_json::json!({"line": 3, "error": "not valid JSON"})
+        serde_json::json!({"line": 3, "error": "the call is not valid JSON"})
     );
     assert_eq!(lines[2]["action"], "confirm");
     assert_eq!(lines[2]["findings"][1]["code"], "sql.destructive");
-    assert_eq!(lines[3]["error"], "missing \"tool\"");
-    assert_eq!(lines[4]["error"], "not a JSON object");
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("no tool name found"));
     assert_eq!(
-        lines[5]["error"],
-        "\"args\" must be an object or a JSON string"
+        lines[4]["error"],
+        "the call must be a JSON object, not an array"
     );
+    // Arguments that are not an object are the model's mistake: decided, not lost.
+    assert_eq!(lines[5]["findings"][0]["code"], "args.invalid");
     assert_eq!(lines[6]["action"], "allow");
     assert!(
-        stderr(&out).contains("3 calls: 2 allow, 1 confirm, 0 deny; 4 malformed lines"),
+        stderr(&out).contains("4 calls: 2 allow, 2 confirm, 0 deny; 3 malformed lines"),
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn check_reads_every_call_format() {
+    let input = concat!(
+        r#"{"id":"call_1","type":"function","function":{"name":"execute_sql","arguments":"{\"sql\":\"SELECT 1\"}"}}"#,
+        "\n",
+        r#"{"type":"function_call","call_id":"c2","name":"execute_command","arguments":"{\"command\":\"ls\"}"}"#,
+        "\n",
+        r#"{"type":"tool_use","id":"toolu_1","name":"file_operations","input":{"operation":"read","path":"a.md"}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"http_request","arguments":{"url":"https://example.com"}}}"#,
+        "\n",
+        r#"{"functionCall":{"name":"execute_sql","args":{"sql":"SHOW TABLES"}}}"#,
+        "\n",
+    );
+    let out = toolgate(&["check"], input);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 5);
 }
 
 #[test]
@@ -180,6 +203,39 @@ fn check_example_file() {
         .count();
     assert_eq!(stdout(&out).lines().count(), input_lines);
     assert_eq!(code(&out), 10, "{}", stderr(&out));
+}
+
+/// Every format's real request body, augmented, is exactly the committed
+/// `*.augmented.json` beside it (reviewed by hand when it changes).
+#[test]
+fn augment_examples_for_every_format() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/formats");
+    for format in [
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "mcp",
+        "gemini",
+    ] {
+        let input = dir.join(format!("{format}.json"));
+        let out = toolgate(&["augment", input.to_str().unwrap()], "");
+        assert_eq!(code(&out), 0, "{format}: {}", stderr(&out));
+        let got: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        let want: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{format}.augmented.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(got, want, "{format}");
+        // Forcing the format it has gives the same result.
+        let forced = toolgate(
+            &["augment", "--format", format, input.to_str().unwrap()],
+            "",
+        );
+        let forced: serde_json::Value = serde_json::from_str(stdout(&forced).trim()).unwrap();
+        if format != "openai-responses" {
+            assert_eq!(forced, want, "{format} forced");
+        }
+    }
 }
 
 #[test]

@@ -239,10 +239,36 @@ fn helpers() {
 
     let engine = policy.engine("{}").unwrap();
     let tools = r#"[{"type":"function","function":{"name":"execute_sql","parameters":{"type":"object","properties":{"sql":{"type":"string"}}}}}]"#;
-    let augmented = engine.augment_tools(tools).unwrap();
-    assert!(augmented.contains(r#""risk_level""#), "{augmented}");
-    assert_eq!(engine.augment_tools(&augmented).unwrap(), augmented);
-    assert!(matches!(engine.augment_tools("3"), Err(Error::Rejected(_))));
+    let augmented = engine.augment_tools(tools, None).unwrap();
+    assert!(augmented.tools.contains(r#""risk_level""#), "{augmented:?}");
+    assert_eq!(
+        engine.augment_tools(&augmented.tools, None).unwrap(),
+        augmented
+    );
+    assert!(matches!(
+        engine.augment_tools("3", None),
+        Err(Error::Rejected(_))
+    ));
+    assert!(matches!(
+        engine.augment_tools("[]", Some("cobol")),
+        Err(Error::Rejected(_))
+    ));
+
+    let call = policy
+        .parse_call(
+            r#"{"type":"tool_use","id":"toolu_1","name":"execute_sql","input":{"sql":"SELECT 1"}}"#,
+        )
+        .unwrap();
+    assert_eq!(call.tool, "execute_sql");
+    assert_eq!(call.format, toolgate::CallFormat::Anthropic);
+    assert_eq!(
+        call.to_json(),
+        r#"{"tool":"execute_sql","args":"{\"sql\":\"SELECT 1\"}","id":"toolu_1","format":"anthropic"}"#
+    );
+    assert!(matches!(policy.parse_call("{}"), Err(Error::Rejected(_))));
+    let d = engine.assess_call(r#"{"id":"c","type":"function","function":{"name":"execute_sql","arguments":"{\"sql\": "}}"#);
+    assert_eq!(d.findings[0].code, "args.invalid");
+    assert_eq!(engine.assess_call("[]").findings[0].code, "call.invalid");
 }
 
 #[test]

@@ -30,6 +30,8 @@ pub const FLOOR_DESTRUCTIVE: &str = "floor.destructive";
 pub const DEFAULT_UNPROVEN: &str = "default.unproven";
 /// No assessor knows this tool.
 pub const TOOL_UNKNOWN: &str = "tool.unknown";
+/// A tool call in no recognised shape (no tool name could be found).
+pub const CALL_INVALID: &str = "call.invalid";
 
 // execute_sql
 /// Every statement was proven read-only.

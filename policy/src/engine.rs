@@ -123,6 +123,33 @@ impl Engine {
         crate::augment::augment_tools(tools)
     }
 
+    /// Adds `risk_level` to tool definitions in `format` (or each tool's own),
+    /// reporting what was left alone; see [`crate::augment::augment_tools_as`].
+    pub fn augment_tools_as(
+        &self,
+        tools: &str,
+        format: Option<&str>,
+    ) -> Result<crate::augment::Augmented, crate::AugmentError> {
+        crate::augment::augment_tools_as(tools, format)
+    }
+
+    /// Decides a call given in any supported wire format (see
+    /// [`crate::calls::parse_call`]). Never fails: a call whose tool cannot be
+    /// found is answered `confirm` with `call.invalid`.
+    pub fn assess_call(&self, call: &str) -> Decision {
+        match crate::calls::parse_call(call) {
+            Ok(call) => self.assess(&call.tool, &call.args),
+            Err(e) => Decision {
+                action: Action::Confirm,
+                risk: Risk::Medium,
+                source: Source::Default,
+                llm_risk: None,
+                findings: vec![Finding::new(codes::CALL_INVALID, e.to_string())],
+                summary: summary("(unknown tool)", "", &format!("{e}; needs confirmation")),
+            },
+        }
+    }
+
     fn assessor(&self, tool: &str) -> Option<&(dyn Assessor + Send + Sync)> {
         self.assessors.get(tool).map(|a| a.as_ref())
     }

@@ -60,11 +60,33 @@ fn to_wit(d: decision::Decision) -> wit::Decision {
     }
 }
 
+fn call_format(format: crate::CallFormat) -> wit::CallFormat {
+    match format {
+        crate::CallFormat::Plain => wit::CallFormat::Plain,
+        crate::CallFormat::OpenaiChat => wit::CallFormat::OpenaiChat,
+        crate::CallFormat::OpenaiResponses => wit::CallFormat::OpenaiResponses,
+        crate::CallFormat::Anthropic => wit::CallFormat::Anthropic,
+        crate::CallFormat::Mcp => wit::CallFormat::Mcp,
+        crate::CallFormat::Gemini => wit::CallFormat::Gemini,
+    }
+}
+
 impl Guest for Component {
     type Engine = EngineResource;
 
     fn assess(tool: String, args: String) -> wit::Decision {
         to_wit(default_engine().assess(&tool, &args))
+    }
+
+    fn parse_call(call: String) -> Result<wit::ToolCall, String> {
+        crate::parse_call(&call)
+            .map(|c| wit::ToolCall {
+                tool: c.tool,
+                args: c.args,
+                id: c.id,
+                format: call_format(c.format),
+            })
+            .map_err(|e| e.to_string())
     }
 
     fn strip_risk_level(args: String) -> Result<String, String> {
@@ -91,8 +113,22 @@ impl GuestEngine for EngineResource {
         to_wit(self.0.assess(&tool, &args))
     }
 
-    fn augment_tools(&self, tools: String) -> Result<String, String> {
-        self.0.augment_tools(&tools).map_err(|e| e.to_string())
+    fn assess_call(&self, call: String) -> wit::Decision {
+        to_wit(self.0.assess_call(&call))
+    }
+
+    fn augment_tools(
+        &self,
+        tools: String,
+        format: Option<String>,
+    ) -> Result<wit::Augmented, String> {
+        self.0
+            .augment_tools_as(&tools, format.as_deref())
+            .map(|a| wit::Augmented {
+                tools: a.tools,
+                notes: a.notes,
+            })
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod args;
 pub mod assess;
 pub mod augment;
+pub mod calls;
 pub mod codes;
 pub mod config;
 pub mod decision;
@@ -33,7 +34,8 @@ pub mod text;
 mod export;
 
 pub use args::{strip_risk_level, ArgsError};
-pub use augment::{augment_tools, AugmentError};
+pub use augment::{augment_tools, augment_tools_as, AugmentError, Augmented, ToolFormat};
+pub use calls::{parse_call, CallError, CallFormat, ToolCall};
 pub use config::{Config, ConfigError, MediumRisk, ModelTrust};
 pub use decision::{Action, Decision, Finding, Risk, Source};
 pub use engine::Engine;

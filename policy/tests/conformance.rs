@@ -11,15 +11,47 @@
 #[path = "../../tests/conformance/runner.rs"]
 mod runner;
 
+use runner::Runtime;
 use toolgate_policy::Engine;
+
+struct Native;
+
+fn engine(config: Option<&str>) -> Engine {
+    match config {
+        Some(config) => Engine::from_json(config).expect("valid config"),
+        None => Engine::default(),
+    }
+}
+
+impl Runtime for Native {
+    fn assess(&self, config: Option<&str>, tool: &str, args: &str) -> String {
+        engine(config).assess(tool, args).to_json()
+    }
+
+    fn parse_call(&self, call: &str) -> Result<String, String> {
+        toolgate_policy::parse_call(call)
+            .map(|c| c.to_json())
+            .map_err(|e| e.to_string())
+    }
+
+    fn assess_call(&self, config: Option<&str>, call: &str) -> String {
+        engine(config).assess_call(call).to_json()
+    }
+
+    fn augment(
+        &self,
+        config: Option<&str>,
+        tools: &str,
+        format: Option<&str>,
+    ) -> Result<(String, Vec<String>), String> {
+        engine(config)
+            .augment_tools_as(tools, format)
+            .map(|a| (a.tools, a.notes))
+            .map_err(|e| e.to_string())
+    }
+}
 
 #[test]
 fn conformance_native() {
-    runner::run("native", |case| {
-        let engine = match &case.config {
-            Some(config) => Engine::from_json(config).expect("valid config"),
-            None => Engine::default(),
-        };
-        engine.assess(&case.tool, &case.args).to_json()
-    });
+    runner::run("native", &Native);
 }

@@ -1,14 +1,21 @@
 //! The conformance runner shared by the Rust runtimes (the policy crate natively
-//! and the host through wasmtime). Each runtime passes a function that decides
-//! one case and returns the decision's canonical JSON; the runner checks every
-//! expectation, counts the cases, and writes the decisions to
-//! `target/conformance/<runtime>.jsonl` for the cross-runtime comparison.
+//! and the host through wasmtime). Each runtime implements [`Runtime`]; the
+//! runner runs every case, checks every expectation, counts the cases, and
+//! writes one line per case to `target/conformance/<runtime>.jsonl` for the
+//! cross-runtime comparison. `host-js/test/conformance-lib.js` is its twin.
 //!
 //! Vector format, one JSON object a line in `tests/conformance/*.jsonl`:
-//! `{"name", "reason"?, "config"?, "tool", "args" (object, or a string sent
-//!   verbatim), "expect": {"action"?, "risk"?, "source"?, "findings"?: [codes, in
-//!   order], "includes"?: [codes that must appear]}}`; an absent key is not checked,
-//!   but every case checks at least its action.
+//! - assess (the default): `{"name", "reason"?, "config"?, "tool", "args" (object,
+//!   or a string sent verbatim), "expect": {"action", "risk"?, "source"?,
+//!   "findings"?: [codes, in order], "includes"?: [codes that must appear]}}`;
+//! - `"kind": "call"`: `"call"` (object or verbatim string) in any wire format;
+//!   `"expect"` may hold `"call"` (fields of the parsed call), `"error"` (text the
+//!   parse error contains) and the decision keys above for `assess-call`;
+//! - `"kind": "augment"`: `"tools"`, `"format"`?; `"expect"` holds `"output"` (the
+//!   augmented JSON), `"notes"`, or `"error"`.
+//!
+//! An absent expectation is not checked; assess and call cases always check
+//! their action.
 
 #![allow(
     clippy::unwrap_used,
@@ -25,10 +32,32 @@ use std::path::{Path, PathBuf};
 pub struct Case {
     pub file: String,
     pub name: String,
+    /// `assess` (the default), `call` or `augment`.
+    pub kind: String,
     pub config: Option<String>,
     pub tool: String,
-    pub args: String,
+    /// The arguments (assess), the call (call) or the definitions (augment) as text.
+    pub text: String,
+    /// The forced format (augment).
+    pub format: Option<String>,
     pub expect: Value,
+}
+
+/// What a runtime must do for each kind of case.
+pub trait Runtime {
+    /// The decision's canonical JSON.
+    fn assess(&self, config: Option<&str>, tool: &str, args: &str) -> String;
+    /// The parsed call's canonical JSON, or the error message.
+    fn parse_call(&self, call: &str) -> Result<String, String>;
+    /// The decision's canonical JSON for a call in any format.
+    fn assess_call(&self, config: Option<&str>, call: &str) -> String;
+    /// The augmented text and notes, or the error message.
+    fn augment(
+        &self,
+        config: Option<&str>,
+        tools: &str,
+        format: Option<&str>,
+    ) -> Result<(String, Vec<String>), String>;
 }
 
 fn root() -> PathBuf {
@@ -37,6 +66,13 @@ fn root() -> PathBuf {
         .find(|dir| dir.join("tests").join("conformance").is_dir() && dir.join("wit").is_dir())
         .expect("the workspace root")
         .to_path_buf()
+}
+
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// Every case of every vector file, files in name order, lines in file order.
@@ -58,16 +94,20 @@ pub fn cases() -> Vec<Case> {
             }
             let v: Value =
                 serde_json::from_str(line).unwrap_or_else(|e| panic!("{file_name}:{}: {e}", i + 1));
-            let args = match &v["args"] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
+            let kind = v["kind"].as_str().unwrap_or("assess").to_owned();
+            let text = match kind.as_str() {
+                "call" => text_of(&v["call"]),
+                "augment" => text_of(&v["tools"]),
+                _ => text_of(&v["args"]),
             };
             cases.push(Case {
                 file: file_name.clone(),
                 name: v["name"].as_str().expect("name").to_owned(),
+                kind,
                 config: v.get("config").map(|c| c.to_string()),
-                tool: v["tool"].as_str().expect("tool").to_owned(),
-                args,
+                tool: v["tool"].as_str().unwrap_or("").to_owned(),
+                text,
+                format: v["format"].as_str().map(str::to_owned),
                 expect: v["expect"].clone(),
             });
         }
@@ -75,9 +115,125 @@ pub fn cases() -> Vec<Case> {
     cases
 }
 
-/// Runs every case through `decide` and checks it. Panics with every failure
-/// listed, so one run shows them all.
-pub fn run(runtime: &str, decide: impl Fn(&Case) -> String) {
+/// The recorded line of one case, in the canonical form every runtime writes:
+/// assess → the decision; call → `{"call": …|null, "error": …|null, "decision": …}`;
+/// augment → `{"tools": "…", "notes": […]}` or `{"error": "…"}`.
+fn line_for(runtime: &dyn Runtime, case: &Case) -> String {
+    let config = case.config.as_deref();
+    let quote = |text: &str| serde_json::to_string(text).unwrap();
+    match case.kind.as_str() {
+        "call" => {
+            let (call, error) = match runtime.parse_call(&case.text) {
+                Ok(call) => (call, String::from("null")),
+                Err(e) => (String::from("null"), quote(&e)),
+            };
+            let decision = runtime.assess_call(config, &case.text);
+            format!("{{\"call\":{call},\"error\":{error},\"decision\":{decision}}}")
+        }
+        "augment" => match runtime.augment(config, &case.text, case.format.as_deref()) {
+            Ok((tools, notes)) => format!(
+                "{{\"tools\":{},\"notes\":{}}}",
+                quote(&tools),
+                serde_json::to_string(&notes).unwrap()
+            ),
+            Err(e) => format!("{{\"error\":{}}}", quote(&e)),
+        },
+        _ => runtime.assess(config, &case.tool, &case.text),
+    }
+}
+
+fn check_decision(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    let label = format!("{} / {}", case.file, case.name);
+    if case.expect.get("action").is_none() {
+        failures.push(format!("{label}: no expected action"));
+    }
+    for key in ["action", "risk", "source"] {
+        if case.expect.get(key).is_some_and(|want| got[key] != *want) {
+            failures.push(format!(
+                "{label}: {key} is {}, expected {}",
+                got[key], case.expect[key]
+            ));
+        }
+    }
+    let codes: Vec<&str> = got["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["code"].as_str().expect("code"))
+        .collect();
+    if let Some(want) = case.expect.get("findings") {
+        let want: Vec<&str> = want
+            .as_array()
+            .expect("expected findings")
+            .iter()
+            .map(|c| c.as_str().expect("code"))
+            .collect();
+        if codes != want {
+            failures.push(format!("{label}: findings {codes:?}, expected {want:?}"));
+        }
+    }
+    for code in case.expect["includes"].as_array().into_iter().flatten() {
+        let code = code.as_str().expect("code");
+        if !codes.contains(&code) {
+            failures.push(format!("{label}: findings {codes:?} lack {code}"));
+        }
+    }
+    let summary = got["summary"].as_str().expect("summary");
+    if summary.is_empty() || summary.contains('\n') {
+        failures.push(format!("{label}: summary {summary:?} is not one line"));
+    }
+}
+
+fn check_error(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    if let Some(want) = case.expect.get("error") {
+        let message = got["error"].as_str().unwrap_or("");
+        if !message.contains(want.as_str().expect("error text")) {
+            failures.push(format!(
+                "{} / {}: error {:?}, expected one containing {want}",
+                case.file, case.name, got["error"]
+            ));
+        }
+    }
+}
+
+fn check_call(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    check_error(case, got, failures);
+    for (key, value) in case.expect["call"].as_object().into_iter().flatten() {
+        if got["call"][key] != *value {
+            failures.push(format!(
+                "{} / {}: call.{key} is {}, expected {value}",
+                case.file, case.name, got["call"][key]
+            ));
+        }
+    }
+    check_decision(case, &got["decision"], failures);
+}
+
+fn check_augment(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    let label = format!("{} / {}", case.file, case.name);
+    if case.expect.get("error").is_some() {
+        return check_error(case, got, failures);
+    }
+    let Some(tools) = got["tools"].as_str() else {
+        failures.push(format!("{label}: failed with {}", got["error"]));
+        return;
+    };
+    let output: Value = serde_json::from_str(tools).expect("augmented JSON");
+    if let Some(want) = case.expect.get("output") {
+        if output != *want {
+            failures.push(format!("{label}: output {output}, expected {want}"));
+        }
+    }
+    if let Some(want) = case.expect.get("notes") {
+        if got["notes"] != *want {
+            failures.push(format!("{label}: notes {}, expected {want}", got["notes"]));
+        }
+    }
+}
+
+/// Runs every case on `runtime` and checks it. Panics with every failure listed,
+/// so one run shows them all.
+pub fn run(name: &str, runtime: &dyn Runtime) {
     let cases = cases();
     assert!(
         cases.len() >= 80,
@@ -87,71 +243,20 @@ pub fn run(runtime: &str, decide: impl Fn(&Case) -> String) {
     let mut failures = Vec::new();
     let mut lines = String::new();
     for case in &cases {
-        let json = decide(case);
-        lines.push_str(&json);
+        let line = line_for(runtime, case);
+        lines.push_str(&line);
         lines.push('\n');
-        let got: Value = serde_json::from_str(&json).expect("decision JSON");
-        assert!(
-            case.expect.get("action").is_some(),
-            "{} / {}: no expected action",
-            case.file,
-            case.name
-        );
-        let codes: Vec<&str> = got["findings"]
-            .as_array()
-            .expect("findings")
-            .iter()
-            .map(|f| f["code"].as_str().expect("code"))
-            .collect();
-        for key in ["action", "risk", "source"] {
-            if case.expect.get(key).is_some_and(|want| got[key] != *want) {
-                failures.push(format!(
-                    "{} / {}: {key} is {}, expected {}",
-                    case.file, case.name, got[key], case.expect[key]
-                ));
-            }
-        }
-        if let Some(want) = case.expect.get("findings") {
-            let want_codes: Vec<&str> = want
-                .as_array()
-                .expect("expected findings")
-                .iter()
-                .map(|c| c.as_str().expect("code"))
-                .collect();
-            if codes != want_codes {
-                failures.push(format!(
-                    "{} / {}: findings {codes:?}, expected {want_codes:?}",
-                    case.file, case.name
-                ));
-            }
-        }
-        if let Some(want) = case.expect.get("includes") {
-            for code in want
-                .as_array()
-                .expect("includes")
-                .iter()
-                .map(|c| c.as_str().expect("code"))
-            {
-                if !codes.contains(&code) {
-                    failures.push(format!(
-                        "{} / {}: findings {codes:?} lack {code}",
-                        case.file, case.name
-                    ));
-                }
-            }
-        }
-        let summary = got["summary"].as_str().expect("summary");
-        if summary.is_empty() || summary.contains('\n') {
-            failures.push(format!(
-                "{} / {}: summary {summary:?} is not one line",
-                case.file, case.name
-            ));
+        let got: Value = serde_json::from_str(&line).expect("line JSON");
+        match case.kind.as_str() {
+            "call" => check_call(case, &got, &mut failures),
+            "augment" => check_augment(case, &got, &mut failures),
+            _ => check_decision(case, &got, &mut failures),
         }
     }
     let out_dir = root().join("target").join("conformance");
     std::fs::create_dir_all(&out_dir).expect("target/conformance");
-    std::fs::write(out_dir.join(format!("{runtime}.jsonl")), lines).expect("write decisions");
-    eprintln!("{runtime}: {} conformance cases run", cases.len());
+    std::fs::write(out_dir.join(format!("{name}.jsonl")), lines).expect("write decisions");
+    eprintln!("{name}: {} conformance cases run", cases.len());
     assert!(
         failures.is_empty(),
         "{} of {} cases failed:\n{}",

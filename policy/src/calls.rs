@@ -1,0 +1,275 @@
+//! Tool calls as models send them, in every wire format agent builders use,
+//! normalised to a tool name, argument text and call id.
+//!
+//! The arguments are kept as text: OpenAI sends them as a JSON *string* that
+//! may be malformed, and a malformed argument string is something the policy
+//! must answer (confirm, `args.invalid`), not a reason to lose the call. Only a
+//! call whose tool name cannot be found is an error.
+
+use crate::args::json_type;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The wire format a call was recognised as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallFormat {
+    /// `{"tool": …, "args": …}`: toolgate's own JSON Lines shape.
+    Plain,
+    /// An item of OpenAI Chat Completions `tool_calls`:
+    /// `{"id", "type": "function", "function": {"name", "arguments": "<JSON text>"}}`.
+    OpenaiChat,
+    /// An OpenAI Responses `function_call` output item:
+    /// `{"type": "function_call", "call_id", "name", "arguments": "<JSON text>"}`.
+    OpenaiResponses,
+    /// An Anthropic `tool_use` content block: `{"type": "tool_use", "id", "name", "input"}`.
+    Anthropic,
+    /// MCP `tools/call`: the request's `params` `{"name", "arguments"}`, or the whole
+    /// JSON-RPC request.
+    Mcp,
+    /// A Gemini `functionCall` part: `{"functionCall": {"name", "args"}}`, or the
+    /// inner object.
+    Gemini,
+}
+
+impl CallFormat {
+    /// The kebab-case name used in JSON and WIT.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallFormat::Plain => "plain",
+            CallFormat::OpenaiChat => "openai-chat",
+            CallFormat::OpenaiResponses => "openai-responses",
+            CallFormat::Anthropic => "anthropic",
+            CallFormat::Mcp => "mcp",
+            CallFormat::Gemini => "gemini",
+        }
+    }
+}
+
+/// A normalised tool call. Its JSON form is what every runtime prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub tool: String,
+    /// The arguments as JSON text: verbatim when the format sends text, serialised
+    /// when it sends an object, `{}` when absent.
+    pub args: String,
+    /// The call's id in its format (`id`, `call_id`), if it has one.
+    pub id: Option<String>,
+    /// The format the call was recognised as.
+    pub format: CallFormat,
+}
+
+impl ToolCall {
+    /// The canonical JSON form.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+    }
+}
+
+/// Why a call could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    /// Not JSON.
+    #[error("the call is not valid JSON")]
+    Json,
+    /// JSON, but not an object.
+    #[error("the call must be a JSON object, not {0}")]
+    NotObject(&'static str),
+    /// No recognisable tool name.
+    #[error(
+        "no tool name found (expected `tool`, `name`, `function.name` or `functionCall.name`)"
+    )]
+    NoName,
+    /// The tool name is not a string.
+    #[error("the tool name must be a string, not {0}")]
+    NameType(&'static str),
+}
+
+/// Argument text from a format's argument value.
+fn args_text(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => String::from("{}"),
+        Some(Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn string_id(value: Option<&Value>) -> Option<String> {
+    match value {
+        Some(Value::String(id)) => Some(id.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn name_of(object: &Map<String, Value>, key: &str) -> Result<String, CallError> {
+    match object.get(key) {
+        Some(Value::String(name)) => Ok(name.clone()),
+        Some(other) => Err(CallError::NameType(json_type(other))),
+        None => Err(CallError::NoName),
+    }
+}
+
+/// Reads a call in any supported format.
+pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
+    let value: Value = serde_json::from_str(text).map_err(|_| CallError::Json)?;
+    let Value::Object(call) = value else {
+        return Err(CallError::NotObject(json_type(&value)));
+    };
+    let kind = call.get("type").and_then(Value::as_str);
+
+    // MCP: a whole JSON-RPC request.
+    if call.get("method").and_then(Value::as_str) == Some("tools/call") {
+        let Some(Value::Object(params)) = call.get("params") else {
+            return Err(CallError::NoName);
+        };
+        return Ok(ToolCall {
+            tool: name_of(params, "name")?,
+            args: args_text(params.get("arguments")),
+            id: string_id(call.get("id")),
+            format: CallFormat::Mcp,
+        });
+    }
+    if let Some(Value::Object(function)) = call.get("function") {
+        return Ok(ToolCall {
+            tool: name_of(function, "name")?,
+            args: args_text(function.get("arguments")),
+            id: string_id(call.get("id")),
+            format: CallFormat::OpenaiChat,
+        });
+    }
+    if let Some(Value::Object(function_call)) = call
+        .get("functionCall")
+        .or_else(|| call.get("function_call"))
+    {
+        return Ok(ToolCall {
+            tool: name_of(function_call, "name")?,
+            args: args_text(function_call.get("args")),
+            id: string_id(function_call.get("id")),
+            format: CallFormat::Gemini,
+        });
+    }
+    match kind {
+        Some("function_call") => {
+            return Ok(ToolCall {
+                tool: name_of(&call, "name")?,
+                args: args_text(call.get("arguments")),
+                id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+                format: CallFormat::OpenaiResponses,
+            })
+        }
+        Some("tool_use") => {
+            return Ok(ToolCall {
+                tool: name_of(&call, "name")?,
+                args: args_text(call.get("input")),
+                id: string_id(call.get("id")),
+                format: CallFormat::Anthropic,
+            })
+        }
+        _ => {}
+    }
+    if call.contains_key("tool") {
+        return Ok(ToolCall {
+            tool: name_of(&call, "tool")?,
+            args: args_text(call.get("args")),
+            id: string_id(call.get("id")),
+            format: CallFormat::Plain,
+        });
+    }
+    // Shapes without a type tag, by their argument field.
+    let (args, format) = if call.contains_key("input") {
+        (call.get("input"), CallFormat::Anthropic)
+    } else if call.contains_key("args") {
+        (call.get("args"), CallFormat::Gemini)
+    } else if matches!(call.get("arguments"), Some(Value::String(_))) {
+        (call.get("arguments"), CallFormat::OpenaiResponses)
+    } else {
+        (call.get("arguments"), CallFormat::Mcp)
+    };
+    Ok(ToolCall {
+        tool: name_of(&call, "name")?,
+        args: args_text(args),
+        id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+        format,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> ToolCall {
+        parse_call(text).unwrap()
+    }
+
+    #[test]
+    fn every_format() {
+        let c = parse(
+            r#"{"id":"call_1","type":"function","function":{"name":"execute_sql","arguments":"{\"sql\":\"SELECT 1\"}"}}"#,
+        );
+        assert_eq!(
+            (c.tool.as_str(), c.args.as_str(), c.id.as_deref(), c.format),
+            (
+                "execute_sql",
+                r#"{"sql":"SELECT 1"}"#,
+                Some("call_1"),
+                CallFormat::OpenaiChat
+            )
+        );
+        let c = parse(
+            r#"{"type":"function_call","id":"fc_1","call_id":"call_2","name":"x","arguments":"{}"}"#,
+        );
+        assert_eq!(
+            (c.id.as_deref(), c.format),
+            (Some("call_2"), CallFormat::OpenaiResponses)
+        );
+        let c = parse(r#"{"type":"tool_use","id":"toolu_1","name":"x","input":{"a":1.50}}"#);
+        assert_eq!(
+            (c.args.as_str(), c.format),
+            (r#"{"a":1.50}"#, CallFormat::Anthropic)
+        );
+        let c = parse(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"b":2}}}"#,
+        );
+        assert_eq!(
+            (c.args.as_str(), c.id.as_deref(), c.format),
+            (r#"{"b":2}"#, Some("7"), CallFormat::Mcp)
+        );
+        let c = parse(r#"{"name":"x","arguments":{"b":2}}"#);
+        assert_eq!(c.format, CallFormat::Mcp);
+        let c = parse(r#"{"functionCall":{"name":"x","args":{"c":3}}}"#);
+        assert_eq!(
+            (c.args.as_str(), c.format),
+            (r#"{"c":3}"#, CallFormat::Gemini)
+        );
+        let c = parse(r#"{"tool":"x","args":"{\"d\":4}"}"#);
+        assert_eq!(
+            (c.args.as_str(), c.format),
+            (r#"{"d":4}"#, CallFormat::Plain)
+        );
+        assert_eq!(parse(r#"{"tool":"x"}"#).args, "{}");
+    }
+
+    #[test]
+    fn malformed_arguments_are_kept_for_the_policy() {
+        let c = parse(r#"{"type":"function","function":{"name":"x","arguments":"{\"sql\": "}}"#);
+        assert_eq!(c.args, r#"{"sql": "#);
+        assert_eq!(parse(r#"{"tool":"x","args":[1]}"#).args, "[1]");
+    }
+
+    #[test]
+    fn unreadable_calls() {
+        assert_eq!(parse_call("nope"), Err(CallError::Json));
+        assert_eq!(parse_call("[1]"), Err(CallError::NotObject("an array")));
+        assert_eq!(parse_call("{}"), Err(CallError::NoName));
+        assert_eq!(
+            parse_call(r#"{"tool":5}"#),
+            Err(CallError::NameType("a number"))
+        );
+        assert_eq!(
+            parse_call(r#"{"type":"function","function":{}}"#),
+            Err(CallError::NoName)
+        );
+    }
+}
