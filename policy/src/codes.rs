@@ -55,6 +55,8 @@ pub const SQL_EXPLAIN_ANALYZE: &str = "sql.explain-analyze";
 pub const SQL_SIDE_EFFECT_FUNCTION: &str = "sql.side-effect-function";
 /// A function not known to be read-only (user-defined, extension, unqualified).
 pub const SQL_UNKNOWN_FUNCTION: &str = "sql.unknown-function";
+/// Brackets nested deeper than the analyser goes.
+pub const SQL_TOO_COMPLEX: &str = "sql.too-complex";
 /// A comment the server executes (`/*! … */`, `/*M! … */`).
 pub const SQL_EXECUTABLE_COMMENT: &str = "sql.executable-comment";
 

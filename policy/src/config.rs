@@ -65,15 +65,20 @@ pub enum ToolKind {
 }
 
 impl ToolKind {
-    /// The kind of the four built-in tool names.
+    /// The four built-in tools and their kinds.
+    pub const BUILTIN: [(&'static str, ToolKind); 4] = [
+        ("execute_sql", ToolKind::Sql),
+        ("execute_command", ToolKind::Command),
+        ("file_operations", ToolKind::File),
+        ("http_request", ToolKind::Http),
+    ];
+
+    /// The kind of a built-in tool name.
     pub fn builtin(tool: &str) -> Option<ToolKind> {
-        match tool {
-            "execute_sql" => Some(ToolKind::Sql),
-            "execute_command" => Some(ToolKind::Command),
-            "file_operations" => Some(ToolKind::File),
-            "http_request" => Some(ToolKind::Http),
-            _ => None,
-        }
+        ToolKind::BUILTIN
+            .iter()
+            .find(|(name, _)| *name == tool)
+            .map(|&(_, kind)| kind)
     }
 
     fn name(self) -> &'static str {

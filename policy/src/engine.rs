@@ -89,16 +89,9 @@ impl Engine {
     pub fn new(config: Config) -> Engine {
         let defaults = ToolConfig::default();
         let mut assessors = BTreeMap::new();
-        for tool in [
-            "execute_sql",
-            "execute_command",
-            "file_operations",
-            "http_request",
-        ] {
-            if let Some(kind) = ToolKind::builtin(tool) {
-                let settings = config.tools.get(tool).unwrap_or(&defaults);
-                assessors.insert(tool.to_owned(), build_assessor(kind, settings));
-            }
+        for (tool, kind) in ToolKind::BUILTIN {
+            let settings = config.tools.get(tool).unwrap_or(&defaults);
+            assessors.insert(tool.to_owned(), build_assessor(kind, settings));
         }
         for (tool, settings) in &config.tools {
             if let Some(kind) = config.kind_of(tool) {
