@@ -41,11 +41,30 @@ export interface Config {
   max_args_bytes?: number;
   /** Per-tool settings, by tool name. */
   tools?: Record<string, ToolConfig>;
+  /** MCP servers by name, and whether their read-only hints are trusted. */
+  mcp_servers?: Record<string, { trusted?: boolean }>;
+  /** Registry level 2: confirm (default) or notify (allow and tell the user). */
+  registry_level2?: 'confirm' | 'notify';
+}
+
+/** The caller's context for a decision. */
+export interface Context {
+  /** The permissions the user holds; absent means unknown. */
+  permissions?: string[];
+}
+
+/** MCP tool annotations, as `tools/list` reports them. */
+export interface McpAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  title?: string;
 }
 
 /** Settings for one tool: its assessor and that assessor's options. */
 export interface ToolConfig {
-  kind?: 'sql' | 'command' | 'file' | 'http';
+  kind?: 'sql' | 'command' | 'file' | 'http' | 'api' | 'mcp';
   field?: string;
   dialect?: string;
   allow_functions?: string[];
@@ -55,6 +74,13 @@ export interface ToolConfig {
   default_method?: string;
   allow_hosts?: string[];
   deny_hosts?: string[];
+  method?: string;
+  url?: string;
+  risk_level?: 1 | 2 | 3;
+  required_permission?: string;
+  enabled?: boolean;
+  server?: string;
+  annotations?: McpAnnotations;
 }
 
 /** The wire format a tool call was recognised as. */
@@ -111,8 +137,8 @@ export class Policy {
 /** A policy with one deployment's configuration. */
 export class Engine {
   private constructor();
-  /** Decides one call under this configuration; never throws. */
-  assess(tool: string, args: string | object): Decision;
+  /** Decides one call under this configuration, optionally in the caller's context; never throws. */
+  assess(tool: string, args: string | object, context?: string | Context): Decision;
   /** Decides a tool call in any supported wire format; never throws. */
   assessCall(call: string | object): Decision;
   /** Adds the optional `risk_level` parameter to tool definitions. */

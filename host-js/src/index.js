@@ -386,16 +386,22 @@ export class Engine {
   }
 
   /**
-   * Decides one call under this configuration. Never throws for any `args`;
-   * throws `ToolgateError` only when the engine was disposed.
+   * Decides one call under this configuration, optionally in the caller's
+   * context (`{permissions: [...]}`: the permissions the user holds). Never
+   * throws for any `args`; throws `ToolgateError` only when the engine was
+   * disposed.
    *
    * @param {string} tool
    * @param {string | object} args
+   * @param {string | object} [context]
    * @returns {Decision}
    */
-  assess(tool, args) {
+  assess(tool, args, context) {
     const text = argsText(args);
-    const r = this.#policy._callEngine(this.#id, (handle) => handle.assess(String(tool), text));
+    const r =
+      context === undefined
+        ? this.#policy._callEngine(this.#id, (handle) => handle.assess(String(tool), text))
+        : this.#policy._callEngine(this.#id, (handle) => handle.assessIn(String(tool), text, argsText(context)));
     return r.ok ? decisionFrom(r.value) : faultDecision(tool, r.fault ?? r.rejected);
   }
 

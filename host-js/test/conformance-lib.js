@@ -26,6 +26,7 @@ export function parseVectors(files) {
         name: v.name,
         kind,
         config: 'config' in v ? JSON.stringify(v.config) : null,
+        context: 'context' in v ? textOf(v.context) : null,
         tool: v.tool ?? '',
         text: textOf(kind === 'call' ? v.call : kind === 'augment' ? v.tools : v.args),
         format: typeof v.format === 'string' ? v.format : null,
@@ -68,8 +69,10 @@ function lineFor(policy, c) {
       return `{"error":${JSON.stringify(e.message)}}`;
     }
   }
-  if (c.config === null) return decisionJson(policy.assess(c.tool, c.text));
-  return withEngine(policy, c.config, (engine) => decisionJson(engine.assess(c.tool, c.text)));
+  if (c.config === null && c.context === null) return decisionJson(policy.assess(c.tool, c.text));
+  return withEngine(policy, c.config, (engine) =>
+    decisionJson(c.context === null ? engine.assess(c.tool, c.text) : engine.assess(c.tool, c.text, c.context)),
+  );
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

@@ -339,6 +339,21 @@ impl Engine {
         .unwrap_or_else(|e| Decision::fault(tool, &e))
     }
 
+    /// Decides one call in the caller's context, JSON such as
+    /// `{"permissions": ["alert.mute"]}` (the permissions the user holds). Never
+    /// fails: an unreadable context is answered `confirm` with `context.invalid`.
+    pub fn assess_in(&self, tool: &str, args: &str, context: &str) -> Decision {
+        self.with_resource(|live, resource| {
+            let store = &mut live.store;
+            live.bindings
+                .toolgate_policy_policy()
+                .engine()
+                .call_assess_in(store, resource, tool, args, context)
+        })
+        .map(Decision::from)
+        .unwrap_or_else(|e| Decision::fault(tool, &e))
+    }
+
     /// Decides a tool call given in any supported wire format. Never fails: a
     /// call without a tool name is answered `confirm` with `call.invalid`, a
     /// fault with `policy.fault`.

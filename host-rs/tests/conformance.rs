@@ -23,12 +23,19 @@ impl Wasmtime {
 }
 
 impl Runtime for Wasmtime {
-    fn assess(&self, config: Option<&str>, tool: &str, args: &str) -> String {
-        match config {
+    fn assess(
+        &self,
+        config: Option<&str>,
+        context: Option<&str>,
+        tool: &str,
+        args: &str,
+    ) -> String {
+        match (config, context) {
             // Cases without a configuration go through the component's free
             // `assess`, those with one through an engine resource: both paths run.
-            None => self.0.assess(tool, args).to_json(),
-            Some(_) => self.engine(config).assess(tool, args).to_json(),
+            (None, None) => self.0.assess(tool, args).to_json(),
+            (_, None) => self.engine(config).assess(tool, args).to_json(),
+            (_, Some(context)) => self.engine(config).assess_in(tool, args, context).to_json(),
         }
     }
 

@@ -115,3 +115,27 @@ pub const HTTP_USERINFO: &str = "http.userinfo";
 pub const HTTP_LOCAL_TARGET: &str = "http.local-target";
 /// A host on the configured deny list.
 pub const HTTP_DENIED_HOST: &str = "http.denied-host";
+
+// Registry, permissions and MCP.
+/// The registry's level for the tool (1 query, 2 modify, 3 delete) decided.
+pub const REGISTRY_LEVEL: &str = "registry.level";
+/// Level 2 allowed by configuration: the user must be told.
+pub const REGISTRY_NOTIFY: &str = "registry.notify";
+/// The tool is disabled in the registry.
+pub const REGISTRY_DISABLED: &str = "registry.disabled";
+/// A path parameter that would change the URL's path.
+pub const REGISTRY_BAD_PATH_PARAM: &str = "registry.bad-path-param";
+/// The user lacks the permission the tool requires.
+pub const PERMISSION_MISSING: &str = "permission.missing";
+/// The tool requires a permission and the caller gave no permissions to check.
+pub const PERMISSION_UNCHECKED: &str = "permission.unchecked";
+/// The caller's context could not be read.
+pub const CONTEXT_INVALID: &str = "context.invalid";
+/// A trusted MCP server marks the tool read-only.
+pub const MCP_READ_ONLY_HINT: &str = "mcp.read-only-hint";
+/// An untrusted MCP server marks the tool read-only: not enough to allow.
+pub const MCP_UNTRUSTED_HINT: &str = "mcp.untrusted-hint";
+/// The MCP tool is (or by default may be) destructive.
+pub const MCP_DESTRUCTIVE_HINT: &str = "mcp.destructive-hint";
+/// The MCP tool is marked neither read-only nor destructive.
+pub const MCP_NOT_READ_ONLY: &str = "mcp.not-read-only";

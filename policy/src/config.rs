@@ -48,6 +48,30 @@ pub struct Config {
     pub max_args_bytes: usize,
     /// Per-tool settings, by tool name: the assessor a tool uses and its options.
     pub tools: BTreeMap<String, ToolConfig>,
+    /// MCP servers by name, and whether their read-only hints are trusted.
+    pub mcp_servers: BTreeMap<String, McpServer>,
+    /// What a registry tool of level 2 (modifies) gets: `confirm` (the default) or
+    /// `notify` (allowed, with a `registry.notify` finding a UI shows the user).
+    pub registry_level2: Level2,
+}
+
+/// An MCP server's settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct McpServer {
+    /// Whether a read-only hint from this server may allow a call.
+    pub trusted: bool,
+}
+
+/// What registry level 2 means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level2 {
+    /// A person confirms.
+    #[default]
+    Confirm,
+    /// Allowed, and the decision says to tell the user.
+    Notify,
 }
 
 /// Which built-in assessor a tool uses.
@@ -62,6 +86,10 @@ pub enum ToolKind {
     File,
     /// An HTTP request with a method and a URL.
     Http,
+    /// A registry API tool: one endpoint of the deployment's own system.
+    Api,
+    /// A tool of an MCP server, judged by its annotations.
+    Mcp,
 }
 
 impl ToolKind {
@@ -87,6 +115,8 @@ impl ToolKind {
             ToolKind::Command => "command",
             ToolKind::File => "file",
             ToolKind::Http => "http",
+            ToolKind::Api => "api",
+            ToolKind::Mcp => "mcp",
         }
     }
 }
@@ -123,6 +153,20 @@ pub struct ToolConfig {
     pub allow_hosts: Vec<String>,
     /// http: hosts that always need confirmation.
     pub deny_hosts: Vec<String>,
+    /// api: the HTTP method.
+    pub method: Option<String>,
+    /// api: the URL pattern, with `:name` or `{name}` path parameters.
+    pub url: Option<String>,
+    /// api: 1 = query, 2 = modify, 3 = delete; derived from the method if absent.
+    pub risk_level: Option<u8>,
+    /// api: the permission a user needs (checked against the call's context).
+    pub required_permission: Option<String>,
+    /// api: whether the tool may be called (default true).
+    pub enabled: Option<bool>,
+    /// mcp: the server the tool belongs to (see `mcp_servers`).
+    pub server: Option<String>,
+    /// mcp: the tool's annotations from `tools/list`.
+    pub annotations: Option<crate::assess::mcp::Annotations>,
 }
 
 /// The default bound on argument size: far above any real tool call, far below
@@ -139,6 +183,8 @@ impl Default for Config {
             auto_approved_tools: BTreeSet::new(),
             max_args_bytes: DEFAULT_MAX_ARGS_BYTES,
             tools: BTreeMap::new(),
+            mcp_servers: BTreeMap::new(),
+            registry_level2: Level2::default(),
         }
     }
 }
@@ -267,7 +313,18 @@ impl ToolConfig {
             field,
             kind: kind.name(),
         };
-        let present: [(&'static str, bool, ToolKind); 8] = [
+        let present: [(&'static str, bool, ToolKind); 15] = [
+            ("method", self.method.is_some(), ToolKind::Api),
+            ("url", self.url.is_some(), ToolKind::Api),
+            ("risk_level", self.risk_level.is_some(), ToolKind::Api),
+            (
+                "required_permission",
+                self.required_permission.is_some(),
+                ToolKind::Api,
+            ),
+            ("enabled", self.enabled.is_some(), ToolKind::Api),
+            ("server", self.server.is_some(), ToolKind::Mcp),
+            ("annotations", self.annotations.is_some(), ToolKind::Mcp),
             ("dialect", self.dialect.is_some(), ToolKind::Sql),
             (
                 "allow_functions",
@@ -315,6 +372,27 @@ impl ToolConfig {
         }
         if self.roots.iter().any(|r| !r.starts_with('/')) {
             return Err(bad("roots", "each root must be an absolute path"));
+        }
+        if kind == ToolKind::Api {
+            match &self.method {
+                None => return Err(bad("method", "an api tool needs its HTTP method")),
+                Some(m) if m.is_empty() || !m.chars().all(|c| c.is_ascii_alphabetic()) => {
+                    return Err(bad("method", "must be an HTTP method such as GET"))
+                }
+                Some(_) => {}
+            }
+            if self.url.as_deref().is_none_or(str::is_empty) {
+                return Err(bad("url", "an api tool needs its URL pattern"));
+            }
+            if self
+                .risk_level
+                .is_some_and(|level| !(1..=3).contains(&level))
+            {
+                return Err(bad(
+                    "risk_level",
+                    "must be 1 (query), 2 (modify) or 3 (delete)",
+                ));
+            }
         }
         Ok(())
     }
@@ -376,6 +454,37 @@ mod tests {
         );
         assert!(err(r#"{"tools": {"x": {"kind": "teapot"}}}"#).contains("teapot"));
         assert!(err(r#"{"tools": {"x": {"kind": "sql", "feild": "q"}}}"#).contains("feild"));
+    }
+
+    #[test]
+    fn registry_and_mcp_settings_are_checked() {
+        let err = |json: &str| Config::from_json(json).unwrap_err().to_string();
+        assert!(err(r#"{"tools": {"x": {"kind": "api", "url": "/a"}}}"#).contains("tools.x.method"));
+        assert!(
+            err(r#"{"tools": {"x": {"kind": "api", "method": "GET"}}}"#).contains("tools.x.url")
+        );
+        assert!(err(
+            r#"{"tools": {"x": {"kind": "api", "method": "GET", "url": "/a", "risk_level": 4}}}"#
+        )
+        .contains("risk_level"));
+        assert!(err(r#"{"tools": {"x": {"kind": "sql", "risk_level": 1}}}"#)
+            .contains("tools.x.risk_level"));
+        // Annotations are pasted from servers and the MCP specification adds
+        // hints over time: unknown ones are ignored, which can only make the
+        // policy stricter (a misspelt `readOnlyHint` leaves the default, false).
+        assert!(Config::from_json(
+            r#"{"tools": {"x": {"kind": "mcp", "annotations": {"readOnly": true}}}}"#
+        )
+        .is_ok());
+        assert!(err(r#"{"mcp_servers": {"gh": {"trust": true}}}"#).contains("trust"));
+        assert!(err(r#"{"registry_level2": "maybe"}"#).contains("registry_level2"));
+        let ok = Config::from_json(
+            r#"{"tools": {"m": {"kind": "api", "method": "post", "url": "/a/:id", "risk_level": 2,
+                               "required_permission": "p", "enabled": true},
+                         "t": {"kind": "mcp", "server": "gh", "annotations": {"readOnlyHint": true}}},
+                "mcp_servers": {"gh": {"trusted": true}}, "registry_level2": "notify"}"#,
+        );
+        assert!(ok.is_ok(), "{ok:?}");
     }
 
     #[test]

@@ -10,13 +10,16 @@
 //! 7. Everything else: confirm.
 
 use crate::args::{model_risk, parse_object};
+use crate::assess::api::ApiAssessor;
 use crate::assess::command::CommandAssessor;
 use crate::assess::file::FileAssessor;
 use crate::assess::http::HttpAssessor;
+use crate::assess::mcp::McpAssessor;
 use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
-use crate::config::{Config, ConfigError, MediumRisk, ModelTrust, ToolConfig, ToolKind};
+use crate::config::{Config, ConfigError, Level2, MediumRisk, ModelTrust, ToolConfig, ToolKind};
+use crate::context::Context;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
 use crate::text::preview;
 use std::collections::BTreeMap;
@@ -46,7 +49,11 @@ impl Default for Engine {
 }
 
 /// The assessor for a tool of `kind` with its settings (defaults where absent).
-fn build_assessor(kind: ToolKind, settings: &ToolConfig) -> Box<dyn Assessor + Send + Sync> {
+fn build_assessor(
+    kind: ToolKind,
+    settings: &ToolConfig,
+    config: &Config,
+) -> Box<dyn Assessor + Send + Sync> {
     let field = |default: &str| settings.field.clone().unwrap_or_else(|| default.to_owned());
     match kind {
         ToolKind::Sql => Box::new(SqlAssessor {
@@ -81,6 +88,26 @@ fn build_assessor(kind: ToolKind, settings: &ToolConfig) -> Box<dyn Assessor + S
             allow_hosts: settings.allow_hosts.clone(),
             deny_hosts: settings.deny_hosts.clone(),
         }),
+        ToolKind::Api => Box::new(ApiAssessor {
+            method: settings
+                .method
+                .clone()
+                .unwrap_or_default()
+                .to_ascii_uppercase(),
+            url: settings.url.clone().unwrap_or_default(),
+            level: settings.risk_level,
+            permission: settings.required_permission.clone(),
+            enabled: settings.enabled.unwrap_or(true),
+            notify_level2: config.registry_level2 == Level2::Notify,
+        }),
+        ToolKind::Mcp => {
+            let server = settings.server.clone().unwrap_or_default();
+            Box::new(McpAssessor {
+                trusted: config.mcp_servers.get(&server).is_some_and(|s| s.trusted),
+                server,
+                annotations: settings.annotations.clone().unwrap_or_default(),
+            })
+        }
     }
 }
 
@@ -91,11 +118,11 @@ impl Engine {
         let mut assessors = BTreeMap::new();
         for (tool, kind) in ToolKind::BUILTIN {
             let settings = config.tools.get(tool).unwrap_or(&defaults);
-            assessors.insert(tool.to_owned(), build_assessor(kind, settings));
+            assessors.insert(tool.to_owned(), build_assessor(kind, settings, &config));
         }
         for (tool, settings) in &config.tools {
             if let Some(kind) = config.kind_of(tool) {
-                assessors.insert(tool.clone(), build_assessor(kind, settings));
+                assessors.insert(tool.clone(), build_assessor(kind, settings, &config));
             }
         }
         Engine { config, assessors }
@@ -149,6 +176,28 @@ impl Engine {
 
     /// Decides one call. Never panics, whatever `tool` and `args` hold.
     pub fn assess(&self, tool: &str, args: &str) -> Decision {
+        self.assess_in(tool, args, &Context::default())
+    }
+
+    /// Decides one call in the caller's context given as JSON (see
+    /// [`Context`]); an unreadable context is answered `confirm` with
+    /// `context.invalid`.
+    pub fn assess_with_context(&self, tool: &str, args: &str, context: &str) -> Decision {
+        match Context::from_json(context) {
+            Ok(context) => self.assess_in(tool, args, &context),
+            Err(e) => Decision {
+                action: Action::Confirm,
+                risk: Risk::Medium,
+                source: Source::Default,
+                llm_risk: None,
+                findings: vec![Finding::new(codes::CONTEXT_INVALID, e.to_string())],
+                summary: summary(tool, "", &format!("{e}; needs confirmation")),
+            },
+        }
+    }
+
+    /// Decides one call in the caller's context.
+    pub fn assess_in(&self, tool: &str, args: &str, context: &Context) -> Decision {
         let args = match parse_object(args, self.config.max_args_bytes) {
             Ok(args) => args,
             Err(e) => {
@@ -167,7 +216,7 @@ impl Engine {
 
         let (llm_risk, risk_finding) = model_risk(&args);
         let assessment = match self.assessor(tool) {
-            Some(assessor) => assessor.assess(&args),
+            Some(assessor) => assessor.assess(&args, context),
             None => Assessment::single(
                 Verdict::Unproven,
                 "",
@@ -221,6 +270,14 @@ impl Engine {
                 Source::Config,
                 Some(Finding::new(codes::CONFIG_DENIED_TOOL, message)),
                 message.to_owned(),
+            );
+        }
+        if let Some(reason) = &assessment.deny {
+            return (
+                Action::Deny,
+                Source::Registry,
+                Some(reason.clone()),
+                reason.message.clone(),
             );
         }
         if config.strict {
@@ -281,7 +338,7 @@ impl Engine {
             );
         }
         if assessment.verdict == Verdict::ReadOnly {
-            return (Action::Allow, Source::Whitelist, None, first_reason());
+            return (Action::Allow, assessment.proof, None, first_reason());
         }
         let message = format!("{}; needs confirmation", first_reason());
         (

@@ -113,6 +113,10 @@ impl GuestEngine for EngineResource {
         to_wit(self.0.assess(&tool, &args))
     }
 
+    fn assess_in(&self, tool: String, args: String, context: String) -> wit::Decision {
+        to_wit(self.0.assess_with_context(&tool, &args, &context))
+    }
+
     fn assess_call(&self, call: String) -> wit::Decision {
         to_wit(self.0.assess_call(&call))
     }

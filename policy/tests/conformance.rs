@@ -24,8 +24,19 @@ fn engine(config: Option<&str>) -> Engine {
 }
 
 impl Runtime for Native {
-    fn assess(&self, config: Option<&str>, tool: &str, args: &str) -> String {
-        engine(config).assess(tool, args).to_json()
+    fn assess(
+        &self,
+        config: Option<&str>,
+        context: Option<&str>,
+        tool: &str,
+        args: &str,
+    ) -> String {
+        match context {
+            None => engine(config).assess(tool, args).to_json(),
+            Some(context) => engine(config)
+                .assess_with_context(tool, args, context)
+                .to_json(),
+        }
     }
 
     fn parse_call(&self, call: &str) -> Result<String, String> {

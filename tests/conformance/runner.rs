@@ -5,7 +5,7 @@
 //! cross-runtime comparison. `host-js/test/conformance-lib.js` is its twin.
 //!
 //! Vector format, one JSON object a line in `tests/conformance/*.jsonl`:
-//! - assess (the default): `{"name", "reason"?, "config"?, "tool", "args" (object,
+//! - assess (the default): `{"name", "reason"?, "config"?, "context"?, "tool", "args" (object,
 //!   or a string sent verbatim), "expect": {"action", "risk"?, "source"?,
 //!   "findings"?: [codes, in order], "includes"?: [codes that must appear]}}`;
 //! - `"kind": "call"`: `"call"` (object or verbatim string) in any wire format;
@@ -35,6 +35,8 @@ pub struct Case {
     /// `assess` (the default), `call` or `augment`.
     pub kind: String,
     pub config: Option<String>,
+    /// The caller's context (assess), as JSON text.
+    pub context: Option<String>,
     pub tool: String,
     /// The arguments (assess), the call (call) or the definitions (augment) as text.
     pub text: String,
@@ -45,8 +47,9 @@ pub struct Case {
 
 /// What a runtime must do for each kind of case.
 pub trait Runtime {
-    /// The decision's canonical JSON.
-    fn assess(&self, config: Option<&str>, tool: &str, args: &str) -> String;
+    /// The decision's canonical JSON, in the caller's context if one is given.
+    fn assess(&self, config: Option<&str>, context: Option<&str>, tool: &str, args: &str)
+        -> String;
     /// The parsed call's canonical JSON, or the error message.
     fn parse_call(&self, call: &str) -> Result<String, String>;
     /// The decision's canonical JSON for a call in any format.
@@ -105,6 +108,7 @@ pub fn cases() -> Vec<Case> {
                 name: v["name"].as_str().expect("name").to_owned(),
                 kind,
                 config: v.get("config").map(|c| c.to_string()),
+                context: v.get("context").map(text_of),
                 tool: v["tool"].as_str().unwrap_or("").to_owned(),
                 text,
                 format: v["format"].as_str().map(str::to_owned),
@@ -138,7 +142,7 @@ fn line_for(runtime: &dyn Runtime, case: &Case) -> String {
             ),
             Err(e) => format!("{{\"error\":{}}}", quote(&e)),
         },
-        _ => runtime.assess(config, &case.tool, &case.text),
+        _ => runtime.assess(config, case.context.as_deref(), &case.tool, &case.text),
     }
 }
 

@@ -15,6 +15,7 @@ mod programs;
 use super::{combine, Assessment, Assessor, Verdict};
 use crate::args::{json_type, string_field};
 use crate::codes;
+use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use lexer::{lex, Construct, Segment};
@@ -69,7 +70,7 @@ impl Default for CommandAssessor {
 }
 
 impl Assessor for CommandAssessor {
-    fn assess(&self, args: &Map<String, Value>) -> Assessment {
+    fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         match args.get(&self.field) {
             Some(Value::Array(items)) => {
                 let argv: Option<Vec<String>> = items
@@ -154,11 +155,9 @@ impl Report {
                 },
             ));
         }
-        Assessment {
-            verdict,
-            operation,
-            findings: self.findings,
-        }
+        let mut assessment = Assessment::new(verdict, operation);
+        assessment.findings = self.findings;
+        assessment
     }
 }
 

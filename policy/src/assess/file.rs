@@ -9,6 +9,7 @@
 use super::{Assessment, Assessor, Verdict};
 use crate::args::string_field;
 use crate::codes;
+use crate::context::Context;
 use crate::decision::Finding;
 use serde_json::{Map, Value};
 
@@ -213,7 +214,7 @@ fn within_roots(normalized: &str, roots: &[String]) -> bool {
 }
 
 impl Assessor for FileAssessor {
-    fn assess(&self, args: &Map<String, Value>) -> Assessment {
+    fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         let operation = match string_field(args, &self.operation_field) {
             Ok(op) => op,
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),

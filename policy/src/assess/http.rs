@@ -12,6 +12,7 @@
 use super::{Assessment, Assessor, Verdict};
 use crate::args::string_field;
 use crate::codes;
+use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use serde_json::{Map, Value};
@@ -156,7 +157,7 @@ fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> 
 }
 
 impl Assessor for HttpAssessor {
-    fn assess(&self, args: &Map<String, Value>) -> Assessment {
+    fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         let method = match args.get(&self.method_field) {
             None | Some(Value::Null) => self.default_method.as_str(),
             Some(_) => match string_field(args, &self.method_field) {

@@ -6,12 +6,15 @@
 //! explanations. Nothing here enumerates dangerous operations in order to allow
 //! the rest.
 
-use crate::decision::Finding;
+use crate::context::Context;
+use crate::decision::{Finding, Source};
 use serde_json::{Map, Value};
 
+pub mod api;
 pub mod command;
 pub mod file;
 pub mod http;
+pub mod mcp;
 pub mod sql;
 
 /// What the code layer could prove about a call.
@@ -35,24 +38,40 @@ pub struct Assessment {
     pub operation: String,
     /// The reasons, most important first.
     pub findings: Vec<Finding>,
+    /// Set when the assessor requires the call to be denied (a disabled registry
+    /// tool, a permission the user lacks): the reason.
+    pub deny: Option<Finding>,
+    /// The source a read-only verdict is reported under (`whitelist` for the
+    /// built-in proofs, `registry` for registry and MCP tools).
+    pub proof: Source,
 }
 
 impl Assessment {
-    /// An assessment whose verdict is `verdict` with a single finding.
-    pub fn single(verdict: Verdict, operation: impl Into<String>, finding: Finding) -> Assessment {
+    /// An assessment with no findings yet.
+    pub fn new(verdict: Verdict, operation: impl Into<String>) -> Assessment {
         Assessment {
             verdict,
             operation: operation.into(),
-            findings: vec![finding],
+            findings: Vec::new(),
+            deny: None,
+            proof: Source::Whitelist,
         }
+    }
+
+    /// An assessment whose verdict is `verdict` with a single finding.
+    pub fn single(verdict: Verdict, operation: impl Into<String>, finding: Finding) -> Assessment {
+        let mut assessment = Assessment::new(verdict, operation);
+        assessment.findings.push(finding);
+        assessment
     }
 }
 
 /// One kind of tool's risk assessment. Implementations never panic and bound
 /// their work by the size of their input.
 pub trait Assessor {
-    /// Assesses a call's arguments (already known to be a JSON object).
-    fn assess(&self, args: &Map<String, Value>) -> Assessment;
+    /// Assesses a call's arguments (already known to be a JSON object) in the
+    /// caller's context.
+    fn assess(&self, args: &Map<String, Value>, context: &Context) -> Assessment;
 }
 
 /// Combines part verdicts: destructive beats unproven beats read-only, so one

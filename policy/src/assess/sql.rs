@@ -10,6 +10,7 @@ mod functions;
 use super::{combine, Assessment, Assessor, Verdict};
 use crate::args::string_field;
 use crate::codes;
+use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use functions::Class;
@@ -79,7 +80,7 @@ impl Default for SqlAssessor {
 }
 
 impl Assessor for SqlAssessor {
-    fn assess(&self, args: &Map<String, Value>) -> Assessment {
+    fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         let sql = match string_field(args, &self.field) {
             Ok(sql) => sql,
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
@@ -298,11 +299,9 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
     }
     // The most severe finding first, so the summary names it.
     findings.sort_by_key(|f| severity_rank(&f.code));
-    Assessment {
-        verdict,
-        operation,
-        findings,
-    }
+    let mut assessment = Assessment::new(verdict, operation);
+    assessment.findings = findings;
+    assessment
 }
 
 fn severity_rank(code: &str) -> u8 {

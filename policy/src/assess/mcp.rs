@@ -1,0 +1,93 @@
+//! MCP tools, judged by their annotations (`readOnlyHint`, `destructiveHint`,
+//! `idempotentHint`, `openWorldHint`). Annotations are hints from a server that
+//! may be untrusted: a read-only hint allows only when the configuration trusts
+//! the server; a destructive hint always raises. Defaults follow the MCP
+//! specification: `readOnlyHint` false, `destructiveHint` true (meaningful only
+//! when the tool is not read-only), so an unannotated tool is treated as one that
+//! may destroy.
+
+use super::{Assessment, Assessor, Verdict};
+use crate::codes;
+use crate::context::Context;
+use crate::decision::{Finding, Source};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// A tool's MCP annotations, as `tools/list` reports them. Unknown annotations
+/// are ignored (the specification adds hints over time); that can only make the
+/// policy stricter, since every hint's default is the cautious one.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Annotations {
+    /// The tool does not modify its environment.
+    pub read_only_hint: Option<bool>,
+    /// The tool may perform destructive updates (only meaningful when not read-only).
+    pub destructive_hint: Option<bool>,
+    /// Calling it again with the same arguments has no further effect.
+    pub idempotent_hint: Option<bool>,
+    /// The tool interacts with an open world of external entities.
+    pub open_world_hint: Option<bool>,
+    /// A human-readable title (ignored by the policy).
+    pub title: Option<String>,
+}
+
+/// An MCP tool.
+#[derive(Clone, Debug)]
+pub struct McpAssessor {
+    /// The server's name, for messages.
+    pub server: String,
+    /// Whether the configuration trusts the server's read-only hints.
+    pub trusted: bool,
+    /// The tool's annotations.
+    pub annotations: Annotations,
+}
+
+impl Assessor for McpAssessor {
+    fn assess(&self, _args: &Map<String, Value>, _context: &Context) -> Assessment {
+        let read_only = self.annotations.read_only_hint.unwrap_or(false);
+        let destructive = !read_only && self.annotations.destructive_hint.unwrap_or(true);
+        let server = crate::text::preview(&self.server, 60);
+        let mut assessment = Assessment::new(Verdict::Unproven, format!("MCP tool on `{server}`"));
+        assessment.proof = Source::Registry;
+        let (verdict, finding) = if destructive {
+            (
+                Verdict::Destructive,
+                Finding::new(
+                    codes::MCP_DESTRUCTIVE_HINT,
+                    if self.annotations.destructive_hint.is_some() {
+                        "the server marks the tool destructive"
+                    } else {
+                        "the tool is not annotated read-only, and MCP tools may destroy unless they say otherwise"
+                    },
+                ),
+            )
+        } else if read_only && self.trusted {
+            (
+                Verdict::ReadOnly,
+                Finding::new(
+                    codes::MCP_READ_ONLY_HINT,
+                    format!("the trusted server `{server}` marks the tool read-only"),
+                ),
+            )
+        } else if read_only {
+            (
+                Verdict::Unproven,
+                Finding::new(
+                    codes::MCP_UNTRUSTED_HINT,
+                    format!("`{server}` marks the tool read-only, but the server is not trusted"),
+                ),
+            )
+        } else {
+            (
+                Verdict::Unproven,
+                Finding::new(
+                    codes::MCP_NOT_READ_ONLY,
+                    "the server marks the tool as not read-only",
+                ),
+            )
+        };
+        assessment.verdict = verdict;
+        assessment.findings.push(finding);
+        assessment
+    }
+}
