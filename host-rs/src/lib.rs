@@ -29,6 +29,7 @@ mod bindings {
 
 pub mod cache;
 mod decision;
+pub mod openapi;
 mod policy;
 
 pub use cache::LoadSource;

@@ -93,11 +93,31 @@ enum Command {
         /// The input file; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
+    /// Turn an OpenAPI 3 or Swagger 2 document (JSON or YAML) into registry
+    /// entries and tool definitions: prints {"tools": …, "definitions": […]} and
+    /// one line per operation (level, method, path, name) on standard error.
+    ImportOpenapi {
+        /// The document; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+    },
+    /// Configuration files.
+    #[command(subcommand)]
+    Config(ConfigCommand),
     /// Print the prompt guidance that tells the model how to rate its calls.
     Guidance {
         /// The language: en or zh.
         #[arg(long, default_value = "en")]
         lang: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ConfigCommand {
+    /// Check a configuration file (JSON, or TOML by its `.toml` extension):
+    /// prints `ok` or the error, naming the field and line.
+    Check {
+        /// The configuration file.
+        file: PathBuf,
     },
 }
 
@@ -151,9 +171,20 @@ fn load_policy(cli: &Cli) -> anyhow::Result<Policy> {
     Ok(builder.build()?)
 }
 
+/// A configuration file's JSON text: TOML files (by extension) are converted.
+fn config_text(path: &Path) -> anyhow::Result<String> {
+    let text = read_text(Some(path))?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        let value: toml::Value = toml::from_str(&text)
+            .with_context(|| format!("{} is not valid TOML", path.display()))?;
+        return Ok(serde_json::to_string(&value)?);
+    }
+    Ok(text)
+}
+
 fn engine(policy: &Policy, config: &ConfigArg) -> anyhow::Result<Engine> {
     let text = match &config.config {
-        Some(path) => read_text(Some(path))?,
+        Some(path) => config_text(path)?,
         None => String::from("{}"),
     };
     policy.engine(&text).with_context(|| match &config.config {
@@ -224,6 +255,41 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             for note in &augmented.notes {
                 eprintln!("toolgate: note: {note}");
             }
+            Ok(exit::OK)
+        }
+        Command::ImportOpenapi { file } => {
+            let text = read_text(file.as_deref())?;
+            let imported = toolgate::openapi::import(&text)?;
+            let output = serde_json::json!({
+                "tools": imported.tools,
+                "definitions": imported.definitions,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&output)?)?;
+            let count = |level: char| {
+                imported
+                    .summary
+                    .iter()
+                    .filter(|l| l.starts_with(level))
+                    .count()
+            };
+            eprintln!(
+                "toolgate: imported {} operations: {} level 1 (query), {} level 2 (modify), {} level 3 (delete)",
+                imported.summary.len(),
+                count('1'),
+                count('2'),
+                count('3')
+            );
+            for line in &imported.summary {
+                eprintln!("  {line}");
+            }
+            Ok(exit::OK)
+        }
+        Command::Config(ConfigCommand::Check { file }) => {
+            let text = config_text(file)?;
+            policy
+                .engine(&text)
+                .with_context(|| format!("configuration {}", file.display()))?;
+            writeln!(out, "ok")?;
             Ok(exit::OK)
         }
         Command::Guidance { lang } => {

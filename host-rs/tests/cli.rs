@@ -287,3 +287,170 @@ fn errors_and_usage() {
     assert_eq!(code(&help), 0);
     assert!(stdout(&help).contains("Exit codes"));
 }
+
+fn repo(path: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The Swagger Petstore (a real public spec): 19 operations, levels from the
+/// methods, and the registry entries work as a configuration.
+#[test]
+fn import_openapi_petstore() {
+    let out = toolgate(
+        &[
+            "import-openapi",
+            &repo("../shared/testdata/petstore-openapi.yaml"),
+        ],
+        "",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let imported: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let tools = imported["tools"].as_object().unwrap();
+    assert_eq!(tools.len(), 19);
+    assert_eq!(imported["definitions"].as_array().unwrap().len(), 19);
+    assert!(stderr(&out)
+        .contains("19 operations: 8 level 1 (query), 8 level 2 (modify), 3 level 3 (delete)"));
+    assert_eq!(
+        tools["getPetById"],
+        serde_json::json!({"kind": "api", "method": "GET", "url": "/pet/{petId}", "risk_level": 1})
+    );
+    assert_eq!(tools["deletePet"]["risk_level"], 3);
+    let definition = imported["definitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["function"]["name"] == "getPetById")
+        .unwrap();
+    assert_eq!(
+        definition["function"]["parameters"]["required"],
+        serde_json::json!(["petId"])
+    );
+
+    // The entries, pasted into a configuration, decide calls.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let config = dir.join("petstore-config.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({"tools": imported["tools"]}).to_string(),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let read = toolgate(
+        &[
+            "assess",
+            "--json",
+            "--config",
+            config,
+            "getPetById",
+            r#"{"petId": 1}"#,
+        ],
+        "",
+    );
+    assert_eq!(code(&read), 0, "{}", stdout(&read));
+    let sneaky = toolgate(
+        &[
+            "assess",
+            "--json",
+            "--config",
+            config,
+            "getPetById",
+            r#"{"petId": "1/../../admin"}"#,
+        ],
+        "",
+    );
+    assert!(stdout(&sneaky).contains("registry.bad-path-param"));
+    let delete = toolgate(
+        &[
+            "assess",
+            "--json",
+            "--config",
+            config,
+            "deletePet",
+            r#"{"petId": 1, "risk_level": "low"}"#,
+        ],
+        "",
+    );
+    assert_eq!(code(&delete), 10);
+    assert!(stdout(&delete).contains(r#""source":"floor""#));
+}
+
+/// The monitoring system of seed 002: the import's level for every operation is
+/// the one the seed's own API tables give (低 1, 中 2, 高 3).
+#[test]
+fn import_openapi_monitoring_matches_the_seed_tables() {
+    let out = toolgate(
+        &["import-openapi", &repo("tests/openapi/monitoring.yaml")],
+        "",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let lines: Vec<String> = stderr(&out)
+        .lines()
+        .skip(1)
+        .map(|l| l.trim().to_owned())
+        .collect();
+    let expected: Vec<String> = std::fs::read_to_string(repo("tests/openapi/monitoring.expected"))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), 51);
+    assert_eq!(lines, expected);
+}
+
+#[test]
+fn import_openapi_errors() {
+    let bad = toolgate(&["import-openapi", "-"], "openapi: [unclosed");
+    assert_eq!(code(&bad), 1);
+    let not_openapi = toolgate(&["import-openapi", "-"], r#"{"info": {}}"#);
+    assert_eq!(code(&not_openapi), 1);
+    assert!(stderr(&not_openapi).contains("not an OpenAPI"));
+}
+
+#[test]
+fn config_check_json_and_toml() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let ok = toolgate(&["config", "check", &repo("examples/config.json")], "");
+    assert_eq!(
+        (code(&ok), stdout(&ok).trim()),
+        (0, "ok"),
+        "{}",
+        stderr(&ok)
+    );
+
+    let toml = dir.join("config.toml");
+    std::fs::write(&toml, "strict = false\ndenied_tools = [\"drop_database\"]\n\n[tools.run_shell]\nkind = \"command\"\nfield = \"cmd\"\n").unwrap();
+    let ok = toolgate(&["config", "check", toml.to_str().unwrap()], "");
+    assert_eq!(code(&ok), 0, "{}", stderr(&ok));
+    let decided = toolgate(
+        &[
+            "assess",
+            "--config",
+            toml.to_str().unwrap(),
+            "run_shell",
+            r#"{"cmd": "ls"}"#,
+        ],
+        "",
+    );
+    assert_eq!(code(&decided), 0, "{}", stdout(&decided));
+
+    let bad = dir.join("bad-config.json");
+    std::fs::write(&bad, "{\n  \"strict\": true,\n  \"denied_tool\": []\n}\n").unwrap();
+    let out = toolgate(&["config", "check", bad.to_str().unwrap()], "");
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("denied_tool") && stderr(&out).contains("line 3"),
+        "{}",
+        stderr(&out)
+    );
+
+    let bad_toml = dir.join("bad-config.toml");
+    std::fs::write(&bad_toml, "strict = [\n").unwrap();
+    let out = toolgate(&["config", "check", bad_toml.to_str().unwrap()], "");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("not valid TOML"), "{}", stderr(&out));
+}

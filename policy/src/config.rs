@@ -252,23 +252,27 @@ impl Config {
         if text.trim().is_empty() {
             return Ok(Config::default());
         }
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ConfigError::Invalid {
-                path: String::from("."),
-                message: e.to_string(),
-            })?;
-        if !value.is_object() {
+        // Deserialize from the text itself, so errors carry line and column.
+        if !text.trim_start().starts_with('{') {
+            let kind = serde_json::from_str::<serde_json::Value>(text)
+                .map(|v| crate::args::json_type(&v))
+                .unwrap_or("not JSON");
             return Err(ConfigError::Invalid {
                 path: String::from("."),
-                message: format!("expected an object, not {}", crate::args::json_type(&value)),
+                message: format!("expected an object, not {kind}"),
             });
         }
-        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let config: Config = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
             ConfigError::Invalid {
                 path,
                 message: e.into_inner().to_string(),
             }
+        })?;
+        de.end().map_err(|e| ConfigError::Invalid {
+            path: String::from("."),
+            message: e.to_string(),
         })?;
         config.validate()?;
         Ok(config)
@@ -425,6 +429,17 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn errors_carry_the_line() {
+        let err =
+            Config::from_json("{\n  \"strict\": true,\n  \"denied_tools\": 5\n}").unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("denied_tools") && text.contains("line 3"),
+            "{text}"
+        );
     }
 
     #[test]
