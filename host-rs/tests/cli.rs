@@ -304,7 +304,7 @@ fn import_openapi_petstore() {
     let out = toolgate(
         &[
             "import-openapi",
-            &repo("../shared/testdata/petstore-openapi.yaml"),
+            &repo("tests/openapi/petstore-openapi.yaml"),
         ],
         "",
     );
