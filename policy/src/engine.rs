@@ -138,11 +138,6 @@ impl Engine {
         &self.config
     }
 
-    /// Adds `risk_level` to tool definitions; see [`crate::augment_tools`].
-    pub fn augment_tools(&self, tools: &str) -> Result<String, crate::AugmentError> {
-        crate::augment::augment_tools(tools)
-    }
-
     /// Adds `risk_level` to tool definitions in `format` (or each tool's own),
     /// reporting what was left alone; see [`crate::augment::augment_tools_as`].
     pub fn augment_tools_as(
@@ -159,14 +154,10 @@ impl Engine {
     pub fn assess_call(&self, call: &str) -> Decision {
         match crate::calls::parse_call(call) {
             Ok(call) => self.assess(&call.tool, &call.args),
-            Err(e) => Decision {
-                action: Action::Confirm,
-                risk: Risk::Medium,
-                source: Source::Default,
-                llm_risk: None,
-                findings: vec![Finding::new(codes::CALL_INVALID, e.to_string())],
-                summary: summary("(unknown tool)", "", &format!("{e}; needs confirmation")),
-            },
+            Err(e) => unreadable(
+                "(unknown tool)",
+                Finding::new(codes::CALL_INVALID, e.to_string()),
+            ),
         }
     }
 
@@ -185,14 +176,7 @@ impl Engine {
     pub fn assess_with_context(&self, tool: &str, args: &str, context: &str) -> Decision {
         match Context::from_json(context) {
             Ok(context) => self.assess_in(tool, args, &context),
-            Err(e) => Decision {
-                action: Action::Confirm,
-                risk: Risk::Medium,
-                source: Source::Default,
-                llm_risk: None,
-                findings: vec![Finding::new(codes::CONTEXT_INVALID, e.to_string())],
-                summary: summary(tool, "", &format!("{e}; needs confirmation")),
-            },
+            Err(e) => unreadable(tool, Finding::new(codes::CONTEXT_INVALID, e.to_string())),
         }
     }
 
@@ -200,18 +184,7 @@ impl Engine {
     pub fn assess_in(&self, tool: &str, args: &str, context: &Context) -> Decision {
         let args = match parse_object(args, self.config.max_args_bytes) {
             Ok(args) => args,
-            Err(e) => {
-                let finding = Finding::new(codes::ARGS_INVALID, e.to_string());
-                let summary = summary(tool, "", &format!("{e}; needs confirmation"));
-                return Decision {
-                    action: Action::Confirm,
-                    risk: Risk::Medium,
-                    source: Source::Default,
-                    llm_risk: None,
-                    findings: vec![finding],
-                    summary,
-                };
-            }
+            Err(e) => return unreadable(tool, Finding::new(codes::ARGS_INVALID, e.to_string())),
         };
 
         let (llm_risk, risk_finding) = model_risk(&args);
@@ -350,6 +323,24 @@ impl Engine {
             )),
             message,
         )
+    }
+}
+
+/// The answer for input the policy cannot read (the call, its arguments, the
+/// caller's context): confirm, with the one finding that says why.
+fn unreadable(tool: &str, finding: Finding) -> Decision {
+    let summary = summary(
+        tool,
+        "",
+        &format!("{}; needs confirmation", finding.message),
+    );
+    Decision {
+        action: Action::Confirm,
+        risk: Risk::Medium,
+        source: Source::Default,
+        llm_risk: None,
+        findings: vec![finding],
+        summary,
     }
 }
 
