@@ -12,7 +12,7 @@ mod git;
 mod lexer;
 mod programs;
 
-use super::{combine, Assessment, Assessor, Verdict};
+use super::{Assessment, Assessor, Verdict};
 use crate::args::{json_type, string_field};
 use crate::codes;
 use crate::context::Context;
@@ -114,19 +114,16 @@ impl Assessor for CommandAssessor {
     }
 }
 
-/// Collects findings and the combined verdict.
+/// Collects the reasons a command is not proven read-only.
 #[derive(Default)]
 struct Report {
-    verdict: Option<Verdict>,
+    unproven: bool,
     findings: Vec<Finding>,
 }
 
 impl Report {
     fn unproven(&mut self, code: &str, message: String) {
-        self.verdict = Some(combine(
-            self.verdict.unwrap_or(Verdict::ReadOnly),
-            Verdict::Unproven,
-        ));
+        self.unproven = true;
         let finding = Finding::new(code, message);
         if !self.findings.contains(&finding) {
             self.findings.push(finding);
@@ -139,7 +136,11 @@ impl Report {
         destroys: Option<String>,
         commands: usize,
     ) -> Assessment {
-        let mut verdict = self.verdict.unwrap_or(Verdict::ReadOnly);
+        let mut verdict = if self.unproven {
+            Verdict::Unproven
+        } else {
+            Verdict::ReadOnly
+        };
         if let Some(what) = destroys {
             verdict = Verdict::Destructive;
             self.findings
