@@ -20,8 +20,8 @@ use sqlparser::ast::{
     UtilityOption, Value as SqlValue, Visit, Visitor,
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
-use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, TokenizerError, Whitespace};
 use std::ops::ControlFlow;
 
 /// Nesting depth the parser may reach before it gives up (and the call is
@@ -38,14 +38,12 @@ const RECURSION_LIMIT: usize = 24;
 /// confirmed without being parsed.
 const MAX_NESTING: usize = 8;
 
-/// The deepest bracket nesting of the text, read from the tokenizer (which
-/// does not recurse), or `None` if it cannot tokenize the text.
-fn nesting(sql: &str, dialect: &dyn Dialect) -> Option<usize> {
-    let tokens = Tokenizer::new(dialect, sql).tokenize().ok()?;
+/// The deepest bracket nesting of the tokens (the tokenizer does not recurse).
+fn nesting(tokens: &[TokenWithSpan]) -> usize {
     let mut depth = 0usize;
     let mut deepest = 0usize;
     for token in tokens {
-        match token {
+        match token.token {
             Token::LParen | Token::LBracket => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -54,7 +52,7 @@ fn nesting(sql: &str, dialect: &dyn Dialect) -> Option<usize> {
             _ => {}
         }
     }
-    Some(deepest)
+    deepest
 }
 
 /// The SQL assessor: reads the statement text from one string argument.
@@ -151,11 +149,15 @@ fn executable_comment(sql: &str) -> Option<String> {
 /// sqlparser stops quietly at a stray `END` (which closes blocks in some
 /// dialects), so `SELECT 1 END; DROP TABLE t` would otherwise look like one
 /// harmless statement.
-fn parse_all(sql: &str, dialect: &dyn Dialect) -> Result<Vec<Statement>, String> {
+fn parse_all(
+    tokens: Result<Vec<TokenWithSpan>, TokenizerError>,
+    dialect: &dyn Dialect,
+) -> Result<Vec<Statement>, String> {
+    // The same error text the parser gives when it tokenizes by itself.
+    let tokens = tokens.map_err(|e| ParserError::from(e).to_string())?;
     let mut parser = Parser::new(dialect)
         .with_recursion_limit(RECURSION_LIMIT)
-        .try_with_sql(sql)
-        .map_err(|e| e.to_string())?;
+        .with_tokens_with_locations(tokens);
     let statements = parser.parse_statements().map_err(|e| e.to_string())?;
     let next = parser.peek_token();
     if next.token != Token::EOF {
@@ -232,7 +234,14 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             ),
         );
     }
-    if let Some(depth) = nesting(sql, dialect).filter(|&d| d > MAX_NESTING) {
+    // Tokenized once: for the nesting bound here and for the parser below.
+    let tokens = Tokenizer::new(dialect, sql).tokenize_with_location();
+    if let Some(depth) = tokens
+        .as_ref()
+        .ok()
+        .map(|t| nesting(t))
+        .filter(|&d| d > MAX_NESTING)
+    {
         return unparsed(
             operation,
             dialect,
@@ -242,7 +251,7 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             ),
         );
     }
-    let statements = match parse_all(sql, dialect) {
+    let statements = match parse_all(tokens, dialect) {
         Ok(statements) => statements,
         Err(message) => {
             return unparsed(
