@@ -141,6 +141,11 @@ export class Engine {
   assess(tool: string, args: string | object, context?: string | Context): Decision;
   /** Decides a tool call in any supported wire format; never throws. */
   assessCall(call: string | object): Decision;
+  /**
+   * Decides many calls in one crossing into the component; the decisions are in
+   * the same order and equal those of `assess`. Never throws.
+   */
+  assessMany(calls: Iterable<[string, string | object] | { tool: string; args: string | object }>): Decision[];
   /** Adds the optional `risk_level` parameter to tool definitions. */
   augmentTools(tools: string | object, format?: ToolFormat): { tools: string; notes: string[] };
   /** Frees the engine in the component. */

@@ -420,6 +420,26 @@ export class Engine {
   }
 
   /**
+   * Decides many calls in one crossing into the component: each an array
+   * `[tool, args]` or an object `{tool, args}`. The decisions come back in the
+   * same order and equal those of `assess`; the per-call glue is paid once,
+   * which is the fast path for a model turn with several tool calls. Never
+   * throws for any arguments; a fault answers every call `confirm`.
+   *
+   * @param {Iterable<[string, string | object] | {tool: string, args: string | object}>} calls
+   * @returns {Decision[]}
+   */
+  assessMany(calls) {
+    const pairs = [...calls].map((call) =>
+      Array.isArray(call) ? [String(call[0]), argsText(call[1])] : [String(call?.tool), argsText(call?.args)],
+    );
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.assessMany(pairs));
+    if (r.ok && r.value.length === pairs.length) return r.value.map(decisionFrom);
+    const cause = r.ok ? `${r.value.length} decisions for ${pairs.length} calls` : (r.fault ?? r.rejected);
+    return pairs.map(([tool]) => faultDecision(tool, cause));
+  }
+
+  /**
    * Adds the optional `risk_level` parameter to tool definitions (a JSON array,
    * or a request body with a `tools` array). `format` forces `openai-chat`,
    * `openai-responses`, `anthropic`, `mcp` or `gemini`; by default each tool's

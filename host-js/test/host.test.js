@@ -163,3 +163,48 @@ test('decisionJson is the canonical form', async () => {
     '{"action":"allow","risk":"low","source":"llm","llm_risk":"low","findings":[{"code":"llm.low","message":"the model rated the call low risk"},{"code":"sql.read-only","message":"the statement only reads"}],"summary":"execute_sql: SELECT 1 — the model rated the call low risk"}',
   );
 });
+
+test('assessMany equals assess call by call', async () => {
+  const policy = await loadPolicy();
+  const engine = policy.engine({ denied_tools: ['drop_everything'] });
+  const calls = [
+    ['execute_sql', '{"sql":"SELECT 1"}'],
+    ['execute_sql', { sql: 'DROP TABLE users', risk_level: 'low' }],
+    { tool: 'execute_command', args: { command: 'ls -la | grep x' } },
+    ['execute_command', '{"command":"rm -rf /"}'],
+    ['drop_everything', {}],
+    ['http_request', { url: 'http://169.254.169.254/latest/meta-data' }],
+    ['unknown', 'not json'],
+  ];
+  const batch = engine.assessMany(calls);
+  assert.equal(batch.length, calls.length);
+  calls.forEach((call, i) => {
+    const [tool, args] = Array.isArray(call) ? call : [call.tool, call.args];
+    assert.equal(decisionJson(batch[i]), decisionJson(engine.assess(tool, args)));
+  });
+  assert.deepEqual(engine.assessMany([]), []);
+});
+
+test('a trap in a sequence loses and duplicates no decision', async () => {
+  const policy = await loadPolicy();
+  const reference = await loadPolicy();
+  const huge = `{"sql":"SELECT '${'x'.repeat(300 * 1024 * 1024)}'"}`;
+  const ordinary = [
+    ['execute_sql', '{"sql":"SELECT 1"}'],
+    ['execute_command', '{"command":"rm -rf /"}'],
+  ];
+  const decisions = [];
+  for (let round = 0; round < 3; round++) {
+    for (const [tool, args] of ordinary) decisions.push(policy.assess(tool, args));
+    decisions.push(policy.assess('execute_sql', huge));
+  }
+  assert.equal(decisions.length, 9);
+  decisions.forEach((d, i) => {
+    if (i % 3 === 2) {
+      assert.deepEqual(d.findings.map((f) => f.code), [POLICY_FAULT]);
+    } else {
+      const [tool, args] = ordinary[i % 3];
+      assert.equal(decisionJson(d), decisionJson(reference.assess(tool, args)));
+    }
+  });
+});

@@ -145,6 +145,27 @@ impl Decision {
             ),
         }
     }
+
+    /// The answer when a call used up its work budget: confirm, and say so.
+    pub(crate) fn over_limit(tool: &str) -> Decision {
+        Decision {
+            action: Action::Confirm,
+            risk: Risk::Medium,
+            source: Source::Default,
+            llm_risk: None,
+            findings: vec![Finding {
+                code: crate::POLICY_LIMIT.to_owned(),
+                message: String::from(
+                    "the call was too expensive to assess within the policy's work limit; \
+                     a person must decide",
+                ),
+            }],
+            summary: format!(
+                "{} — too expensive to assess; needs confirmation",
+                one_line(tool, 60)
+            ),
+        }
+    }
 }
 
 /// `text` on one line (control characters and whitespace runs become one

@@ -36,7 +36,10 @@ pub use cache::LoadSource;
 pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
-pub use policy::{Engine, Error, LoadError, Policy, PolicyBuilder, DEFAULT_MAX_MEMORY};
+pub use policy::{
+    Engine, Error, LoadError, Policy, PolicyBuilder, Stats, DEFAULT_FUEL, DEFAULT_MAX_MEMORY,
+    POLICY_LIMIT,
+};
 
 /// The toolgate component embedded in this crate.
 pub const COMPONENT: &[u8] = toolgate_component::COMPONENT;

@@ -1,4 +1,13 @@
-//! Loading the component and calling it, with fault recovery.
+//! Loading the component and calling it: a pool of instances, bounded memory
+//! and work per call, and recovery from faults.
+//!
+//! Every call checks an instance out of the pool (instantiating one when none is
+//! idle, which takes microseconds), runs, and checks it back in, so threads call
+//! in parallel without sharing a store. A call that traps, or that runs out of
+//! its work budget, discards its instance: a half-run instance's state cannot be
+//! trusted, and the next call gets a fresh one. Engines (configured policies)
+//! live in every instance that served them; an instance that has not seen an
+//! engine yet creates it from the engine's configuration on first use.
 
 use crate::bindings::{Toolgate, ToolgatePre};
 use crate::cache::{self, LoadSource};
@@ -7,12 +16,23 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use wasmtime::component::{Linker, ResourceAny};
-use wasmtime::{Store, StoreLimits, StoreLimitsBuilder};
+use wasmtime::{ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder, Trap};
 
 /// How much linear memory one policy instance may use by default. The policy
 /// refuses arguments over 1 MiB before parsing them, so this leaves ample room
 /// while bounding what a pathological input could take.
 pub const DEFAULT_MAX_MEMORY: usize = 128 * 1024 * 1024;
+
+/// The default work budget of one call, in wasmtime fuel units (about one per
+/// WebAssembly instruction). The most expensive inputs the policy accepts,
+/// 1 MiB of SQL or shell text, take under 1.5 × 10⁹ (measured by
+/// `host-rs/tests/limits.rs`); a typical call takes 10⁴–10⁵. The budget is a
+/// deterministic count, not a clock: the same call gets the same answer on a
+/// loaded machine and an idle one.
+pub const DEFAULT_FUEL: u64 = 4_000_000_000;
+
+/// The finding code of a call that used up its work budget.
+pub const POLICY_LIMIT: &str = "policy.limit";
 
 /// Why a policy could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +62,44 @@ pub enum Error {
     /// instance; the next call gets a fresh one.
     #[error("the policy faulted: {0}")]
     Fault(String),
+    /// The call used up its work budget (see [`PolicyBuilder::fuel`]). The
+    /// instance was discarded; the next call gets a fresh one.
+    #[error("the policy stopped at its work limit")]
+    WorkLimit,
+}
+
+/// How a call into the component failed.
+#[derive(Debug)]
+enum Failure {
+    /// A trap or another runtime error.
+    Fault(String),
+    /// The fuel ran out.
+    WorkLimit,
+}
+
+impl Failure {
+    fn from_wasmtime(error: &wasmtime::Error) -> Failure {
+        match error.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => Failure::WorkLimit,
+            _ => Failure::Fault(format!("{error:#}")),
+        }
+    }
+
+    fn into_decision(self, tool: &str) -> Decision {
+        match self {
+            Failure::Fault(cause) => Decision::fault(tool, &cause),
+            Failure::WorkLimit => Decision::over_limit(tool),
+        }
+    }
+}
+
+impl From<Failure> for Error {
+    fn from(failure: Failure) -> Error {
+        match failure {
+            Failure::Fault(cause) => Error::Fault(cause),
+            Failure::WorkLimit => Error::WorkLimit,
+        }
+    }
 }
 
 /// Settings for loading a policy; see [`Policy::builder`].
@@ -52,6 +110,8 @@ pub struct PolicyBuilder {
     cache_dir: Option<PathBuf>,
     use_cache: bool,
     max_memory: usize,
+    fuel: Option<u64>,
+    max_idle: Option<usize>,
 }
 
 impl Default for PolicyBuilder {
@@ -62,6 +122,8 @@ impl Default for PolicyBuilder {
             cache_dir: None,
             use_cache: true,
             max_memory: DEFAULT_MAX_MEMORY,
+            fuel: Some(DEFAULT_FUEL),
+            max_idle: None,
         }
     }
 }
@@ -102,6 +164,23 @@ impl PolicyBuilder {
         self
     }
 
+    /// The work budget of one call in fuel units ([`DEFAULT_FUEL`] unless set);
+    /// `None` removes the bound. A call that uses it up is answered `confirm`
+    /// with a [`POLICY_LIMIT`] finding, so no input can keep a thread busy
+    /// indefinitely. `assess_many` gets the budget once per call in the batch.
+    pub fn fuel(mut self, fuel: Option<u64>) -> Self {
+        self.fuel = fuel;
+        self
+    }
+
+    /// How many idle instances the pool keeps for reuse (default: the number of
+    /// CPUs). More concurrent callers than this still each get an instance; the
+    /// surplus is dropped when they finish.
+    pub fn max_idle_instances(mut self, count: usize) -> Self {
+        self.max_idle = Some(count);
+        self
+    }
+
     /// Loads the policy.
     pub fn build(self) -> Result<Policy, LoadError> {
         let bytes: std::borrow::Cow<'_, [u8]> = match (&self.component, &self.component_path) {
@@ -114,8 +193,15 @@ impl PolicyBuilder {
                 .into(),
             (None, None) => toolgate_component::COMPONENT.into(),
         };
+        // The embedded component's hash is computed at build time: hashing
+        // 2.5 MB on every start would cost more than loading the artifact.
+        let sha256: std::borrow::Cow<'_, str> = match (&self.component, &self.component_path) {
+            (None, None) => toolgate_component::COMPONENT_SHA256.into(),
+            _ => cache::sha256_hex(&bytes).into(),
+        };
         let mut config = wasmtime::Config::new();
         config.wasm_component_model(true);
+        config.consume_fuel(self.fuel.is_some());
         let engine =
             wasmtime::Engine::new(&config).map_err(|e| LoadError::Invalid(e.to_string()))?;
         let dir = if self.use_cache {
@@ -123,28 +209,74 @@ impl PolicyBuilder {
         } else {
             None
         };
-        let (component, source) = cache::load(&engine, &bytes, dir.as_deref())
+        let (component, source) = cache::load(&engine, &bytes, &sha256, dir.as_deref())
             .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
         let linker: Linker<StoreState> = Linker::new(&engine);
         let pre = linker
             .instantiate_pre(&component)
             .and_then(ToolgatePre::new)
             .map_err(|e| LoadError::Invalid(format!("{e:#}")))?;
+        let max_idle = self.max_idle.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(usize::from)
+                .unwrap_or(1)
+        });
         Ok(Policy {
             shared: Arc::new(Shared {
                 engine,
                 pre,
                 max_memory: self.max_memory,
+                fuel: self.fuel,
+                max_idle,
                 source,
-                state: Mutex::new(State::default()),
+                registry: Mutex::new(Registry::default()),
+                idle: Mutex::new(Vec::new()),
             }),
         })
     }
 }
 
-/// Per-store data: the memory limiter.
+/// Per-store data: the memory limiter, which also records how large the
+/// instance's linear memory has grown.
 struct StoreState {
     limits: StoreLimits,
+    memory: usize,
+}
+
+impl ResourceLimiter for StoreState {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let grow = self.limits.memory_growing(current, desired, maximum)?;
+        if grow {
+            self.memory = self.memory.saturating_add(desired.saturating_sub(current));
+        }
+        Ok(grow)
+    }
+
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        self.limits.table_growing(current, desired, maximum)
+    }
+
+    fn instances(&self) -> usize {
+        self.limits.instances()
+    }
+
+    fn tables(&self) -> usize {
+        self.limits.tables()
+    }
+
+    fn memories(&self) -> usize {
+        self.limits.memories()
+    }
 }
 
 /// A live instance of the component.
@@ -153,27 +285,44 @@ struct Live {
     bindings: Toolgate,
     /// The engine resources created in this instance, by handle id.
     engines: HashMap<u64, ResourceAny>,
+    /// The registry generation this instance last swept its engines against.
+    generation: u64,
 }
 
+/// The configuration of every live [`Engine`] handle, so any instance can
+/// create the engines it has not seen yet.
 #[derive(Default)]
-struct State {
-    live: Option<Live>,
-    /// The configuration of every live [`Engine`] handle, so the engines can be
-    /// re-created in a fresh instance after a fault.
-    configs: HashMap<u64, String>,
+struct Registry {
+    configs: HashMap<u64, Arc<str>>,
     next_id: u64,
+    /// Bumped whenever an engine is dropped, so instances know to sweep.
+    generation: u64,
 }
 
 struct Shared {
     engine: wasmtime::Engine,
     pre: ToolgatePre<StoreState>,
     max_memory: usize,
+    fuel: Option<u64>,
+    max_idle: usize,
     source: LoadSource,
-    state: Mutex<State>,
+    registry: Mutex<Registry>,
+    idle: Mutex<Vec<Live>>,
 }
 
-/// The toolgate policy component, loaded and ready. Cloning is cheap and clones
-/// share one instance; calls are serialised.
+/// Usage figures of a [`Policy`], for monitoring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Instances waiting in the pool.
+    pub idle_instances: usize,
+    /// The linear memory those instances hold, in bytes.
+    pub idle_memory: usize,
+    /// Live [`Engine`] handles.
+    pub engines: usize,
+}
+
+/// The toolgate policy component, loaded and ready. `Send + Sync`; cloning is
+/// cheap and clones share one pool of instances, so threads decide in parallel.
 #[derive(Clone)]
 pub struct Policy {
     shared: Arc<Shared>,
@@ -188,7 +337,7 @@ impl std::fmt::Debug for Policy {
 }
 
 /// A policy with one deployment's configuration (the component's `engine`
-/// resource). Dropping it frees the resource.
+/// resource). `Send + Sync`; dropping it frees the resource in every instance.
 pub struct Engine {
     shared: Arc<Shared>,
     id: u64,
@@ -223,39 +372,54 @@ impl Policy {
         &self.shared.source
     }
 
+    /// Usage figures: idle instances, their memory, live engines.
+    pub fn stats(&self) -> Stats {
+        let idle = lock(&self.shared.idle);
+        Stats {
+            idle_instances: idle.len(),
+            idle_memory: idle.iter().map(|live| live.store.data().memory).sum(),
+            engines: lock(&self.shared.registry).configs.len(),
+        }
+    }
+
     /// Decides one call under the default configuration. Never fails: a fault in
-    /// the component is answered `confirm` with a `policy.fault` finding.
+    /// the component is answered `confirm` with a `policy.fault` finding, a call
+    /// over its work budget `confirm` with `policy.limit`.
     pub fn assess(&self, tool: &str, args: &str) -> Decision {
         self.shared
-            .call(|live| {
+            .call(1, |live| {
                 let store = &mut live.store;
                 live.bindings
                     .toolgate_policy_policy()
                     .call_assess(store, tool, args)
+                    .map_err(|e| Failure::from_wasmtime(&e))
             })
             .map(Decision::from)
-            .unwrap_or_else(|e| Decision::fault(tool, &e))
+            .unwrap_or_else(|e| e.into_decision(tool))
     }
 
     /// A policy with this JSON configuration. [`Error::Rejected`] names the
     /// offending field.
     pub fn engine(&self, config: &str) -> Result<Engine, Error> {
         let id = {
-            let mut state = self.shared.lock();
-            state.next_id += 1;
-            state.next_id
+            let mut registry = lock(&self.shared.registry);
+            registry.next_id += 1;
+            registry.next_id
         };
-        let created = self.shared.call(|live| create_engine(live, id, config));
+        let created = self.shared.call(1, |live| {
+            create_engine(live, id, config).map_err(|e| Failure::from_wasmtime(&e))
+        })?;
         match created {
-            Ok(Ok(())) => {
-                self.shared.lock().configs.insert(id, config.to_owned());
+            Ok(()) => {
+                lock(&self.shared.registry)
+                    .configs
+                    .insert(id, Arc::from(config));
                 Ok(Engine {
                     shared: Arc::clone(&self.shared),
                     id,
                 })
             }
-            Ok(Err(message)) => Err(Error::Rejected(message)),
-            Err(fault) => Err(Error::Fault(fault)),
+            Err(message) => Err(Error::Rejected(message)),
         }
     }
 
@@ -264,13 +428,13 @@ impl Policy {
     /// [`Error::Rejected`] only when no tool name can be found.
     pub fn parse_call(&self, call: &str) -> Result<ToolCall, Error> {
         self.shared
-            .call(|live| {
+            .call(1, |live| {
                 let store = &mut live.store;
                 live.bindings
                     .toolgate_policy_policy()
                     .call_parse_call(store, call)
-            })
-            .map_err(Error::Fault)?
+                    .map_err(|e| Failure::from_wasmtime(&e))
+            })?
             .map(ToolCall::from)
             .map_err(Error::Rejected)
     }
@@ -279,36 +443,36 @@ impl Policy {
     /// changed. [`Error::Rejected`] when `args` is not a JSON object.
     pub fn strip_risk_level(&self, args: &str) -> Result<String, Error> {
         self.shared
-            .call(|live| {
+            .call(1, |live| {
                 let store = &mut live.store;
                 live.bindings
                     .toolgate_policy_policy()
                     .call_strip_risk_level(store, args)
-            })
-            .map_err(Error::Fault)?
+                    .map_err(|e| Failure::from_wasmtime(&e))
+            })?
             .map_err(Error::Rejected)
     }
 
     /// The prompt guidance for the model, in `language` (`en` or `zh`).
     pub fn guidance(&self, language: &str) -> Result<String, Error> {
-        self.shared
-            .call(|live| {
-                let store = &mut live.store;
-                live.bindings
-                    .toolgate_policy_policy()
-                    .call_guidance(store, language)
-            })
-            .map_err(Error::Fault)
+        Ok(self.shared.call(1, |live| {
+            let store = &mut live.store;
+            live.bindings
+                .toolgate_policy_policy()
+                .call_guidance(store, language)
+                .map_err(|e| Failure::from_wasmtime(&e))
+        })?)
     }
 
     /// The policy's version.
     pub fn version(&self) -> Result<String, Error> {
-        self.shared
-            .call(|live| {
-                let store = &mut live.store;
-                live.bindings.toolgate_policy_policy().call_version(store)
-            })
-            .map_err(Error::Fault)
+        Ok(self.shared.call(1, |live| {
+            let store = &mut live.store;
+            live.bindings
+                .toolgate_policy_policy()
+                .call_version(store)
+                .map_err(|e| Failure::from_wasmtime(&e))
+        })?)
     }
 }
 
@@ -326,47 +490,88 @@ fn create_engine(live: &mut Live, id: u64, config: &str) -> wasmtime::Result<Res
 
 impl Engine {
     /// Decides one call under this configuration. Never fails: a fault in the
-    /// component is answered `confirm` with a `policy.fault` finding.
+    /// component is answered `confirm` with a `policy.fault` finding, a call over
+    /// its work budget `confirm` with `policy.limit`.
     pub fn assess(&self, tool: &str, args: &str) -> Decision {
-        self.with_resource(|live, resource| {
-            let store = &mut live.store;
-            live.bindings
-                .toolgate_policy_policy()
-                .engine()
-                .call_assess(store, resource, tool, args)
-        })
-        .map(Decision::from)
-        .unwrap_or_else(|e| Decision::fault(tool, &e))
+        self.shared
+            .call_engine(self.id, 1, |live, resource| {
+                let store = &mut live.store;
+                live.bindings
+                    .toolgate_policy_policy()
+                    .engine()
+                    .call_assess(store, resource, tool, args)
+            })
+            .map(Decision::from)
+            .unwrap_or_else(|e| e.into_decision(tool))
     }
 
     /// Decides one call in the caller's context, JSON such as
     /// `{"permissions": ["alert.mute"]}` (the permissions the user holds). Never
     /// fails: an unreadable context is answered `confirm` with `context.invalid`.
     pub fn assess_in(&self, tool: &str, args: &str, context: &str) -> Decision {
-        self.with_resource(|live, resource| {
-            let store = &mut live.store;
-            live.bindings
-                .toolgate_policy_policy()
-                .engine()
-                .call_assess_in(store, resource, tool, args, context)
-        })
-        .map(Decision::from)
-        .unwrap_or_else(|e| Decision::fault(tool, &e))
+        self.shared
+            .call_engine(self.id, 1, |live, resource| {
+                let store = &mut live.store;
+                live.bindings
+                    .toolgate_policy_policy()
+                    .engine()
+                    .call_assess_in(store, resource, tool, args, context)
+            })
+            .map(Decision::from)
+            .unwrap_or_else(|e| e.into_decision(tool))
     }
 
     /// Decides a tool call given in any supported wire format. Never fails: a
     /// call without a tool name is answered `confirm` with `call.invalid`, a
     /// fault with `policy.fault`.
     pub fn assess_call(&self, call: &str) -> Decision {
-        self.with_resource(|live, resource| {
+        self.shared
+            .call_engine(self.id, 1, |live, resource| {
+                let store = &mut live.store;
+                live.bindings
+                    .toolgate_policy_policy()
+                    .engine()
+                    .call_assess_call(store, resource, call)
+            })
+            .map(Decision::from)
+            .unwrap_or_else(|e| e.into_decision("(tool call)"))
+    }
+
+    /// Decides many `(tool, args)` calls in one crossing into the component; the
+    /// decisions are in the same order and equal those of [`Engine::assess`].
+    /// The work budget is the per-call budget times the number of calls. If the
+    /// batch faults, every call in it is answered `confirm` with the fault.
+    pub fn assess_many(&self, calls: &[(&str, &str)]) -> Vec<Decision> {
+        let owned: Vec<(String, String)> = calls
+            .iter()
+            .map(|(tool, args)| ((*tool).to_owned(), (*args).to_owned()))
+            .collect();
+        let weight = u64::try_from(calls.len()).unwrap_or(u64::MAX).max(1);
+        match self.shared.call_engine(self.id, weight, |live, resource| {
             let store = &mut live.store;
             live.bindings
                 .toolgate_policy_policy()
                 .engine()
-                .call_assess_call(store, resource, call)
-        })
-        .map(Decision::from)
-        .unwrap_or_else(|e| Decision::fault("(tool call)", &e))
+                .call_assess_many(store, resource, &owned)
+        }) {
+            Ok(decisions) if decisions.len() == calls.len() => {
+                decisions.into_iter().map(Decision::from).collect()
+            }
+            Ok(decisions) => {
+                let cause = format!("{} decisions for {} calls", decisions.len(), calls.len());
+                calls
+                    .iter()
+                    .map(|(tool, _)| Decision::fault(tool, &cause))
+                    .collect()
+            }
+            Err(failure) => calls
+                .iter()
+                .map(|(tool, _)| match &failure {
+                    Failure::Fault(cause) => Decision::fault(tool, cause),
+                    Failure::WorkLimit => Decision::over_limit(tool),
+                })
+                .collect(),
+        }
     }
 
     /// Adds the optional `risk_level` parameter to tool definitions (a JSON array,
@@ -374,43 +579,34 @@ impl Engine {
     /// `openai-chat`, `openai-responses`, `anthropic`, `mcp`, `gemini`; `None`
     /// recognises each tool's format.
     pub fn augment_tools(&self, tools: &str, format: Option<&str>) -> Result<Augmented, Error> {
-        self.with_resource(|live, resource| {
-            let store = &mut live.store;
-            live.bindings
-                .toolgate_policy_policy()
-                .engine()
-                .call_augment_tools(store, resource, tools, format)
-        })
-        .map_err(Error::Fault)?
-        .map(|a| Augmented {
-            tools: a.tools,
-            notes: a.notes,
-        })
-        .map_err(Error::Rejected)
-    }
-
-    fn with_resource<T>(
-        &self,
-        f: impl FnOnce(&mut Live, ResourceAny) -> wasmtime::Result<T>,
-    ) -> Result<T, String> {
-        self.shared.call(|live| {
-            let resource = live
-                .engines
-                .get(&self.id)
-                .copied()
-                .ok_or_else(|| wasmtime::format_err!("engine {} is not live", self.id))?;
-            f(live, resource)
-        })
+        self.shared
+            .call_engine(self.id, 1, |live, resource| {
+                let store = &mut live.store;
+                live.bindings
+                    .toolgate_policy_policy()
+                    .engine()
+                    .call_augment_tools(store, resource, tools, format)
+            })?
+            .map(|a| Augmented {
+                tools: a.tools,
+                notes: a.notes,
+            })
+            .map_err(Error::Rejected)
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let mut state = self.shared.lock();
-        state.configs.remove(&self.id);
-        if let Some(live) = state.live.as_mut() {
+        {
+            let mut registry = lock(&self.shared.registry);
+            registry.configs.remove(&self.id);
+            registry.generation += 1;
+        }
+        // Free the resource in idle instances now; instances in use sweep it
+        // when they are next checked out (they see the new generation).
+        for live in lock(&self.shared.idle).iter_mut() {
             if let Some(resource) = live.engines.remove(&self.id) {
-                // A failure here leaves at worst an unreachable resource in an
+                // A failure leaves at worst an unreachable resource in an
                 // instance that is discarded on its next fault.
                 let _ = resource.resource_drop(&mut live.store);
             }
@@ -418,60 +614,146 @@ impl Drop for Engine {
     }
 }
 
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while the lock was held (in host code, never in the guest)
-        // cannot leave the instance half-called: discard it to be sure.
-        self.state.lock().unwrap_or_else(|poisoned| {
-            let mut state = poisoned.into_inner();
-            state.live = None;
-            self.state.clear_poison();
-            state
-        })
-    }
+/// Locks a mutex, recovering from poisoning: the data guarded here (the pool
+/// and the registry) stays consistent whatever a panicking holder was doing,
+/// because instances are only ever in the pool while no call runs on them.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| {
+        mutex.clear_poison();
+        poisoned.into_inner()
+    })
+}
 
-    fn instantiate(&self, configs: &HashMap<u64, String>) -> wasmtime::Result<Live> {
+impl Shared {
+    fn instantiate(&self) -> wasmtime::Result<Live> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.max_memory)
             .trap_on_grow_failure(true)
             .build();
-        let mut store = Store::new(&self.engine, StoreState { limits });
-        store.limiter(|state| &mut state.limits);
+        let mut store = Store::new(&self.engine, StoreState { limits, memory: 0 });
+        store.limiter(|state| state);
+        if let Some(fuel) = self.fuel {
+            store.set_fuel(fuel)?;
+        }
         let bindings = self.pre.instantiate(&mut store)?;
-        let mut live = Live {
+        Ok(Live {
             store,
             bindings,
             engines: HashMap::new(),
-        };
-        // Re-create every engine that callers still hold. Each was accepted
-        // before, so a refusal now means the instance is broken.
-        for (&id, config) in configs {
-            create_engine(&mut live, id, config)?
-                .map_err(|e| wasmtime::format_err!("re-creating engine {id}: {e}"))?;
-        }
-        Ok(live)
+            generation: 0,
+        })
     }
 
-    /// Runs `f` on the live instance (instantiating one if needed). Any error,
-    /// a trap included, discards the instance: a trapped instance's state cannot
-    /// be trusted, and the next call starts fresh.
-    fn call<T>(&self, f: impl FnOnce(&mut Live) -> wasmtime::Result<T>) -> Result<T, String> {
-        let mut state = self.lock();
-        if state.live.is_none() {
-            let live = self
-                .instantiate(&state.configs)
-                .map_err(|e| format!("{e:#}"))?;
-            state.live = Some(live);
+    /// An idle instance, or a new one.
+    fn check_out(&self) -> wasmtime::Result<Live> {
+        let idle = lock(&self.idle).pop();
+        match idle {
+            Some(live) => Ok(live),
+            None => self.instantiate(),
         }
-        let Some(live) = state.live.as_mut() else {
-            return Err(String::from("no live instance"));
-        };
-        match f(live) {
-            Ok(value) => Ok(value),
-            Err(e) => {
-                state.live = None;
-                Err(format!("{e:#}"))
+    }
+
+    fn check_in(&self, live: Live) {
+        let mut idle = lock(&self.idle);
+        if idle.len() < self.max_idle {
+            idle.push(live);
+        }
+    }
+
+    /// Drops the resources of engines that no longer exist, and returns the
+    /// configuration of `wanted` when this instance still has to create it.
+    fn sync_engines(
+        &self,
+        live: &mut Live,
+        wanted: Option<u64>,
+    ) -> Result<Option<Arc<str>>, Failure> {
+        let registry = lock(&self.registry);
+        if live.generation != registry.generation {
+            let gone: Vec<u64> = live
+                .engines
+                .keys()
+                .filter(|id| !registry.configs.contains_key(id))
+                .copied()
+                .collect();
+            for id in gone {
+                if let Some(resource) = live.engines.remove(&id) {
+                    let _ = resource.resource_drop(&mut live.store);
+                }
             }
+            live.generation = registry.generation;
         }
+        match wanted {
+            Some(id) if !live.engines.contains_key(&id) => registry
+                .configs
+                .get(&id)
+                .cloned()
+                .map(Some)
+                .ok_or_else(|| Failure::Fault(format!("engine {id} is not live"))),
+            _ => Ok(None),
+        }
+    }
+
+    /// Runs `f` on an instance from the pool with `weight` times the work
+    /// budget. Any error, a trap or the fuel running out included, discards the
+    /// instance; success returns it to the pool.
+    fn call<T>(
+        &self,
+        weight: u64,
+        f: impl FnOnce(&mut Live) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        let mut live = self
+            .check_out()
+            .map_err(|e| Failure::Fault(format!("{e:#}")))?;
+        let result = self.sync_engines(&mut live, None).and_then(|_| {
+            self.refuel(&mut live, weight)?;
+            f(&mut live)
+        });
+        if result.is_ok() {
+            self.check_in(live);
+        }
+        result
+    }
+
+    /// [`Shared::call`] with the resource of engine `id`, created in the
+    /// instance first if the instance has not served that engine yet.
+    fn call_engine<T>(
+        &self,
+        id: u64,
+        weight: u64,
+        f: impl FnOnce(&mut Live, ResourceAny) -> wasmtime::Result<T>,
+    ) -> Result<T, Failure> {
+        let mut live = self
+            .check_out()
+            .map_err(|e| Failure::Fault(format!("{e:#}")))?;
+        let result = self.sync_engines(&mut live, Some(id)).and_then(|config| {
+            if let Some(config) = config {
+                self.refuel(&mut live, 1)?;
+                // Each configuration was accepted when its engine was made, so a
+                // refusal now means the instance is broken.
+                create_engine(&mut live, id, &config)
+                    .map_err(|e| Failure::from_wasmtime(&e))?
+                    .map_err(|e| Failure::Fault(format!("re-creating engine {id}: {e}")))?;
+            }
+            let resource = live
+                .engines
+                .get(&id)
+                .copied()
+                .ok_or_else(|| Failure::Fault(format!("engine {id} is not live")))?;
+            self.refuel(&mut live, weight)?;
+            f(&mut live, resource).map_err(|e| Failure::from_wasmtime(&e))
+        });
+        if result.is_ok() {
+            self.check_in(live);
+        }
+        result
+    }
+
+    fn refuel(&self, live: &mut Live, weight: u64) -> Result<(), Failure> {
+        if let Some(fuel) = self.fuel {
+            live.store
+                .set_fuel(fuel.saturating_mul(weight))
+                .map_err(|e| Failure::Fault(format!("{e:#}")))?;
+        }
+        Ok(())
     }
 }

@@ -84,7 +84,7 @@ fn cache_is_filled_then_used_and_survives_corruption() {
     assert!(path.starts_with(&dir));
     assert_eq!(load().load_source(), &LoadSource::Cache(path.clone()));
 
-    // A truncated artifact fails its checksum and is compiled and replaced.
+    // A truncated artifact is refused by the loader, compiled and replaced.
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     let repaired = load();
@@ -99,12 +99,46 @@ fn cache_is_filled_then_used_and_survives_corruption() {
         Action::Allow
     );
 
-    // A flipped byte inside the artifact is caught the same way.
+    // So is a file with a damaged header, and an empty one.
     let mut bytes = std::fs::read(&path).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0xff;
+    bytes[1] ^= 0xff;
     std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(
+        load().load_source(),
+        &LoadSource::CompiledAndCached(path.clone())
+    );
+    std::fs::write(&path, b"").unwrap();
     assert_eq!(load().load_source(), &LoadSource::CompiledAndCached(path));
+}
+
+#[test]
+fn the_cache_keeps_a_bounded_number_of_artifacts() {
+    let dir = scratch("cache-prune");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Stale artifacts of other components, and one of the earlier format.
+    for i in 0..12 {
+        std::fs::write(
+            dir.join(format!("toolgate-{i:024}-0000000000000000.cwasm")),
+            b"x",
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("component-old-format.cwasm"), b"x").unwrap();
+    std::fs::write(dir.join("unrelated.txt"), b"x").unwrap();
+    let policy = Policy::builder().cache_dir(&dir).build().unwrap();
+    let LoadSource::CompiledAndCached(path) = policy.load_source().clone() else {
+        panic!("{:?}", policy.load_source());
+    };
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let artifacts = names.iter().filter(|n| n.ends_with(".cwasm")).count();
+    assert_eq!(artifacts, toolgate::cache::MAX_ARTIFACTS, "{names:?}");
+    assert!(path.exists());
+    assert!(names.contains(&String::from("unrelated.txt")));
+    assert!(!names.contains(&String::from("component-old-format.cwasm")));
 }
 
 #[test]
@@ -306,4 +340,131 @@ fn dropped_engines_are_released() {
             .unwrap();
         assert_eq!(engine.assess(&format!("t{i}"), "{}").action, Action::Deny);
     }
+}
+
+#[test]
+fn the_pool_keeps_engines_apart_and_frees_dropped_ones() {
+    let policy = Policy::builder()
+        .cache_dir(shared_cache())
+        .max_idle_instances(2)
+        .build()
+        .unwrap();
+    let strict = policy.engine(r#"{"strict": true}"#).unwrap();
+    let denying = policy
+        .engine(r#"{"denied_tools": ["execute_sql"]}"#)
+        .unwrap();
+    let select = r#"{"sql":"SELECT 1"}"#;
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| {
+                for _ in 0..100 {
+                    assert_eq!(policy.assess("execute_sql", select).action, Action::Allow);
+                    assert_eq!(strict.assess("execute_sql", select).action, Action::Confirm);
+                    assert_eq!(denying.assess("execute_sql", select).action, Action::Deny);
+                }
+            });
+        }
+    });
+    let stats = policy.stats();
+    assert!(
+        (1..=2).contains(&stats.idle_instances),
+        "at most max_idle instances are kept: {stats:?}"
+    );
+    assert_eq!(stats.engines, 2);
+    assert!(stats.idle_memory > 0);
+    drop(strict);
+    drop(denying);
+    assert_eq!(policy.stats().engines, 0);
+    // The pool still serves a new engine, created in whichever instance it gets.
+    let again = policy.engine(r#"{"strict": true}"#).unwrap();
+    assert_eq!(again.assess("execute_sql", select).action, Action::Confirm);
+}
+
+#[test]
+fn assess_many_equals_assess_call_by_call() {
+    let policy = policy();
+    let engine = policy
+        .engine(r#"{"denied_tools": ["drop_everything"]}"#)
+        .unwrap();
+    let calls: Vec<(&str, &str)> = vec![
+        ("execute_sql", r#"{"sql":"SELECT 1"}"#),
+        (
+            "execute_sql",
+            r#"{"sql":"DROP TABLE users", "risk_level": "low"}"#,
+        ),
+        ("execute_command", r#"{"command":"ls -la | grep x"}"#),
+        ("execute_command", r#"{"command":"rm -rf /"}"#),
+        ("drop_everything", "{}"),
+        (
+            "file_operations",
+            r#"{"operation":"read","path":"/etc/shadow"}"#,
+        ),
+        (
+            "http_request",
+            r#"{"url":"http://169.254.169.254/latest/meta-data"}"#,
+        ),
+        ("unknown", "not json"),
+    ];
+    let batch = engine.assess_many(&calls);
+    assert_eq!(batch.len(), calls.len());
+    for ((tool, args), decision) in calls.iter().zip(&batch) {
+        assert_eq!(decision.to_json(), engine.assess(tool, args).to_json());
+    }
+    assert!(engine.assess_many(&[]).is_empty());
+}
+
+#[test]
+fn a_trap_loses_and_duplicates_no_decision() {
+    // A small memory cap makes an 8 MB argument trap while copying it in; the
+    // trapping calls are interleaved with ordinary ones across two threads.
+    let policy = Policy::builder()
+        .cache_dir(shared_cache())
+        .max_memory(4 * 1024 * 1024)
+        .build()
+        .unwrap();
+    let reference = self::policy();
+    let engine = policy.engine(r#"{"strict": true}"#).unwrap();
+    let reference_engine = reference.engine(r#"{"strict": true}"#).unwrap();
+    let huge = format!(r#"{{"sql":"SELECT '{}'"}}"#, "x".repeat(8_000_000));
+    let ordinary = [
+        ("execute_sql", r#"{"sql":"SELECT 1"}"#),
+        ("execute_command", r#"{"command":"rm -rf /"}"#),
+        ("execute_command", r#"{"command":"git status"}"#),
+    ];
+    let decided = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for thread in 0..2 {
+            let (policy, engine, reference, reference_engine, huge, decided) = (
+                &policy,
+                &engine,
+                &reference,
+                &reference_engine,
+                &huge,
+                &decided,
+            );
+            scope.spawn(move || {
+                for round in 0..20 {
+                    if (round + thread) % 4 == 0 {
+                        let d = engine.assess("execute_sql", huge);
+                        assert_eq!(d.action, Action::Confirm);
+                        assert_eq!(d.findings.len(), 1);
+                        assert_eq!(d.findings[0].code, POLICY_FAULT);
+                    } else {
+                        for (tool, args) in ordinary {
+                            assert_eq!(
+                                policy.assess(tool, args).to_json(),
+                                reference.assess(tool, args).to_json()
+                            );
+                            assert_eq!(
+                                engine.assess(tool, args).to_json(),
+                                reference_engine.assess(tool, args).to_json()
+                            );
+                        }
+                    }
+                    decided.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    assert_eq!(decided.into_inner(), 40);
 }

@@ -3,6 +3,7 @@
 //! checked in: every build makes it from source, so every host embeds exactly
 //! the policy in this tree.
 
+use sha2::Digest;
 use std::env;
 use std::error::Error;
 use std::fs;
@@ -66,7 +67,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         .module(&module)?
         .validate(true)
         .encode()?;
+    // The component's SHA-256, computed once here so hosts can key their
+    // compiled-artifact caches without hashing 2.5 MB on every start.
+    let digest = sha2::Sha256::digest(&component);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     fs::write(out_dir.join("toolgate.wasm"), component)?;
+    fs::write(out_dir.join("toolgate.wasm.sha256"), hex)?;
 
     // Rebuild when any source of the wasm build changes: the dep-info file lists
     // them all, the workspace manifests and lock file decide how they build.

@@ -121,6 +121,13 @@ impl GuestEngine for EngineResource {
         to_wit(self.0.assess_call(&call))
     }
 
+    fn assess_many(&self, calls: Vec<(String, String)>) -> Vec<wit::Decision> {
+        calls
+            .into_iter()
+            .map(|(tool, args)| to_wit(self.0.assess(&tool, &args)))
+            .collect()
+    }
+
     fn augment_tools(
         &self,
         tools: String,

@@ -8,6 +8,9 @@
 /// The component's bytes.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/toolgate.wasm"));
 
+/// The SHA-256 of [`COMPONENT`] in lower-case hex, computed at build time.
+pub const COMPONENT_SHA256: &str = include_str!(concat!(env!("OUT_DIR"), "/toolgate.wasm.sha256"));
+
 /// The WIT interface the component implements.
 pub const WIT: &str = include_str!("../../../wit/toolgate.wit");
 
@@ -64,6 +67,14 @@ mod tests {
             sections.iter().all(|(id, _)| *id != COMPONENT_IMPORT),
             "the component imports something"
         );
+    }
+
+    #[test]
+    fn the_recorded_hash_is_the_components() {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(COMPONENT);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(super::COMPONENT_SHA256, hex);
     }
 
     #[test]

@@ -1,0 +1,147 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails loudly"
+)]
+//! Bounded work: the most expensive inputs the policy accepts finish well
+//! inside the default work budget, a budget that is too small is answered
+//! `confirm` with `policy.limit`, and the pool recovers.
+
+use toolgate::{Action, Policy, DEFAULT_FUEL, POLICY_LIMIT};
+
+/// Raw text this long stays under the 1 MiB argument limit once JSON-encoded.
+const NEAR_LIMIT: usize = 920_000;
+
+fn repeat_to(unit: &str, prefix: &str, suffix: &str) -> String {
+    let mut s = String::from(prefix);
+    while s.len() + unit.len() + suffix.len() < NEAR_LIMIT {
+        s.push_str(unit);
+    }
+    s.push_str(suffix);
+    s
+}
+
+/// Expensive, legitimate-looking inputs of every assessor, each close to 1 MiB
+/// of JSON arguments.
+fn heavy_calls() -> Vec<(&'static str, String)> {
+    let json = |key: &str, value: &str| serde_json::json!({ key: value }).to_string();
+    vec![
+        (
+            "execute_sql",
+            json("sql", &repeat_to(", 1", "SELECT 1 WHERE 1 IN (1", ")")),
+        ),
+        (
+            "execute_sql",
+            json(
+                "sql",
+                &repeat_to(" UNION ALL SELECT a, lower(b) FROM t WHERE c = 'x'", "SELECT 1", ""),
+            ),
+        ),
+        (
+            "execute_sql",
+            json("sql", &repeat_to("SELECT 1; ", "", "")),
+        ),
+        (
+            "execute_command",
+            json("command", &repeat_to(" | grep -v x", "cat a.txt", "")),
+        ),
+        (
+            "execute_command",
+            json("command", &repeat_to(" 'a b' \"c $HOME\"", "echo", "")),
+        ),
+        ("execute_command", json("command", &repeat_to("ls; ", "", "ls"))),
+        (
+            "file_operations",
+            serde_json::json!({"operation": "read", "path": repeat_to("a/", "/srv/", "f")})
+                .to_string(),
+        ),
+        (
+            "http_request",
+            serde_json::json!({"method": "GET", "url": repeat_to("a/", "https://example.com/", "")})
+                .to_string(),
+        ),
+        (
+            "some_tool",
+            serde_json::Value::Object(
+                (0..40_000)
+                    .map(|i| (format!("k{i}"), serde_json::json!([i, "v"])))
+                    .collect(),
+            )
+            .to_string(),
+        ),
+        ("execute_sql", format!("{{\"sql\": {}}}", "[".repeat(200_000))),
+    ]
+}
+
+/// The least budget under which `args` still gets a real decision.
+fn fuel_needed(tool: &str, args: &str) -> u64 {
+    let decides = |fuel: u64| {
+        let policy = Policy::builder().fuel(Some(fuel)).build().unwrap();
+        !policy.assess(tool, args).has_finding(POLICY_LIMIT)
+    };
+    let (mut low, mut high) = (1_u64, DEFAULT_FUEL);
+    assert!(decides(high), "{tool} needs more than the default budget");
+    while high - low > high / 50 {
+        let mid = low + (high - low) / 2;
+        if decides(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    high
+}
+
+#[test]
+fn the_heaviest_accepted_inputs_fit_the_default_budget() {
+    let mut most = 0;
+    for (tool, args) in heavy_calls() {
+        assert!(args.len() < 1024 * 1024, "{tool}: {}", args.len());
+        let needed = fuel_needed(tool, &args);
+        println!("{tool:16} {:>8} bytes  {needed:>14} fuel", args.len());
+        most = most.max(needed);
+    }
+    // The default leaves at least twice the measured maximum.
+    assert!(most * 2 <= DEFAULT_FUEL, "most expensive input took {most}");
+}
+
+#[test]
+fn a_call_over_budget_is_confirmed_and_the_pool_recovers() {
+    let policy = Policy::builder().fuel(Some(2_000_000)).build().unwrap();
+    let (tool, args) = &heavy_calls()[0];
+    let d = policy.assess(tool, args);
+    assert_eq!(d.action, Action::Confirm, "{d:?}");
+    assert_eq!(d.findings.len(), 1);
+    assert_eq!(d.findings[0].code, POLICY_LIMIT);
+    // The same policy, same budget, still answers small calls correctly.
+    let d = policy.assess("execute_sql", r#"{"sql":"SELECT 1"}"#);
+    assert_eq!(d.action, Action::Allow, "{d:?}");
+
+    // A batch over budget is confirmed call by call; engines survive.
+    let engine = policy.engine("{}").unwrap();
+    let big: Vec<(&str, &str)> = vec![
+        (tool, args.as_str()),
+        ("execute_sql", r#"{"sql":"SELECT 1"}"#),
+    ];
+    let decisions = engine.assess_many(&big);
+    assert_eq!(decisions.len(), 2);
+    assert!(
+        decisions.iter().all(|d| d.has_finding(POLICY_LIMIT)),
+        "{decisions:?}"
+    );
+    assert_eq!(
+        engine
+            .assess("execute_command", r#"{"command":"ls"}"#)
+            .action,
+        Action::Allow
+    );
+}
+
+#[test]
+fn without_a_budget_the_same_input_is_decided() {
+    let policy = Policy::builder().fuel(None).build().unwrap();
+    let (tool, args) = &heavy_calls()[0];
+    assert!(!policy.assess(tool, args).has_finding(POLICY_LIMIT));
+}
