@@ -37,8 +37,8 @@ pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
 pub use policy::{
-    Engine, Error, LoadError, Policy, PolicyBuilder, Stats, DEFAULT_FUEL, DEFAULT_MAX_MEMORY,
-    POLICY_LIMIT,
+    Engine, Error, LoadError, Policy, PolicyBuilder, Stats, WorkLimit, DEFAULT_FUEL,
+    DEFAULT_MAX_MEMORY, DEFAULT_WORK_LIMIT, POLICY_LIMIT,
 };
 
 /// The toolgate component embedded in this crate.

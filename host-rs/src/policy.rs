@@ -15,6 +15,7 @@ use crate::decision::{Augmented, Decision, ToolCall};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 use wasmtime::component::{Linker, ResourceAny};
 use wasmtime::{ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder, Trap};
 
@@ -23,13 +24,38 @@ use wasmtime::{ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder, Trap};
 /// while bounding what a pathological input could take.
 pub const DEFAULT_MAX_MEMORY: usize = 128 * 1024 * 1024;
 
-/// The default work budget of one call, in wasmtime fuel units (about one per
-/// WebAssembly instruction). The most expensive inputs the policy accepts,
-/// 1 MiB of SQL or shell text, take under 1.5 × 10⁹ (measured by
-/// `host-rs/tests/limits.rs`); a typical call takes 10⁴–10⁵. The budget is a
-/// deterministic count, not a clock: the same call gets the same answer on a
-/// loaded machine and an idle one.
+/// A fuel budget that fits every input the policy accepts: the most expensive,
+/// 1 MiB of SQL or shell text, take under 1.5 × 10⁹ units (about one per
+/// WebAssembly instruction; measured by `host-rs/tests/limits.rs`), a typical
+/// call 10⁴–10⁵.
 pub const DEFAULT_FUEL: u64 = 4_000_000_000;
+
+/// How often the clock of a [`WorkLimit::Time`] advances.
+const TICK: Duration = Duration::from_millis(10);
+
+/// How much work one call may do before it is stopped and answered `confirm`
+/// with a [`POLICY_LIMIT`] finding, so that no input can keep a thread busy
+/// indefinitely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkLimit {
+    /// No bound.
+    None,
+    /// A deterministic budget in wasmtime fuel units: the same call gets the same
+    /// answer on a loaded machine and an idle one, at a cost of about half
+    /// again the time of every call (BENCHMARKS.md).
+    Fuel(u64),
+    /// Wall-clock time, checked at loop heads and calls by epoch interruption
+    /// (a background thread advances the epoch every 10 ms): almost free, but
+    /// a call near the limit may finish on an idle machine and be stopped on a
+    /// busy one.
+    Time(Duration),
+}
+
+/// The default work limit: [`WorkLimit::Time`] of 2 s, about nine times what
+/// the most expensive accepted input (1 MiB of SQL) took on the 2-core
+/// reference machine (220 ms; `host-rs/tests/limits.rs` prints the figures). A
+/// typical call takes 2–200 µs.
+pub const DEFAULT_WORK_LIMIT: WorkLimit = WorkLimit::Time(Duration::from_secs(2));
 
 /// The finding code of a call that used up its work budget.
 pub const POLICY_LIMIT: &str = "policy.limit";
@@ -62,7 +88,7 @@ pub enum Error {
     /// instance; the next call gets a fresh one.
     #[error("the policy faulted: {0}")]
     Fault(String),
-    /// The call used up its work budget (see [`PolicyBuilder::fuel`]). The
+    /// The call used up its work budget (see [`PolicyBuilder::work_limit`]). The
     /// instance was discarded; the next call gets a fresh one.
     #[error("the policy stopped at its work limit")]
     WorkLimit,
@@ -73,14 +99,14 @@ pub enum Error {
 enum Failure {
     /// A trap or another runtime error.
     Fault(String),
-    /// The fuel ran out.
+    /// The fuel or the time ran out.
     WorkLimit,
 }
 
 impl Failure {
     fn from_wasmtime(error: &wasmtime::Error) -> Failure {
         match error.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => Failure::WorkLimit,
+            Some(Trap::OutOfFuel | Trap::Interrupt) => Failure::WorkLimit,
             _ => Failure::Fault(format!("{error:#}")),
         }
     }
@@ -110,7 +136,7 @@ pub struct PolicyBuilder {
     cache_dir: Option<PathBuf>,
     use_cache: bool,
     max_memory: usize,
-    fuel: Option<u64>,
+    work_limit: WorkLimit,
     max_idle: Option<usize>,
 }
 
@@ -122,7 +148,7 @@ impl Default for PolicyBuilder {
             cache_dir: None,
             use_cache: true,
             max_memory: DEFAULT_MAX_MEMORY,
-            fuel: Some(DEFAULT_FUEL),
+            work_limit: DEFAULT_WORK_LIMIT,
             max_idle: None,
         }
     }
@@ -164,12 +190,11 @@ impl PolicyBuilder {
         self
     }
 
-    /// The work budget of one call in fuel units ([`DEFAULT_FUEL`] unless set);
-    /// `None` removes the bound. A call that uses it up is answered `confirm`
-    /// with a [`POLICY_LIMIT`] finding, so no input can keep a thread busy
-    /// indefinitely. `assess_many` gets the budget once per call in the batch.
-    pub fn fuel(mut self, fuel: Option<u64>) -> Self {
-        self.fuel = fuel;
+    /// The work limit of one call ([`DEFAULT_WORK_LIMIT`] unless set). A call
+    /// that reaches it is answered `confirm` with a [`POLICY_LIMIT`] finding.
+    /// `assess_many` gets the limit once per call in the batch.
+    pub fn work_limit(mut self, limit: WorkLimit) -> Self {
+        self.work_limit = limit;
         self
     }
 
@@ -201,9 +226,14 @@ impl PolicyBuilder {
         };
         let mut config = wasmtime::Config::new();
         config.wasm_component_model(true);
-        config.consume_fuel(self.fuel.is_some());
+        config.consume_fuel(matches!(self.work_limit, WorkLimit::Fuel(_)));
+        config.epoch_interruption(matches!(self.work_limit, WorkLimit::Time(_)));
         let engine =
             wasmtime::Engine::new(&config).map_err(|e| LoadError::Invalid(e.to_string()))?;
+        if let WorkLimit::Time(_) = self.work_limit {
+            start_clock(&engine)
+                .map_err(|e| LoadError::Invalid(format!("starting the work clock: {e}")))?;
+        }
         let dir = if self.use_cache {
             self.cache_dir.clone().or_else(cache::default_dir)
         } else {
@@ -226,7 +256,7 @@ impl PolicyBuilder {
                 engine,
                 pre,
                 max_memory: self.max_memory,
-                fuel: self.fuel,
+                work_limit: self.work_limit,
                 max_idle,
                 source,
                 registry: Mutex::new(Registry::default()),
@@ -303,7 +333,7 @@ struct Shared {
     engine: wasmtime::Engine,
     pre: ToolgatePre<StoreState>,
     max_memory: usize,
-    fuel: Option<u64>,
+    work_limit: WorkLimit,
     max_idle: usize,
     source: LoadSource,
     registry: Mutex<Registry>,
@@ -632,8 +662,12 @@ impl Shared {
             .build();
         let mut store = Store::new(&self.engine, StoreState { limits, memory: 0 });
         store.limiter(|state| state);
-        if let Some(fuel) = self.fuel {
+        if let WorkLimit::Fuel(fuel) = self.work_limit {
             store.set_fuel(fuel)?;
+        }
+        if let WorkLimit::Time(limit) = self.work_limit {
+            store.set_epoch_deadline(ticks(limit, 1));
+            store.epoch_deadline_trap();
         }
         let bindings = self.pre.instantiate(&mut store)?;
         Ok(Live {
@@ -748,12 +782,43 @@ impl Shared {
         result
     }
 
+    /// Sets the work limit of the next call: fuel, or a deadline in ticks from
+    /// now.
     fn refuel(&self, live: &mut Live, weight: u64) -> Result<(), Failure> {
-        if let Some(fuel) = self.fuel {
-            live.store
+        match self.work_limit {
+            WorkLimit::None => {}
+            WorkLimit::Fuel(fuel) => live
+                .store
                 .set_fuel(fuel.saturating_mul(weight))
-                .map_err(|e| Failure::Fault(format!("{e:#}")))?;
+                .map_err(|e| Failure::Fault(format!("{e:#}")))?,
+            WorkLimit::Time(limit) => live.store.set_epoch_deadline(ticks(limit, weight)),
         }
         Ok(())
     }
+}
+
+/// The epoch ticks that make up `weight` times `limit` (at least one more than
+/// needed, so a call never loses time to a tick that was about to happen).
+fn ticks(limit: Duration, weight: u64) -> u64 {
+    let per_call = limit.as_nanos() / TICK.as_nanos();
+    u64::try_from(per_call)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(weight)
+        .saturating_add(1)
+}
+
+/// Starts the thread that advances `engine`'s epoch every [`TICK`]. It holds
+/// the engine weakly and ends once the policy is gone.
+fn start_clock(engine: &wasmtime::Engine) -> std::io::Result<()> {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name(String::from("toolgate-clock"))
+        .spawn(move || loop {
+            std::thread::sleep(TICK);
+            match weak.upgrade() {
+                Some(engine) => engine.increment_epoch(),
+                None => break,
+            }
+        })
+        .map(drop)
 }

@@ -9,7 +9,8 @@
 //! inside the default work budget, a budget that is too small is answered
 //! `confirm` with `policy.limit`, and the pool recovers.
 
-use toolgate::{Action, Policy, DEFAULT_FUEL, POLICY_LIMIT};
+use std::time::{Duration, Instant};
+use toolgate::{Action, Policy, WorkLimit, DEFAULT_FUEL, POLICY_LIMIT};
 
 /// Raw text this long stays under the 1 MiB argument limit once JSON-encoded.
 const NEAR_LIMIT: usize = 920_000;
@@ -78,7 +79,10 @@ fn heavy_calls() -> Vec<(&'static str, String)> {
 /// The least budget under which `args` still gets a real decision.
 fn fuel_needed(tool: &str, args: &str) -> u64 {
     let decides = |fuel: u64| {
-        let policy = Policy::builder().fuel(Some(fuel)).build().unwrap();
+        let policy = Policy::builder()
+            .work_limit(WorkLimit::Fuel(fuel))
+            .build()
+            .unwrap();
         !policy.assess(tool, args).has_finding(POLICY_LIMIT)
     };
     let (mut low, mut high) = (1_u64, DEFAULT_FUEL);
@@ -108,8 +112,47 @@ fn the_heaviest_accepted_inputs_fit_the_default_budget() {
 }
 
 #[test]
+fn the_default_time_limit_decides_the_heaviest_inputs() {
+    let policy = Policy::embedded().unwrap();
+    for (tool, args) in heavy_calls() {
+        let start = Instant::now();
+        let d = policy.assess(tool, &args);
+        println!(
+            "{tool:16} {:>8} bytes  {:>6} ms",
+            args.len(),
+            start.elapsed().as_millis()
+        );
+        assert!(!d.has_finding(POLICY_LIMIT), "{tool}: {d:?}");
+    }
+}
+
+#[test]
+fn a_call_over_its_time_is_confirmed_and_the_pool_recovers() {
+    let policy = Policy::builder()
+        .work_limit(WorkLimit::Time(Duration::from_millis(20)))
+        .build()
+        .unwrap();
+    let (tool, args) = &heavy_calls()[1];
+    let start = Instant::now();
+    let d = policy.assess(tool, args);
+    let took = start.elapsed();
+    assert_eq!(d.action, Action::Confirm, "{d:?}");
+    assert_eq!(d.findings.len(), 1);
+    assert_eq!(d.findings[0].code, POLICY_LIMIT);
+    // Stopped near the limit, not after the whole input (which takes far longer).
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(
+        policy.assess("execute_sql", r#"{"sql":"SELECT 1"}"#).action,
+        Action::Allow
+    );
+}
+
+#[test]
 fn a_call_over_budget_is_confirmed_and_the_pool_recovers() {
-    let policy = Policy::builder().fuel(Some(2_000_000)).build().unwrap();
+    let policy = Policy::builder()
+        .work_limit(WorkLimit::Fuel(2_000_000))
+        .build()
+        .unwrap();
     let (tool, args) = &heavy_calls()[0];
     let d = policy.assess(tool, args);
     assert_eq!(d.action, Action::Confirm, "{d:?}");
@@ -141,7 +184,10 @@ fn a_call_over_budget_is_confirmed_and_the_pool_recovers() {
 
 #[test]
 fn without_a_budget_the_same_input_is_decided() {
-    let policy = Policy::builder().fuel(None).build().unwrap();
+    let policy = Policy::builder()
+        .work_limit(WorkLimit::None)
+        .build()
+        .unwrap();
     let (tool, args) = &heavy_calls()[0];
     assert!(!policy.assess(tool, args).has_finding(POLICY_LIMIT));
 }
