@@ -77,19 +77,50 @@ function parseArgs(argv) {
   return opts;
 }
 
+/** The error of a `check` input line that is not UTF-8 (the same in both CLIs). */
+const NOT_UTF8 = 'the line is not valid UTF-8';
+
 async function readStdin() {
   const chunks = [];
   for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-async function readText(path) {
+async function readBytes(path) {
   if (path === undefined || path === null || path === '-') return readStdin();
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (e) {
     throw new ToolgateError(`cannot read ${path}: ${e.message}`);
   }
+}
+
+/** A whole input as text; input that is not UTF-8 is an error, never guessed at. */
+async function readText(path) {
+  const bytes = await readBytes(path);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const what = path === undefined || path === null || path === '-' ? 'standard input' : path;
+    throw new ToolgateError(`cannot read ${what}: not valid UTF-8`);
+  }
+}
+
+/** Splits bytes into lines at '\n', dropping one trailing '\r' per line. */
+function byteLines(bytes) {
+  const lines = [];
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    let line = bytes.subarray(start, end);
+    if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
+    lines.push(line);
+    start = end + 1;
+  }
+  // A final newline ends the last line; it does not start another.
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) lines.pop();
+  return lines;
 }
 
 /** The human-readable form of a decision (identical in the Rust CLI). */
@@ -125,15 +156,22 @@ async function engineFor(policy, configPath) {
 
 /** Decides every call of a JSON Lines input; the component reads each line. */
 async function check(policy, engine, path) {
-  const text = await readText(path ?? '-');
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const lines = byteLines(await readBytes(path ?? '-'));
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const actions = [];
   const counts = { allow: 0, confirm: 0, deny: 0 };
   let malformed = 0;
   let out = '';
-  lines.forEach((raw, index) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  lines.forEach((bytes, index) => {
+    let line;
+    try {
+      line = strict.decode(bytes);
+    } catch {
+      // Malformed like any other unreadable line: reported, the rest decided.
+      malformed += 1;
+      out += `${JSON.stringify({ line: index + 1, error: NOT_UTF8 })}\n`;
+      return;
+    }
     if (line.trim() === '') return;
     let call;
     try {
@@ -182,7 +220,7 @@ async function run(argv) {
     case 'assess': {
       const engine = await engineFor(policy, opts.config);
       const [tool, argsJson = '{}'] = opts.positional;
-      const args = argsJson === '-' ? await readStdin() : argsJson;
+      const args = argsJson === '-' ? await readText('-') : argsJson;
       const decision = engine.assess(tool, args);
       if (decision.findings.some((f) => f.code === 'args.invalid')) {
         process.stderr.write(

@@ -122,3 +122,51 @@ test('errors exit alike', () => {
   assert.equal(missing.rs.status, 1);
   assert.equal(missing.js.status, 1);
 });
+
+test('input that is not UTF-8: a malformed line in check, an error elsewhere', () => {
+  const bad = Buffer.from([0x53, 0x45, 0x4c, 0xff, 0xfe, 0x20, 0x31]);
+  const input = Buffer.concat([
+    Buffer.from('{"tool":"execute_command","args":{"command":"ls"}}\n{"tool":"execute_sql","args":{"sql":"'),
+    bad,
+    Buffer.from('"}}\r\n\n{"tool":"execute_command","args":{"command":"rm -rf /"}}'),
+  ]);
+  const r = assertSame(['check'], input);
+  assert.equal(r.status, 3);
+  assert.equal(r.stdout.split('\n').filter(Boolean).length, 3);
+  assert.match(r.stdout, /"line":2,"error":"the line is not valid UTF-8"/);
+
+  const args = Buffer.concat([Buffer.from('{"sql":"'), bad, Buffer.from('"}')]);
+  assert.equal(assertSame(['assess', 'execute_sql', '-'], args).status, 1);
+  const config = join(scratch, 'latin1.json');
+  writeFileSync(config, Buffer.concat([Buffer.from('{"denied_tools":["'), bad, Buffer.from('"]}')]));
+  assert.equal(assertSame(['assess', '--config', config, 'x', '{}'], '').status, 1);
+});
+
+test('mutated input lines, lone surrogates included, decide alike in both CLIs', () => {
+  // A seeded generator: the same lines on every run (TOOLGATE_FUZZ_SEED varies them).
+  let state = BigInt(process.env.TOOLGATE_FUZZ_SEED ?? 0x7001) | 1n;
+  const next = () => {
+    state ^= state >> 12n;
+    state ^= (state << 25n) & 0xffffffffffffffffn;
+    state ^= state >> 27n;
+    return Number(((state * 0x2545f4914f6cdd1dn) & 0xffffffffffffffffn) >> 33n);
+  };
+  const below = (n) => next() % Math.max(n, 1);
+  const splices = ['\ud800', '\udfff', '\\ud800', '\u0000', '\\u0000', '😀', '\u2028', '"', '\\', ';', '$(', '|', '{', '[', ']', '}', 'risk_level'];
+  const cases = parseVectors(vectorFiles()).filter((c) => c.kind === 'assess');
+  const lines = [];
+  for (let i = 0; i < 1500; i++) {
+    const c = cases[below(cases.length)];
+    let line = JSON.stringify({ tool: c.tool, args: c.text });
+    for (let k = below(4); k > 0; k--) {
+      const at = below(line.length + 1);
+      line = below(3) === 0 ? line.slice(0, at) : line.slice(0, at) + splices[below(splices.length)] + line.slice(at);
+    }
+    // Lone surrogates cannot be written as UTF-8; what reaches the CLIs is what
+    // a Node program would write (U+FFFD), the same bytes for both.
+    lines.push(line.replaceAll('\n', ' '));
+  }
+  const r = assertSame(['check', '-'], `${lines.join('\n')}\n`);
+  assert.ok([3, 10, 11].includes(r.status), r.stderr);
+  assert.equal(r.stdout.split('\n').filter(Boolean).length, lines.filter((l) => l.trim() !== '').length);
+});

@@ -193,20 +193,24 @@ fn engine(policy: &Policy, config: &ConfigArg) -> anyhow::Result<Engine> {
     })
 }
 
-/// Reads a whole file, or standard input for `None` and `-`.
+/// Reads a whole file, or standard input for `None` and `-`. Input that is not
+/// UTF-8 is an error (worded as in the JavaScript CLI), never guessed at.
 fn read_text(path: Option<&Path>) -> anyhow::Result<String> {
-    match path {
+    let (bytes, what) = match path {
         Some(path) if path != Path::new("-") => {
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+            let what = path.display().to_string();
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {what}"))?;
+            (bytes, what)
         }
         _ => {
-            let mut text = String::new();
+            let mut bytes = Vec::new();
             std::io::stdin()
-                .read_to_string(&mut text)
+                .read_to_end(&mut bytes)
                 .context("cannot read standard input")?;
-            Ok(text)
+            (bytes, String::from("standard input"))
         }
-    }
+    };
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("cannot read {what}: not valid UTF-8"))
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
@@ -330,6 +334,9 @@ fn exit_for(actions: &[Action]) -> u8 {
     }
 }
 
+/// The error of a `check` input line that is not UTF-8 (the same in both CLIs).
+const NOT_UTF8: &str = "the line is not valid UTF-8";
+
 /// Decides every call of a JSON Lines input. Each line is read by the policy
 /// component itself (any supported call format), so every runtime reads it alike.
 fn check(
@@ -347,12 +354,23 @@ fn check(
     let mut actions = Vec::new();
     let mut counts = [0usize; 3];
     let mut malformed = 0usize;
-    for (index, line) in reader.lines().enumerate() {
-        let line = line.context("cannot read input")?;
+    for (index, bytes) in reader.split(b'\n').enumerate() {
+        let mut bytes = bytes.context("cannot read input")?;
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        let number = index + 1;
+        // A line that is not UTF-8 is malformed like any other unreadable line:
+        // reported, and the lines around it still decided.
+        let Ok(line) = String::from_utf8(bytes) else {
+            malformed += 1;
+            let error = serde_json::json!({ "line": number, "error": NOT_UTF8 });
+            writeln!(out, "{error}")?;
+            continue;
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let number = index + 1;
         match policy.parse_call(&line) {
             Ok(call) => {
                 let decision = engine.assess(&call.tool, &call.args);

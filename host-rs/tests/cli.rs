@@ -13,6 +13,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn toolgate(args: &[&str], stdin: &str) -> Output {
+    toolgate_bytes(args, stdin.as_bytes())
+}
+
+fn toolgate_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
         .args(args)
         .env(
@@ -24,12 +28,7 @@ fn toolgate(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -453,4 +452,27 @@ fn config_check_json_and_toml() {
     let out = toolgate(&["config", "check", bad_toml.to_str().unwrap()], "");
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("not valid TOML"), "{}", stderr(&out));
+}
+
+#[test]
+fn input_that_is_not_utf8_is_a_malformed_line_in_check_and_an_error_elsewhere() {
+    let mut input = br#"{"tool":"execute_command","args":{"command":"ls"}}
+{"tool":"execute_sql","args":{"sql":"SEL"#
+        .to_vec();
+    input.extend_from_slice(b"\xff\xfe 1\"}}\r\n\n");
+    input.extend_from_slice(br#"{"tool":"execute_command","args":{"command":"rm -rf /"}}"#);
+    let o = toolgate_bytes(&["check"], &input);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].contains(r#""action":"allow""#));
+    assert_eq!(
+        lines[1],
+        r#"{"line":2,"error":"the line is not valid UTF-8"}"#
+    );
+    assert!(lines[2].contains(r#""action":"confirm""#));
+
+    let o = toolgate_bytes(&["assess", "execute_sql", "-"], b"{\"sql\":\"\xff\"}");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("not valid UTF-8"), "{}", stderr(&o));
 }
