@@ -132,6 +132,8 @@ export class Policy {
   guidance(language?: string): string;
   /** The policy's version. */
   version(): string;
+  /** Usage figures: the live instance's linear memory in bytes, and the live engines. */
+  stats(): { memoryBytes: number; engines: number };
 }
 
 /** A policy with one deployment's configuration. */

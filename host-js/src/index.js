@@ -231,8 +231,17 @@ export class Policy {
         if (!module) throw new LoadError(`the component has no core module ${path}`);
         return module;
       };
-      const root = instantiate(byName, {});
-      this.#live = { policy: root.policy, engines: new Map() };
+      // Keep the core instances' memories, for `stats()`.
+      const memories = [];
+      const instantiateCore = (module, imports) => {
+        const instance = new WebAssembly.Instance(module, imports);
+        for (const value of Object.values(instance.exports)) {
+          if (value instanceof WebAssembly.Memory) memories.push(value);
+        }
+        return instance;
+      };
+      const root = instantiate(byName, {}, instantiateCore);
+      this.#live = { policy: root.policy, engines: new Map(), memories };
       this.#generation += 1;
     }
     return this.#live;
@@ -253,6 +262,17 @@ export class Policy {
       this.#live = null;
       return { ok: false, fault: e instanceof Error ? e.message : String(e) };
     }
+  }
+
+  /**
+   * Usage figures for monitoring: the live instance's linear memory in bytes
+   * (0 before the first call or right after a fault) and the live engines.
+   *
+   * @returns {{memoryBytes: number, engines: number}}
+   */
+  stats() {
+    const memoryBytes = (this.#live?.memories ?? []).reduce((sum, m) => sum + m.buffer.byteLength, 0);
+    return { memoryBytes, engines: this.#configs.size };
   }
 
   /** @internal the engine handle for `id` in the live instance */

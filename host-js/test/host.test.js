@@ -208,3 +208,14 @@ test('a trap in a sequence loses and duplicates no decision', async () => {
     }
   });
 });
+
+test('stats report the linear memory and the live engines', async () => {
+  const policy = await loadPolicy();
+  assert.equal(policy.stats().engines, 0);
+  const engine = policy.engine({ strict: true });
+  const { memoryBytes, engines } = policy.stats();
+  assert.ok(memoryBytes >= 1024 * 1024, `${memoryBytes}`);
+  assert.equal(engines, 1);
+  engine.dispose();
+  assert.equal(policy.stats().engines, 0);
+});
