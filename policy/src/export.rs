@@ -10,6 +10,7 @@ wit_bindgen::generate!({
 });
 
 use exports::toolgate::policy::policy::{Guest, GuestEngine};
+use exports::toolgate::policy::records::{AuditBreak, AuditSummary, CheckpointError};
 use exports::toolgate::policy::types as wit;
 
 struct Component;
@@ -140,6 +141,56 @@ impl GuestEngine for EngineResource {
                 notes: a.notes,
             })
             .map_err(|e| e.to_string())
+    }
+}
+
+impl exports::toolgate::policy::records::Guest for Component {
+    fn seal_checkpoint(pending: String, key: Option<Vec<u8>>) -> Result<String, CheckpointError> {
+        crate::seal_checkpoint(&pending, key.as_deref()).map_err(checkpoint_error)
+    }
+
+    fn open_checkpoint(
+        checkpoint: String,
+        key: Option<Vec<u8>>,
+    ) -> Result<String, CheckpointError> {
+        crate::open_checkpoint(&checkpoint, key.as_deref()).map_err(checkpoint_error)
+    }
+
+    fn seal_audit(entry: String, previous: Option<String>) -> Result<String, String> {
+        crate::seal_audit(&entry, previous.as_deref()).map_err(|e| e.to_string())
+    }
+
+    fn verify_audit(log: String) -> Result<AuditSummary, AuditBreak> {
+        crate::verify_audit(&log)
+            .map(|s| AuditSummary {
+                records: s.records,
+                head: s.head,
+            })
+            .map_err(|e| match e {
+                crate::AuditError::Broken { line, reason } => AuditBreak {
+                    line: u32::try_from(line).unwrap_or(u32::MAX),
+                    reason,
+                },
+                other => AuditBreak {
+                    line: 0,
+                    reason: other.to_string(),
+                },
+            })
+    }
+
+    fn args_diff(before: String, after: String) -> Result<String, String> {
+        crate::args_diff(&before, &after)
+            .map_err(|e| e.to_string())
+            .and_then(|changes| serde_json::to_string(&changes).map_err(|e| e.to_string()))
+    }
+}
+
+fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
+    match e {
+        crate::CheckpointError::Invalid(m) => CheckpointError::Invalid(m),
+        crate::CheckpointError::Format(f) => CheckpointError::Format(f),
+        crate::CheckpointError::Unsigned => CheckpointError::Unsigned,
+        crate::CheckpointError::Forged => CheckpointError::Forged,
     }
 }
 

@@ -25,6 +25,7 @@ pub mod context;
 pub mod decision;
 mod engine;
 pub mod guidance;
+pub mod records;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]
@@ -42,6 +43,10 @@ pub use context::{Context, ContextError};
 pub use decision::{Action, Decision, Finding, Risk, Source};
 pub use engine::Engine;
 pub use guidance::{guidance, Language};
+pub use records::{
+    args_diff, open_checkpoint, seal_audit, seal_checkpoint, verify_audit, AuditError,
+    AuditSummary, Change, CheckpointError, DiffError, Pending,
+};
 
 /// The policy's version; also the version of its guidance text.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

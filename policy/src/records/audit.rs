@@ -1,0 +1,359 @@
+//! The audit record: one JSON line per call that reached a gate, hash-chained.
+//!
+//! The fields are seed 002's execution log (session, user, tool, parameters,
+//! success, result or error, execution time, time) plus the decision (action,
+//! risk, source, finding codes, policy version), who answered and how, and the
+//! argument diff after an edit. Each line carries `seq` (1, 2, …), `prev` (the
+//! previous line's `hash`; 64 zeros for the first) and `hash`: the SHA-256 of
+//! `toolgate.audit/1\n` + the line's canonical JSON without `hash`. Changing any
+//! line breaks its hash; removing or reordering lines breaks `seq` and `prev`.
+//! Cutting lines off the end leaves a valid shorter chain: keep the head hash
+//! that [`verify_audit`] reports somewhere else to detect that.
+
+use super::diff::Change;
+use super::mac;
+use serde::{Deserialize, Serialize};
+
+/// The format tag mixed into every hash.
+pub const FORMAT: &str = "toolgate.audit/1";
+
+/// The `prev` of the first record.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// What became of the call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The tool ran and succeeded.
+    Executed,
+    /// The tool ran and failed.
+    Failed,
+    /// The policy denied it; it never ran.
+    Denied,
+    /// A person rejected it; it never ran.
+    Rejected,
+    /// Nobody answered in time; it never ran.
+    Expired,
+    /// The caller cancelled the wait; it never ran.
+    Cancelled,
+}
+
+/// How the person answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Approved as proposed.
+    Approved,
+    /// Approved with edited arguments.
+    Edited,
+    /// Rejected.
+    Rejected,
+    /// Not answered before the deadline.
+    Expired,
+    /// The wait was cancelled.
+    Cancelled,
+}
+
+/// The decision, as the audit keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditDecision {
+    /// `allow`, `confirm` or `deny`.
+    pub action: crate::Action,
+    /// The risk.
+    pub risk: crate::Risk,
+    /// The deciding rule.
+    pub source: crate::Source,
+    /// The finding codes, in order.
+    pub findings: Vec<String>,
+    /// The policy version that decided.
+    pub policy_version: String,
+}
+
+/// The person's part.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditApproval {
+    /// The approval request's id.
+    pub id: String,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Who answered, as the host names them.
+    #[serde(default)]
+    pub by: Option<String>,
+    /// The message for the model that came with a rejection.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// The instruction the person added to the conversation.
+    #[serde(default)]
+    pub instruction: Option<String>,
+    /// The changes an edit made to the arguments.
+    #[serde(default)]
+    pub diff: Vec<DiffEntry>,
+    /// When the answer came, in milliseconds since the Unix epoch.
+    #[serde(default)]
+    pub answered_at: Option<u64>,
+}
+
+/// A [`Change`] as stored (read back as well as written).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffEntry {
+    /// The JSON Pointer.
+    pub path: String,
+    /// The value before.
+    pub before: Option<serde_json::Value>,
+    /// The value after.
+    pub after: Option<serde_json::Value>,
+}
+
+impl From<Change> for DiffEntry {
+    fn from(c: Change) -> DiffEntry {
+        DiffEntry {
+            path: c.path,
+            before: c.before,
+            after: c.after,
+        }
+    }
+}
+
+/// What a host gives to [`seal_audit`]: every field of a line but `seq`,
+/// `prev` and `hash`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditEntry {
+    /// When the call finished (or was refused), ms since the Unix epoch.
+    pub time: u64,
+    /// The conversation.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// The user.
+    #[serde(default)]
+    pub user_id: Option<String>,
+    /// The tool.
+    pub tool: String,
+    /// The call's id in its wire format.
+    #[serde(default)]
+    pub call_id: Option<String>,
+    /// The arguments the tool received (`risk_level` stripped, edits applied),
+    /// or, for a call that never ran, the arguments as proposed.
+    pub parameters: String,
+    /// The decision for those arguments.
+    pub decision: AuditDecision,
+    /// The approval, when a person was asked.
+    #[serde(default)]
+    pub approval: Option<AuditApproval>,
+    /// Whether the gate ran in shadow mode (decided, recorded, never blocked).
+    #[serde(default)]
+    pub shadow: bool,
+    /// What became of the call.
+    pub status: Status,
+    /// Whether the tool ran and succeeded.
+    pub success: bool,
+    /// The tool's result, as the host chose to record it.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// The error, for a failed call.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// How long the tool ran, in milliseconds (0 when it never ran).
+    #[serde(default)]
+    pub execution_time_ms: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Body {
+    seq: u64,
+    #[serde(flatten)]
+    entry: AuditEntry,
+    prev: String,
+}
+
+/// Why a record could not be sealed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuditError {
+    /// The entry or the previous line is not of the expected shape.
+    #[error("invalid audit entry: {0}")]
+    Invalid(String),
+    /// A line of a log failed verification.
+    #[error("line {line}: {reason}")]
+    Broken {
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// The result of verifying a log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditSummary {
+    /// How many records the log holds.
+    pub records: u64,
+    /// The hash of the last record ([`GENESIS`] for an empty log).
+    pub head: String,
+}
+
+fn hash_of(body: &str) -> String {
+    let mut data = Vec::with_capacity(FORMAT.len() + 1 + body.len());
+    data.extend_from_slice(FORMAT.as_bytes());
+    data.push(b'\n');
+    data.extend_from_slice(body.as_bytes());
+    mac::sha256_hex(&data)
+}
+
+/// `body` (a JSON object's text) with `"hash": hash` as its last field.
+fn with_hash(body: &str, hash: &str) -> String {
+    let open = body.strip_suffix('}').unwrap_or(body);
+    format!("{open},\"hash\":\"{hash}\"}}")
+}
+
+/// Reads one sealed line, checking its own hash; returns its seq and hash.
+fn read_line(line: &str) -> Result<(u64, String, String), String> {
+    let mut value: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(line).map_err(|e| format!("not a JSON object: {e}"))?;
+    let hash = match value.remove("hash") {
+        Some(serde_json::Value::String(hash)) => hash,
+        _ => return Err(String::from("no `hash`")),
+    };
+    let body: Body = serde_path_to_error::deserialize(serde_json::Value::Object(value))
+        .map_err(|e| format!("`{}`: {}", e.path(), e.inner()))?;
+    let canonical = serde_json::to_string(&body).map_err(|e| e.to_string())?;
+    if !mac::same(&hash, &hash_of(&canonical)) {
+        return Err(String::from(
+            "the hash does not match the record: it was changed",
+        ));
+    }
+    Ok((body.seq, body.prev, hash))
+}
+
+/// Seals an audit entry (JSON, the fields of [`AuditEntry`]) as the line after
+/// `previous` (the last line of the log, or `None` to start one).
+pub fn seal_audit(entry: &str, previous: Option<&str>) -> Result<String, AuditError> {
+    let entry: AuditEntry = serde_json::from_str::<serde_json::Value>(entry)
+        .map_err(|e| AuditError::Invalid(format!("not JSON: {e}")))
+        .and_then(|v| {
+            serde_path_to_error::deserialize(v)
+                .map_err(|e| AuditError::Invalid(format!("`{}`: {}", e.path(), e.inner())))
+        })?;
+    let (seq, prev) = match previous {
+        None => (1, GENESIS.to_owned()),
+        Some(line) => {
+            let (seq, _, hash) = read_line(line.trim_end())
+                .map_err(|reason| AuditError::Invalid(format!("the previous line: {reason}")))?;
+            (seq.saturating_add(1), hash)
+        }
+    };
+    let body = serde_json::to_string(&Body { seq, entry, prev })
+        .map_err(|e| AuditError::Invalid(e.to_string()))?;
+    Ok(with_hash(&body, &hash_of(&body)))
+}
+
+/// Verifies a whole log (JSON Lines): every line's hash, `seq` counting from 1
+/// and `prev` naming the line before. Reports the first broken line.
+pub fn verify_audit(log: &str) -> Result<AuditSummary, AuditError> {
+    let mut head = GENESIS.to_owned();
+    let mut records = 0_u64;
+    for (index, line) in log.split('\n').enumerate() {
+        let line_no = index + 1;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let broken = |reason: String| AuditError::Broken {
+            line: line_no,
+            reason,
+        };
+        let (seq, prev, hash) = read_line(line).map_err(broken)?;
+        if seq != records + 1 {
+            return Err(broken(format!(
+                "record {seq} where record {} was expected: records were removed or reordered",
+                records + 1
+            )));
+        }
+        if prev != head {
+            return Err(broken(String::from(
+                "`prev` does not name the record before it: the chain is broken",
+            )));
+        }
+        records = seq;
+        head = hash;
+    }
+    Ok(AuditSummary { records, head })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(tool: &str) -> String {
+        format!(
+            r#"{{"time":1,"tool":"{tool}","parameters":"{{}}","decision":{{"action":"allow","risk":"low","source":"whitelist","findings":["sql.read-only"],"policy_version":"0.1.0"}},"status":"executed","success":true}}"#
+        )
+    }
+
+    fn log(n: usize) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for i in 0..n {
+            let line = seal_audit(&entry(&format!("t{i}")), lines.last().map(String::as_str));
+            lines.push(line.unwrap_or_default());
+        }
+        lines
+    }
+
+    #[test]
+    fn a_chain_verifies_and_any_change_breaks_it() {
+        let lines = log(4);
+        assert!(lines[0].contains(&format!(r#""prev":"{GENESIS}","hash":""#)));
+        let text = lines.join("\n") + "\n";
+        let summary = verify_audit(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(summary.records, 4);
+        assert!(lines[3].ends_with(&format!("\"hash\":\"{}\"}}", summary.head)));
+
+        let changed = text.replace(r#""tool":"t2""#, r#""tool":"t9""#);
+        assert!(matches!(
+            verify_audit(&changed),
+            Err(AuditError::Broken { line: 3, .. })
+        ));
+        let mut removed = lines.clone();
+        removed.remove(1);
+        assert!(matches!(
+            verify_audit(&removed.join("\n")),
+            Err(AuditError::Broken { line: 2, .. })
+        ));
+        let mut swapped = lines.clone();
+        swapped.swap(1, 2);
+        assert!(matches!(
+            verify_audit(&swapped.join("\n")),
+            Err(AuditError::Broken { line: 2, .. })
+        ));
+        let first_removed = lines[1..].join("\n");
+        assert!(matches!(
+            verify_audit(&first_removed),
+            Err(AuditError::Broken { line: 1, .. })
+        ));
+        assert!(matches!(
+            verify_audit("{}\n"),
+            Err(AuditError::Broken { line: 1, .. })
+        ));
+        assert_eq!(verify_audit("").map(|s| s.records), Ok(0));
+    }
+
+    #[test]
+    fn entries_are_checked() {
+        assert!(matches!(
+            seal_audit("{}", None),
+            Err(AuditError::Invalid(_))
+        ));
+        let extra = entry("t").replace(r#""time":1"#, r#""time":1,"hash":"x""#);
+        assert!(matches!(
+            seal_audit(&extra, None),
+            Err(AuditError::Invalid(_))
+        ));
+        assert!(matches!(
+            seal_audit(&entry("t"), Some("garbage")),
+            Err(AuditError::Invalid(_))
+        ));
+    }
+}
