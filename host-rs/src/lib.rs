@@ -29,17 +29,24 @@ mod bindings {
 
 pub mod cache;
 mod decision;
+pub mod gate;
 pub mod openapi;
 mod policy;
+mod records;
 
 pub use cache::LoadSource;
 pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
+pub use gate::{
+    Answer, ApprovalRequest, Call, Event, Gate, GateBuilder, GateError, Response, Status,
+    ToolResult,
+};
 pub use policy::{
     Engine, Error, LoadError, Policy, PolicyBuilder, Stats, WorkLimit, DEFAULT_FUEL,
     DEFAULT_MAX_MEMORY, DEFAULT_WORK_LIMIT, POLICY_LIMIT,
 };
+pub use records::{AuditError, AuditSummary, CheckpointError};
 
 /// The toolgate component embedded in this crate.
 pub const COMPONENT: &[u8] = toolgate_component::COMPONENT;

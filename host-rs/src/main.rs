@@ -22,6 +22,8 @@ mod exit {
     pub const MALFORMED: u8 = 3;
     /// At least one call needs confirmation (and none was denied).
     pub const CONFIRM: u8 = 10;
+    /// `audit verify`, `approvals list`: a record failed verification.
+    pub const BROKEN: u8 = 4;
     /// At least one call was denied.
     pub const DENY: u8 = 11;
 }
@@ -32,6 +34,7 @@ Exit codes:
   1   error: unreadable file or configuration, policy fault
   2   usage error
   3   check: some input lines were malformed (see the error objects in the output)
+  4   audit verify, approvals list: a record failed verification
   10  at least one call needs confirmation, none denied
   11  at least one call denied";
 
@@ -103,6 +106,12 @@ enum Command {
     /// Configuration files.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Audit logs written by an approval gate.
+    #[command(subcommand)]
+    Audit(AuditCommand),
+    /// Pending approvals checkpointed by an approval gate.
+    #[command(subcommand)]
+    Approvals(ApprovalsCommand),
     /// Print the prompt guidance that tells the model how to rate its calls.
     Guidance {
         /// The language: en or zh.
@@ -118,6 +127,32 @@ enum ConfigCommand {
     Check {
         /// The configuration file.
         file: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum AuditCommand {
+    /// Verify a JSON Lines audit log: every record's hash, their order and the
+    /// chain. Prints the number of records and the head hash (keep it: it also
+    /// detects lines cut off the end), or the first broken line (exit 4).
+    Verify {
+        /// The log; `-` reads standard input.
+        file: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ApprovalsCommand {
+    /// List the pending approvals in a checkpoint directory (one `<id>.json`
+    /// each, as both hosts' file stores write them): one request a line, or an
+    /// `{"id", "error"}` object for a checkpoint that is refused (exit 4).
+    List {
+        /// The directory.
+        dir: PathBuf,
+        /// A file holding the checkpoint key; one trailing newline is ignored.
+        /// With it, unsigned and forged checkpoints are refused.
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<PathBuf>,
     },
 }
 
@@ -299,6 +334,59 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Guidance { lang } => {
             write!(out, "{}", policy.guidance(lang)?)?;
             Ok(exit::OK)
+        }
+        Command::Audit(AuditCommand::Verify { file }) => {
+            let log = read_text(Some(file))?;
+            match policy.verify_audit(&log) {
+                Ok(summary) => {
+                    writeln!(
+                        out,
+                        "ok: {} records, head {}",
+                        summary.records, summary.head
+                    )?;
+                    Ok(exit::OK)
+                }
+                Err(toolgate::AuditError::Broken { line, reason }) => {
+                    writeln!(out, "broken: line {line}: {reason}")?;
+                    Ok(exit::BROKEN)
+                }
+                Err(other) => Err(other.into()),
+            }
+        }
+        Command::Approvals(ApprovalsCommand::List { dir, key_file }) => {
+            let key = match key_file {
+                Some(path) => {
+                    let mut key = std::fs::read(path)
+                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    if key.last() == Some(&b'\n') {
+                        key.pop();
+                        if key.last() == Some(&b'\r') {
+                            key.pop();
+                        }
+                    }
+                    Some(key)
+                }
+                None => None,
+            };
+            let mut builder =
+                toolgate::Gate::builder(&policy).store(toolgate::gate::store::DirStore::new(dir));
+            if let Some(key) = key {
+                builder = builder.key(key);
+            }
+            let gate = builder.build()?;
+            let mut refused = false;
+            for item in gate.pending()? {
+                match item {
+                    Ok(request) => writeln!(out, "{}", serde_json::to_string(&request)?)?,
+                    Err(toolgate::GateError::Checkpoint { id, source }) => {
+                        refused = true;
+                        let error = serde_json::json!({ "id": id, "error": source.to_string() });
+                        writeln!(out, "{error}")?;
+                    }
+                    Err(other) => return Err(other.into()),
+                }
+            }
+            Ok(if refused { exit::BROKEN } else { exit::OK })
         }
     }
 }

@@ -268,7 +268,7 @@ impl PolicyBuilder {
 
 /// Per-store data: the memory limiter, which also records how large the
 /// instance's linear memory has grown.
-struct StoreState {
+pub(crate) struct StoreState {
     limits: StoreLimits,
     memory: usize,
 }
@@ -501,6 +501,22 @@ impl Policy {
             live.bindings
                 .toolgate_policy_policy()
                 .call_version(store)
+                .map_err(|e| Failure::from_wasmtime(&e))
+        })?)
+    }
+}
+
+impl Policy {
+    /// Runs a function of the `records` interface.
+    pub(crate) fn call_records<T>(
+        &self,
+        f: impl FnOnce(
+            &crate::bindings::exports::toolgate::policy::records::Guest,
+            &mut Store<StoreState>,
+        ) -> wasmtime::Result<T>,
+    ) -> Result<T, Error> {
+        Ok(self.shared.call(1, |live| {
+            f(live.bindings.toolgate_policy_records(), &mut live.store)
                 .map_err(|e| Failure::from_wasmtime(&e))
         })?)
     }

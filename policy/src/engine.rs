@@ -246,9 +246,16 @@ impl Engine {
             );
         }
         if let Some(reason) = &assessment.deny {
+            // A host on a tool's deny list is configuration; the rest of the
+            // denials (disabled tools, missing permissions) are the registry's.
+            let source = if reason.code == codes::HTTP_DENIED_HOST {
+                Source::Config
+            } else {
+                Source::Registry
+            };
             return (
                 Action::Deny,
-                Source::Registry,
+                source,
                 Some(reason.clone()),
                 reason.message.clone(),
             );

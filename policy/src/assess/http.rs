@@ -104,6 +104,21 @@ fn local_v6(ip: Ipv6Addr) -> bool {
         || segments[..6] == [0, 0, 0, 0, 0, 0] // IPv4-compatible
 }
 
+/// The deny-list finding when the URL's host is on `deny`.
+fn denied_host(raw: &str, deny: &[String]) -> Option<Finding> {
+    if deny.is_empty() {
+        return None;
+    }
+    let url = Url::parse(raw.trim()).ok()?;
+    let host_text = url.host_str().unwrap_or("").to_ascii_lowercase();
+    deny.iter().any(|p| host_matches(p, &host_text)).then(|| {
+        Finding::new(
+            codes::HTTP_DENIED_HOST,
+            format!("`{host_text}` is on the configured deny list"),
+        )
+    })
+}
+
 /// Why a URL is not proven safe to read from, if it is not.
 fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> {
     let shown = preview(raw, 80);
@@ -171,6 +186,16 @@ impl Assessor for HttpAssessor {
             .trim_end()
             .to_owned();
 
+        // A host on the deny list is configured off, whatever the method.
+        if let Some(finding) = url
+            .as_ref()
+            .ok()
+            .and_then(|u| denied_host(u, &self.deny_hosts))
+        {
+            let mut assessment = Assessment::new(Verdict::Unproven, described);
+            assessment.deny = Some(finding);
+            return assessment;
+        }
         if upper == "DELETE" {
             return Assessment::single(
                 Verdict::Destructive,
@@ -193,6 +218,12 @@ impl Assessor for HttpAssessor {
             Err(finding) => return Assessment::single(Verdict::Unproven, described, finding),
         };
         match url_problem(url, &self.allow_hosts, &self.deny_hosts) {
+            // A host on the deny list is configured off: denied, not confirmed.
+            Some(finding) if finding.code == codes::HTTP_DENIED_HOST => {
+                let mut assessment = Assessment::new(Verdict::Unproven, described);
+                assessment.deny = Some(finding);
+                assessment
+            }
             Some(finding) => Assessment::single(Verdict::Unproven, described, finding),
             None => Assessment::single(
                 Verdict::ReadOnly,

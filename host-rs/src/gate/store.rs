@@ -1,0 +1,231 @@
+//! Where pending approvals are checkpointed while they wait, so a restarted
+//! process can list and resume them. A store keeps checkpoint texts by id; it
+//! never interprets them (the component writes and checks them).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Why a store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file or directory could not be read or written.
+    #[error("checkpoint store: {0}")]
+    Io(#[from] std::io::Error),
+    /// The database failed.
+    #[cfg(feature = "sqlite")]
+    #[error("checkpoint store: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// An id that cannot name a checkpoint (empty, or not made of letters,
+    /// digits, `-` and `_`).
+    #[error("checkpoint store: `{0}` is not a valid approval id")]
+    BadId(String),
+}
+
+/// A place for checkpoints of pending approvals.
+pub trait CheckpointStore: Send + Sync {
+    /// Saves (or replaces) the checkpoint of approval `id`.
+    fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError>;
+    /// Removes it; removing what is not there is not an error.
+    fn remove(&self, id: &str) -> Result<(), StoreError>;
+    /// Every checkpoint, by id.
+    fn list(&self) -> Result<Vec<(String, String)>, StoreError>;
+    /// One checkpoint.
+    fn get(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .find_map(|(key, text)| (key == id).then_some(text)))
+    }
+}
+
+fn check_id(id: &str) -> Result<(), StoreError> {
+    if !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        Ok(())
+    } else {
+        Err(StoreError::BadId(id.to_owned()))
+    }
+}
+
+/// Checkpoints in memory: nothing survives the process. The default.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    items: Mutex<BTreeMap<String, String>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn items(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
+        self.items.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl CheckpointStore for MemoryStore {
+    fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError> {
+        check_id(id)?;
+        self.items().insert(id.to_owned(), checkpoint.to_owned());
+        Ok(())
+    }
+
+    fn remove(&self, id: &str) -> Result<(), StoreError> {
+        self.items().remove(id);
+        Ok(())
+    }
+
+    fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .items()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect())
+    }
+}
+
+/// Checkpoints as files in a directory, one `<id>.json` each — the format the
+/// JavaScript host's file store shares, so either host resumes the other's.
+/// Files are written to a temporary name and renamed into place.
+#[derive(Debug, Clone)]
+pub struct DirStore {
+    dir: PathBuf,
+}
+
+impl DirStore {
+    /// A store in `dir` (created on first write).
+    pub fn new(dir: impl Into<PathBuf>) -> DirStore {
+        DirStore { dir: dir.into() }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl CheckpointStore for DirStore {
+    fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError> {
+        use std::io::Write;
+        check_id(id)?;
+        std::fs::create_dir_all(&self.dir)?;
+        let tmp = self.dir.join(format!(".{id}.{}.tmp", std::process::id()));
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(checkpoint.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, self.dir.join(format!("{id}.json")))?;
+        Ok(())
+    }
+
+    fn remove(&self, id: &str) -> Result<(), StoreError> {
+        check_id(id)?;
+        match std::fs::remove_file(self.dir.join(format!("{id}.json"))) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
+
+    fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        };
+        let mut out = Vec::new();
+        for entry in entries {
+            let path = entry?.path();
+            let Some(id) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".json"))
+            else {
+                continue;
+            };
+            if check_id(id).is_err() {
+                continue;
+            }
+            // A checkpoint that is not UTF-8 is kept as text the component refuses.
+            let text = String::from_utf8_lossy(&std::fs::read(&path)?).into_owned();
+            out.push((id.to_owned(), text));
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    fn get(&self, id: &str) -> Result<Option<String>, StoreError> {
+        check_id(id)?;
+        match std::fs::read(self.dir.join(format!("{id}.json"))) {
+            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// Checkpoints in an SQLite database (embedded, no server): a table
+/// `toolgate_checkpoints(id TEXT PRIMARY KEY, checkpoint TEXT)`.
+#[cfg(feature = "sqlite")]
+pub struct SqliteStore {
+    db: Mutex<rusqlite::Connection>,
+}
+
+#[cfg(feature = "sqlite")]
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "sqlite")]
+impl SqliteStore {
+    /// Opens (or creates) the database file.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        SqliteStore::with(rusqlite::Connection::open(path)?)
+    }
+
+    /// A store on an open connection.
+    pub fn with(db: rusqlite::Connection) -> Result<SqliteStore, StoreError> {
+        db.execute_batch(
+            "CREATE TABLE IF NOT EXISTS toolgate_checkpoints (
+                 id TEXT PRIMARY KEY NOT NULL,
+                 checkpoint TEXT NOT NULL
+             )",
+        )?;
+        Ok(SqliteStore { db: Mutex::new(db) })
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, rusqlite::Connection> {
+        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(feature = "sqlite")]
+impl CheckpointStore for SqliteStore {
+    fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError> {
+        check_id(id)?;
+        self.db().execute(
+            "INSERT OR REPLACE INTO toolgate_checkpoints (id, checkpoint) VALUES (?1, ?2)",
+            (id, checkpoint),
+        )?;
+        Ok(())
+    }
+
+    fn remove(&self, id: &str) -> Result<(), StoreError> {
+        self.db()
+            .execute("DELETE FROM toolgate_checkpoints WHERE id = ?1", (id,))?;
+        Ok(())
+    }
+
+    fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let db = self.db();
+        let mut stmt = db.prepare("SELECT id, checkpoint FROM toolgate_checkpoints ORDER BY id")?;
+        let rows = stmt.query_map((), |row| Ok((row.get(0)?, row.get(1)?)))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}

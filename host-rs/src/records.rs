@@ -1,0 +1,112 @@
+//! The approval records, through the component: checkpoints, audit lines and
+//! argument diffs in the one format every host writes (see the `records`
+//! interface of the WIT).
+
+use crate::bindings::exports::toolgate::policy::records as wit;
+use crate::policy::{Error, Policy};
+
+/// Why a checkpoint was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointError {
+    /// Not the expected shape; the message names the field.
+    #[error("invalid checkpoint: {0}")]
+    Invalid(String),
+    /// A format this version does not read.
+    #[error("unsupported checkpoint format `{0}`")]
+    Format(String),
+    /// The gate has a key and the checkpoint is not signed.
+    #[error("the checkpoint is not signed, and this gate requires signed checkpoints")]
+    Unsigned,
+    /// The signature does not match: forged or changed.
+    #[error("the checkpoint's signature does not match: it was forged or changed")]
+    Forged,
+    /// The policy faulted.
+    #[error(transparent)]
+    Policy(#[from] Error),
+}
+
+impl From<wit::CheckpointError> for CheckpointError {
+    fn from(e: wit::CheckpointError) -> CheckpointError {
+        match e {
+            wit::CheckpointError::Invalid(m) => CheckpointError::Invalid(m),
+            wit::CheckpointError::Format(f) => CheckpointError::Format(f),
+            wit::CheckpointError::Unsigned => CheckpointError::Unsigned,
+            wit::CheckpointError::Forged => CheckpointError::Forged,
+        }
+    }
+}
+
+/// A verified audit log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditSummary {
+    /// How many records it holds.
+    pub records: u64,
+    /// The last record's hash; keep it elsewhere to detect lines cut off the end.
+    pub head: String,
+}
+
+/// Why an audit log failed verification.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuditError {
+    /// This line (1-based) is the first that does not verify.
+    #[error("line {line}: {reason}")]
+    Broken {
+        /// The line number.
+        line: u32,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The policy refused an entry (the message names the field) or faulted.
+    #[error(transparent)]
+    Policy(#[from] Error),
+}
+
+impl Policy {
+    /// Writes the checkpoint of a pending approval (JSON), signed when `key` is
+    /// given.
+    pub fn seal_checkpoint(
+        &self,
+        pending: &str,
+        key: Option<&[u8]>,
+    ) -> Result<String, CheckpointError> {
+        self.call_records(|r, store| r.call_seal_checkpoint(store, pending, key))?
+            .map_err(CheckpointError::from)
+    }
+
+    /// Reads a checkpoint; returns its pending approval as canonical JSON. With a
+    /// key the checkpoint must be signed with it.
+    pub fn open_checkpoint(
+        &self,
+        checkpoint: &str,
+        key: Option<&[u8]>,
+    ) -> Result<String, CheckpointError> {
+        self.call_records(|r, store| r.call_open_checkpoint(store, checkpoint, key))?
+            .map_err(CheckpointError::from)
+    }
+
+    /// Seals an audit entry (JSON) as the line after `previous`.
+    pub fn seal_audit(&self, entry: &str, previous: Option<&str>) -> Result<String, Error> {
+        self.call_records(|r, store| r.call_seal_audit(store, entry, previous))?
+            .map_err(Error::Rejected)
+    }
+
+    /// Verifies a whole audit log (JSON Lines).
+    pub fn verify_audit(&self, log: &str) -> Result<AuditSummary, AuditError> {
+        self.call_records(|r, store| r.call_verify_audit(store, log))?
+            .map(|s| AuditSummary {
+                records: s.records,
+                head: s.head,
+            })
+            .map_err(|b| AuditError::Broken {
+                line: b.line,
+                reason: b.reason,
+            })
+    }
+
+    /// The changes a person's edit made to a call's arguments, as a JSON array
+    /// of `{"path", "before", "after"}`.
+    pub fn args_diff(&self, before: &str, after: &str) -> Result<String, Error> {
+        self.call_records(|r, store| r.call_args_diff(store, before, after))?
+            .map_err(Error::Rejected)
+    }
+}
