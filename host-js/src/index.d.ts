@@ -134,6 +134,30 @@ export class Policy {
   version(): string;
   /** Usage figures: the live instance's linear memory in bytes, and the live engines. */
   stats(): { memoryBytes: number; engines: number };
+  /** Writes the checkpoint of a pending approval, signed when a key is given. */
+  sealCheckpoint(pending: string | PendingRecord, key?: string | Uint8Array): string;
+  /** Reads a checkpoint (throws `CheckpointError`); returns its pending approval as canonical JSON. */
+  openCheckpoint(checkpoint: string, key?: string | Uint8Array): string;
+  /** Seals an audit entry as the line after `previous`. */
+  sealAudit(entry: string | object, previous?: string | null): string;
+  /** Verifies an audit log (JSON Lines); throws `AuditBrokenError` at the first broken line. */
+  verifyAudit(log: string): { records: number; head: string };
+  /** The changes an edit made to a call's arguments, as JSON `[{path, before, after}]`. */
+  argsDiff(before: string | object, after: string | object): string;
+}
+
+/** A pending approval as checkpoints hold it (snake_case, times in ms since the epoch). */
+export interface PendingRecord {
+  id: string;
+  session_id?: string | null;
+  user_id?: string | null;
+  tool: string;
+  description?: string;
+  args: string;
+  call_id?: string | null;
+  decision: object;
+  requested_at: number;
+  deadline: number;
 }
 
 /** A policy with one deployment's configuration. */
@@ -163,3 +187,146 @@ export class LoadError extends ToolgateError {}
 export class RejectedError extends ToolgateError {}
 /** The component trapped or failed; the next call gets a fresh instance. */
 export class PolicyFaultError extends ToolgateError {}
+/** A checkpoint was refused. */
+export class CheckpointError extends ToolgateError {
+  kind: 'invalid' | 'format' | 'unsigned' | 'forged';
+}
+/** An audit log failed verification. */
+export class AuditBrokenError extends ToolgateError {
+  line: number;
+  reason: string;
+}
+
+// The approval gate (src/gate.js).
+
+/** The default time a person has to answer, in ms. */
+export const DEFAULT_TIMEOUT_MS: number;
+
+/** A gate operation was refused. */
+export class GateError extends ToolgateError {
+  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint';
+}
+
+/** A tool call to run through the gate. */
+export interface GateCall {
+  tool: string;
+  args: string | object;
+  callId?: string | null;
+  description?: string;
+  sessionId?: string | null;
+  userId?: string | null;
+  context?: string | Context | null;
+}
+
+/** A pending approval, as shown to a person. */
+export interface ApprovalRequest {
+  id: string;
+  sessionId: string | null;
+  userId: string | null;
+  tool: string;
+  description: string;
+  /** The arguments as the model sent them. */
+  args: string;
+  callId: string | null;
+  decision: Decision;
+  requestedAt: number;
+  deadline: number;
+}
+
+/** A person's answer. */
+export type ApprovalResponse = {
+  answer: 'approve' | 'reject' | 'edit';
+  /** For `edit`: the arguments to run instead (a JSON object). */
+  args?: string | object;
+  /** For `reject`: a message for the model. */
+  message?: string;
+  /** An instruction to add to the conversation. */
+  instruction?: string;
+  /** Who answered, for the audit. */
+  by?: string;
+};
+
+export type Status = 'executed' | 'failed' | 'denied' | 'rejected' | 'expired' | 'cancelled';
+
+/** What the gate tells the caller. */
+export class ToolResult {
+  status: Status;
+  output: string | null;
+  error: string | null;
+  reason: string | null;
+  message: string | null;
+  instruction: string | null;
+  decision: Decision;
+  executedArgs: string | null;
+  approvalId: string | null;
+  auditError: string | null;
+  /** The tool-result message body for the model. */
+  forModel(): string;
+}
+
+/** Where pending approvals are checkpointed. */
+export interface CheckpointStore {
+  put(id: string, checkpoint: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  get(id: string): Promise<string | null>;
+  list(): Promise<[string, string][]>;
+}
+
+/** Where audit lines go. */
+export interface AuditSink {
+  append(line: string): Promise<void>;
+  last?(): Promise<string | null>;
+}
+
+export class MemoryStore implements CheckpointStore {
+  put(id: string, checkpoint: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  get(id: string): Promise<string | null>;
+  list(): Promise<[string, string][]>;
+}
+
+/** Checkpoints in `localStorage` (or any Web Storage object). */
+export class WebStorageStore implements CheckpointStore {
+  constructor(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>, prefix?: string);
+  put(id: string, checkpoint: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  get(id: string): Promise<string | null>;
+  list(): Promise<[string, string][]>;
+}
+
+export class MemorySink implements AuditSink {
+  lines: string[];
+  append(line: string): Promise<void>;
+  last(): Promise<string | null>;
+}
+
+export class CallbackSink implements AuditSink {
+  constructor(f: (line: string) => unknown);
+  append(line: string): Promise<void>;
+  last(): Promise<string | null>;
+}
+
+export interface GateOptions {
+  config?: string | Config;
+  timeoutMs?: number;
+  toolTimeouts?: Record<string, number>;
+  shadow?: boolean;
+  key?: string | Uint8Array;
+  store?: CheckpointStore;
+  audit?: AuditSink[];
+  approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+}
+
+/**
+ * The approval gate. Dispatches `approval-requested` (detail: ApprovalRequest),
+ * `approval-responded` and `approval-processed`.
+ */
+export class Gate extends EventTarget {
+  constructor(policy: Policy, options?: GateOptions);
+  readonly engine: Engine;
+  run(call: GateCall, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  pending(): Promise<({ ok: true; request: ApprovalRequest } | { ok: false; id: string; error: GateError })[]>;
+  resume(id: string, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  respond(id: string, response: ApprovalResponse): void;
+  cancel(id: string): void;
+}

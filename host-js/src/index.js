@@ -15,22 +15,36 @@ export const DEFAULT_COMPONENT_URL = new URL('../gen/toolgate.wasm', import.meta
 /** The finding code of a decision the host made because the policy faulted. */
 export const POLICY_FAULT = 'policy.fault';
 
-/** The base class of every error this package throws. */
-export class ToolgateError extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = new.target.name;
-  }
+export {
+  ToolgateError,
+  LoadError,
+  RejectedError,
+  PolicyFaultError,
+  CheckpointError,
+  AuditBrokenError,
+} from './errors.js';
+import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError } from './errors.js';
+
+const CHECKPOINT_MESSAGES = {
+  unsigned: 'the checkpoint is not signed, and this gate requires signed checkpoints',
+  forged: "the checkpoint's signature does not match: it was forged or changed",
+};
+
+function checkpointError(payload) {
+  const tag = payload?.tag;
+  if (tag === 'invalid') return new CheckpointError('invalid', `invalid checkpoint: ${payload.val}`);
+  if (tag === 'format') return new CheckpointError('format', `unsupported checkpoint format \`${payload.val}\``);
+  if (tag in CHECKPOINT_MESSAGES) return new CheckpointError(tag, CHECKPOINT_MESSAGES[tag]);
+  return new CheckpointError('invalid', String(payload));
 }
 
-/** The component could not be loaded (unreadable, not a component, wrong shape). */
-export class LoadError extends ToolgateError {}
-
-/** The policy refused an input: a configuration, arguments, tool definitions. */
-export class RejectedError extends ToolgateError {}
-
-/** The component trapped or failed; the next call gets a fresh instance. */
-export class PolicyFaultError extends ToolgateError {}
+/** A key as bytes: strings are taken as UTF-8. */
+function keyBytes(key) {
+  if (key === undefined || key === null) return undefined;
+  if (typeof key === 'string') return new TextEncoder().encode(key);
+  if (key instanceof Uint8Array) return key;
+  throw new TypeError('a checkpoint key is a string or a Uint8Array');
+}
 
 const COMPONENT_LAYER = [0x0d, 0x00, 0x01, 0x00];
 
@@ -241,7 +255,7 @@ export class Policy {
         return instance;
       };
       const root = instantiate(byName, {}, instantiateCore);
-      this.#live = { policy: root.policy, engines: new Map(), memories };
+      this.#live = { policy: root.policy, records: root.records, engines: new Map(), memories };
       this.#generation += 1;
     }
     return this.#live;
@@ -258,7 +272,7 @@ export class Policy {
       return { ok: true, value: f(live) };
     } catch (e) {
       const payload = errorPayload(e);
-      if (payload !== null) return { ok: false, rejected: payload };
+      if (payload !== null) return { ok: false, rejected: payload, payload: e.payload };
       this.#live = null;
       return { ok: false, fault: e instanceof Error ? e.message : String(e) };
     }
@@ -384,6 +398,84 @@ export class Policy {
   version() {
     return unwrap(this.#call((live) => live.policy.version()));
   }
+
+  /**
+   * Writes the checkpoint of a pending approval (an object or JSON with `id`,
+   * `session_id`, `user_id`, `tool`, `description`, `args`, `call_id`,
+   * `decision`, `requested_at`, `deadline`), signed with HMAC-SHA-256 when a
+   * key is given. The bytes are the same in every host.
+   *
+   * @param {string | object} pending
+   * @param {string | Uint8Array} [key]
+   * @returns {string}
+   */
+  sealCheckpoint(pending, key) {
+    const text = asText(pending, 'pending');
+    const k = keyBytes(key);
+    return this.#records((r) => r.sealCheckpoint(text, k), checkpointError);
+  }
+
+  /**
+   * Reads a checkpoint; returns its pending approval as canonical JSON. With a
+   * key, the checkpoint must be signed with it. Throws `CheckpointError`.
+   *
+   * @param {string} checkpoint
+   * @param {string | Uint8Array} [key]
+   * @returns {string}
+   */
+  openCheckpoint(checkpoint, key) {
+    const text = String(checkpoint);
+    const k = keyBytes(key);
+    return this.#records((r) => r.openCheckpoint(text, k), checkpointError);
+  }
+
+  /**
+   * Seals an audit entry (an object or JSON) as the line after `previous`, the
+   * log's last line: adds `seq`, `prev` and `hash`.
+   *
+   * @param {string | object} entry
+   * @param {string | null} [previous]
+   * @returns {string}
+   */
+  sealAudit(entry, previous) {
+    const text = asText(entry, 'entry');
+    const prev = previous === undefined || previous === null ? undefined : String(previous);
+    return this.#records((r) => r.sealAudit(text, prev), (p) => new RejectedError(String(p)));
+  }
+
+  /**
+   * Verifies a whole audit log (JSON Lines). Throws `AuditBrokenError` naming
+   * the first broken line.
+   *
+   * @param {string} log
+   * @returns {{records: number, head: string}}
+   */
+  verifyAudit(log) {
+    const text = String(log);
+    const s = this.#records((r) => r.verifyAudit(text), (p) => new AuditBrokenError(p.line, p.reason));
+    return { records: Number(s.records), head: s.head };
+  }
+
+  /**
+   * The changes a person's edit made to a call's arguments: JSON text of
+   * `[{path, before, after}]` with JSON Pointer paths.
+   *
+   * @param {string | object} before
+   * @param {string | object} after
+   * @returns {string}
+   */
+  argsDiff(before, after) {
+    const b = argsText(before);
+    const a = asText(after, 'after');
+    return this.#records((r) => r.argsDiff(b, a), (p) => new RejectedError(String(p)));
+  }
+
+  #records(f, refused) {
+    const r = this.#call((live) => f(live.records));
+    if (r.ok) return r.value;
+    if (r.rejected !== undefined) throw refused(r.payload);
+    throw new PolicyFaultError(r.fault);
+  }
 }
 
 function unwrap(r) {
@@ -484,3 +576,5 @@ export class Engine {
     this.dispose();
   }
 }
+
+export * from './gate.js';

@@ -1,6 +1,7 @@
 // Type-checked by `npm run typecheck` (never run): the declarations describe
 // the API as the README uses it, and reject misuse.
-import { loadPolicy, decisionJson, RejectedError, type Decision, type Config } from '../src/index.js';
+import { loadPolicy, decisionJson, RejectedError, Gate, type Decision, type Config, type ApprovalRequest } from '../src/index.js';
+import { FileStore, JsonlSink } from '../src/node.js';
 
 export async function example(): Promise<string> {
   const policy = await loadPolicy();
@@ -23,4 +24,17 @@ export async function example(): Promise<string> {
     if (e instanceof RejectedError) return e.message;
   }
   return `${action} ${claimed} ${decisionJson(d)} ${policy.guidance('zh')} ${policy.stripRiskLevel('{}')}`;
+}
+
+export async function gateExample(): Promise<string> {
+  const policy = await loadPolicy();
+  const gate = new Gate(policy, { timeoutMs: 60_000, store: new FileStore('/tmp/x'), audit: [new JsonlSink('/tmp/a.jsonl')] });
+  gate.addEventListener('approval-requested', (e) => {
+    const request = (e as CustomEvent<ApprovalRequest>).detail;
+    gate.respond(request.id, { answer: 'edit', args: { sql: 'SELECT 1' }, instruction: 'check first' });
+  });
+  // @ts-expect-error an answer is approve, reject or edit
+  gate.respond('x', { answer: 'maybe' });
+  const result = await gate.run({ tool: 'execute_sql', args: { sql: 'DELETE FROM t' } }, async (args) => args);
+  return result.forModel();
 }

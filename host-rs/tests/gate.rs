@@ -608,3 +608,37 @@ fn the_audit_of_a_session_verifies_and_breaks_when_touched() {
         .unwrap()
         .starts_with("broken: line 2:"));
 }
+
+/// Leaves a pending approval, written by this host, where the JavaScript host's
+/// tests resume it (`host-js/test/gate.test.js`, run after the Rust tests).
+#[test]
+fn leaves_a_pending_approval_for_the_javascript_host() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+        .join("cross-host")
+        .join("from-rust");
+    let _ = std::fs::remove_dir_all(&dir);
+    let gate = Gate::builder(&policy())
+        .store(DirStore::new(&dir))
+        .key(b"cross-host key".to_vec())
+        .timeout(Duration::from_secs(3600))
+        .build()
+        .unwrap();
+    let events = gate.subscribe();
+    let g = gate.clone();
+    std::thread::spawn(move || {
+        // This process ends with the test run, long before the deadline; the
+        // checkpoint stays behind, as after a crash.
+        let _ = g.run(
+            &Call::new("execute_sql", DELETE)
+                .on_behalf_of("cross-host", "7")
+                .call_id("call_rs"),
+            |_| panic!("the Rust host must never run it"),
+        );
+    });
+    let request = next_request(&events);
+    let listed = gate.pending().unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].as_ref().unwrap().id, request.id);
+}

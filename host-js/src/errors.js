@@ -1,0 +1,42 @@
+// The errors this package throws; a module of their own so that every module
+// can import them without an import cycle.
+
+/** The base class of every error this package throws. */
+export class ToolgateError extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The component could not be loaded (unreadable, not a component, wrong shape). */
+export class LoadError extends ToolgateError {}
+
+/** The policy refused an input: a configuration, arguments, tool definitions. */
+export class RejectedError extends ToolgateError {}
+
+/** The component trapped or failed; the next call gets a fresh instance. */
+export class PolicyFaultError extends ToolgateError {}
+
+/**
+ * A checkpoint was refused. `kind` is `invalid` (not the expected shape; the
+ * message names the field), `format` (a format this version does not read),
+ * `unsigned` (the gate has a key, the checkpoint no signature) or `forged`
+ * (the signature does not match: forged or changed).
+ */
+export class CheckpointError extends ToolgateError {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** An audit log failed verification at `line` (1-based). */
+export class AuditBrokenError extends ToolgateError {
+  constructor(line, reason) {
+    super(`line ${line}: ${reason}`);
+    this.line = line;
+    this.reason = reason;
+  }
+}
+

@@ -1,0 +1,589 @@
+// The approval gate: wraps a tool's execution in the policy's decision and, for
+// `confirm`, in a person's answer. The twin of host-rs/src/gate: the same
+// states, results, checkpoints and audit records (the component writes the
+// last two, byte for byte the same in both hosts).
+//
+// `gate.run(call, execute)` assesses a call; `deny` never runs it, `allow` runs
+// it with `risk_level` stripped, `confirm` checkpoints a pending approval,
+// dispatches `approval-requested`, waits for `gate.respond(id, response)` (or
+// the `approve` callback) until the deadline, and then runs it, runs an edited
+// version (re-assessed: an edit the policy denies stays denied), or never runs
+// it. The caller always gets a result it can hand back to the model, and one
+// hash-chained audit record is written. Works in Node and in browsers.
+//
+// States: pending → approved / edited / rejected / expired / cancelled →
+// executed / failed (the last two only after an approval).
+
+import { ToolgateError } from './errors.js';
+
+/** The default time a person has to answer (seed 004: 30 s). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A gate operation was refused; `code` says why. */
+export class GateError extends ToolgateError {
+  /**
+   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint'} code
+   * @param {string} message
+   * @param {object} [options]
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Checkpoints in memory: nothing survives the page or process. The default. */
+export class MemoryStore {
+  #items = new Map();
+  async put(id, checkpoint) {
+    checkId(id);
+    this.#items.set(id, checkpoint);
+  }
+  async remove(id) {
+    this.#items.delete(id);
+  }
+  async get(id) {
+    return this.#items.get(id) ?? null;
+  }
+  async list() {
+    return [...this.#items.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}
+
+/**
+ * Checkpoints in a Web Storage object (`localStorage`, `sessionStorage`, or
+ * anything with getItem/setItem/removeItem/key/length), under a key prefix, so a
+ * reloaded page can list and resume what was pending.
+ */
+export class WebStorageStore {
+  #storage;
+  #prefix;
+  /**
+   * @param {Storage} storage
+   * @param {string} [prefix]
+   */
+  constructor(storage, prefix = 'toolgate.checkpoint.') {
+    this.#storage = storage;
+    this.#prefix = prefix;
+  }
+  async put(id, checkpoint) {
+    checkId(id);
+    this.#storage.setItem(this.#prefix + id, checkpoint);
+  }
+  async remove(id) {
+    this.#storage.removeItem(this.#prefix + id);
+  }
+  async get(id) {
+    return this.#storage.getItem(this.#prefix + id);
+  }
+  async list() {
+    const out = [];
+    for (let i = 0; i < this.#storage.length; i++) {
+      const key = this.#storage.key(i);
+      if (key !== null && key.startsWith(this.#prefix)) {
+        const id = key.slice(this.#prefix.length);
+        const value = this.#storage.getItem(key);
+        if (value !== null) out.push([id, value]);
+      }
+    }
+    return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}
+
+/** Audit lines kept in an array (`lines`), e.g. for a page that shows them. */
+export class MemorySink {
+  lines = [];
+  async append(line) {
+    this.lines.push(line);
+  }
+  async last() {
+    return this.lines.at(-1) ?? null;
+  }
+}
+
+/** Audit lines handed to a function (a log shipper, a test). */
+export class CallbackSink {
+  #f;
+  constructor(f) {
+    this.#f = f;
+  }
+  async append(line) {
+    await this.#f(line);
+  }
+  async last() {
+    return null;
+  }
+}
+
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function checkId(id) {
+  if (!ID.test(id)) throw new GateError('checkpoint', `checkpoint store: \`${id}\` is not a valid approval id`);
+}
+
+function idPrefix() {
+  const random = globalThis.crypto?.getRandomValues?.(new Uint32Array(2)) ?? [Date.now(), Math.random() * 2 ** 32];
+  return [...random].map((n) => (n >>> 0).toString(16)).join('');
+}
+
+const REASONS = {
+  rejected: 'the user rejected this call; it was not run',
+  expired: 'no one approved this call in time; it was not run',
+  cancelled: 'the approval was cancelled; the call was not run',
+};
+
+/**
+ * What the gate tells the caller. `forModel()` is the tool-result message body
+ * for the model (the same JSON the Rust host writes).
+ */
+export class ToolResult {
+  constructor(fields) {
+    Object.assign(this, {
+      status: 'executed',
+      output: null,
+      error: null,
+      reason: null,
+      message: null,
+      instruction: null,
+      decision: null,
+      executedArgs: null,
+      approvalId: null,
+      auditError: null,
+      ...fields,
+    });
+  }
+
+  /** @returns {string} */
+  forModel() {
+    const out = { status: this.status };
+    for (const key of ['output', 'error', 'reason', 'message']) {
+      if (this[key] !== null && this[key] !== undefined) out[key] = this[key];
+    }
+    return JSON.stringify(out);
+  }
+}
+
+/**
+ * The approval gate. Dispatches `approval-requested` (detail: the request),
+ * `approval-responded` (detail: `{id, answer, by}`) and `approval-processed`
+ * (detail: `{id, tool, status}`).
+ */
+export class Gate extends EventTarget {
+  #policy;
+  #engine;
+  #version;
+  #timeoutMs;
+  #toolTimeouts;
+  #shadow;
+  #key;
+  #store;
+  #sinks;
+  #approve;
+  #chain = null;
+  #chainReady;
+  #waiting = new Map();
+  #finished = new Set();
+  #nextId = 0;
+  #prefix = idPrefix();
+  #auditQueue = Promise.resolve();
+
+  /**
+   * @param {import('./index.js').Policy} policy
+   * @param {object} [options]
+   * @param {string | object} [options.config] the policy configuration
+   * @param {number} [options.timeoutMs] how long a person has to answer
+   * @param {Record<string, number>} [options.toolTimeouts] per tool, in ms
+   * @param {boolean} [options.shadow] never block; run everything; record what would have been decided
+   * @param {string | Uint8Array} [options.key] signs checkpoints, refuses unsigned or forged ones
+   * @param {object} [options.store] where pending approvals are checkpointed (MemoryStore by default)
+   * @param {object[]} [options.audit] audit sinks; the first one's last line continues the chain
+   * @param {(request: object) => Promise<object> | object} [options.approve] answers every request
+   */
+  constructor(policy, options = {}) {
+    super();
+    this.#policy = policy;
+    this.#engine = policy.engine(options.config ?? '{}');
+    this.#version = policy.version();
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#toolTimeouts = { ...(options.toolTimeouts ?? {}) };
+    this.#shadow = options.shadow === true;
+    this.#key = options.key;
+    this.#store = options.store ?? new MemoryStore();
+    this.#sinks = [...(options.audit ?? [])];
+    this.#approve = options.approve ?? null;
+    this.#chainReady = (async () => {
+      this.#chain = this.#sinks.length > 0 ? ((await this.#sinks[0].last?.()) ?? null) : null;
+    })();
+  }
+
+  /** The policy engine the gate decides with. */
+  get engine() {
+    return this.#engine;
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  #assess(tool, args, context) {
+    return context === undefined || context === null
+      ? this.#engine.assess(tool, args)
+      : this.#engine.assess(tool, args, context);
+  }
+
+  #stripped(args) {
+    try {
+      return this.#policy.stripRiskLevel(args);
+    } catch {
+      return args;
+    }
+  }
+
+  /**
+   * Decides `call` and runs `execute(args)` (the arguments the tool must
+   * receive; resolve with the output, throw or reject on failure) if and when
+   * it may run. Rejects only when a pending approval cannot be checkpointed (the
+   * call is then not run).
+   *
+   * @param {{tool: string, args: string | object, callId?: string, description?: string,
+   *          sessionId?: string, userId?: string, context?: string | object}} call
+   * @param {(args: string) => Promise<string> | string} execute
+   * @returns {Promise<ToolResult>}
+   */
+  async run(call, execute) {
+    const c = normalise(call);
+    const decision = this.#assess(c.tool, c.args, c.context);
+    if (this.#shadow) return this.#execute(c, decision, null, this.#stripped(c.args), execute);
+    if (decision.action === 'deny') return this.#refuse(c, decision, null, 'denied');
+    if (decision.action === 'allow') return this.#execute(c, decision, null, this.#stripped(c.args), execute);
+    const now = Date.now();
+    const timeout = this.#toolTimeouts[c.tool] ?? this.#timeoutMs;
+    this.#nextId += 1;
+    const request = {
+      id: `tg-${this.#prefix}-${this.#nextId}`,
+      session_id: c.sessionId,
+      user_id: c.userId,
+      tool: c.tool,
+      description: c.description,
+      args: c.args,
+      call_id: c.callId,
+      decision: wireDecision(decision),
+      requested_at: now,
+      deadline: now + timeout,
+    };
+    let checkpoint;
+    try {
+      checkpoint = this.#policy.sealCheckpoint(request, this.#key);
+    } catch (e) {
+      throw new GateError('checkpoint', `checkpoint \`${request.id}\`: ${e.message}`, { cause: e });
+    }
+    await this.#store.put(request.id, checkpoint);
+    return this.#waitAndFinish(c, requestFrom(request), execute);
+  }
+
+  /**
+   * The pending approvals in the store (after a restart: those an earlier
+   * process or page left, in either host), each opened and checked: `{ok: true,
+   * request}` or `{ok: false, id, error}` for a forged or unreadable one.
+   */
+  async pending() {
+    const out = [];
+    for (const [id, text] of await this.#store.list()) {
+      try {
+        out.push({ ok: true, request: this.#open(id, text) });
+      } catch (error) {
+        out.push({ ok: false, id, error });
+      }
+    }
+    return out;
+  }
+
+  #open(id, text) {
+    let pending;
+    try {
+      pending = JSON.parse(this.#policy.openCheckpoint(text, this.#key));
+    } catch (e) {
+      throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e });
+    }
+    if (pending.id !== id) {
+      throw new GateError('checkpoint', `checkpoint \`${id}\`: it is stored as \`${id}\` but names \`${pending.id}\``);
+    }
+    return requestFrom(pending);
+  }
+
+  /**
+   * Resumes a pending approval from the store: dispatches
+   * `approval-requested` again, waits until the original deadline, and
+   * finishes the call as `run` would. An expired one is closed without running.
+   *
+   * @param {string} id
+   * @param {(args: string) => Promise<string> | string} execute
+   * @returns {Promise<ToolResult>}
+   */
+  async resume(id, execute) {
+    if (this.#waiting.has(id)) throw new GateError('already-answered', `approval \`${id}\` is already being waited for`);
+    const text = await this.#store.get(id);
+    if (text === null || text === undefined) throw new GateError('unknown', `no pending approval \`${id}\``);
+    const request = this.#open(id, text);
+    const call = {
+      tool: request.tool,
+      args: request.args,
+      callId: request.callId,
+      description: request.description,
+      sessionId: request.sessionId,
+      userId: request.userId,
+      context: null,
+    };
+    return this.#waitAndFinish(call, request, execute);
+  }
+
+  /**
+   * Answers a pending approval: `{answer: 'approve' | 'reject' | 'edit', args?,
+   * message?, instruction?, by?}`. Edited `args` must be a JSON object. An
+   * unknown, expired or already answered request throws `GateError`, and never
+   * causes a second execution.
+   */
+  respond(id, response) {
+    const r = normaliseResponse(response);
+    if (r.answer === 'edit') {
+      try {
+        this.#policy.stripRiskLevel(r.args);
+      } catch (e) {
+        throw new GateError('invalid-edit', `edited arguments refused: ${e.message}`, { cause: e });
+      }
+    }
+    this.#settle(id, { kind: 'answered', response: r });
+  }
+
+  /** Cancels a pending approval: the call is not run and the model is told. */
+  cancel(id) {
+    this.#settle(id, { kind: 'cancelled' });
+  }
+
+  #settle(id, outcome) {
+    const slot = this.#waiting.get(id);
+    if (slot === undefined) {
+      if (this.#finished.has(id)) throw new GateError('already-answered', `approval \`${id}\` was already answered`);
+      throw new GateError('unknown', `no pending approval \`${id}\``);
+    }
+    if (slot.settled) throw new GateError('already-answered', `approval \`${id}\` was already answered`);
+    slot.settled = true;
+    slot.resolve(outcome);
+  }
+
+  async #waitAndFinish(call, request, execute) {
+    const { id } = request;
+    const slot = { settled: false, resolve: null };
+    const answered = new Promise((resolve) => {
+      slot.resolve = resolve;
+    });
+    this.#waiting.set(id, slot);
+    let timer;
+    const expired = new Promise((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'expired' }), Math.max(0, request.deadline - Date.now()));
+    });
+    this.#emit('approval-requested', request);
+    if (this.#approve !== null) {
+      Promise.resolve()
+        .then(() => this.#approve(request))
+        .then((response) => this.respond(id, response))
+        .catch(() => {
+          // A late or refused answer changes nothing: the wait has ended.
+        });
+    }
+    const outcome = await Promise.race([answered, expired]);
+    clearTimeout(timer);
+    // Close the slot first, so no answer can land after this point.
+    slot.settled = true;
+    this.#waiting.delete(id);
+    this.#finished.add(id);
+    await this.#store.remove(id).catch(() => {});
+    const answeredAt = Date.now();
+    const decision = request.decision;
+    if (outcome.kind === 'expired') {
+      return this.#refuse(call, decision, { id, outcome: 'expired', response: null, answeredAt: null }, 'expired');
+    }
+    if (outcome.kind === 'cancelled') {
+      return this.#refuse(call, decision, { id, outcome: 'cancelled', response: null, answeredAt }, 'cancelled');
+    }
+    const response = outcome.response;
+    this.#emit('approval-responded', { id, answer: response.answer, by: response.by });
+    if (response.answer === 'reject') {
+      return this.#refuse(call, decision, { id, outcome: 'rejected', response, answeredAt }, 'rejected');
+    }
+    if (response.answer === 'approve') {
+      const approval = { id, outcome: 'approved', response, answeredAt };
+      return this.#execute(call, decision, approval, this.#stripped(call.args), execute);
+    }
+    let diff = null;
+    try {
+      diff = JSON.parse(this.#policy.argsDiff(call.args, response.args));
+    } catch {
+      diff = null;
+    }
+    const approval = { id, outcome: 'edited', response, answeredAt, diff };
+    // The edit is decided afresh: a person may approve what needs
+    // confirmation, never what is configured off.
+    const redecided = this.#assess(call.tool, response.args, call.context);
+    const edited = { ...call, args: response.args };
+    if (redecided.action === 'deny') return this.#refuse(edited, redecided, approval, 'denied');
+    return this.#execute(edited, redecided, approval, this.#stripped(response.args), execute);
+  }
+
+  async #execute(call, decision, approval, args, execute) {
+    const started = Date.now();
+    let status = 'executed';
+    let output = null;
+    let error = null;
+    try {
+      const value = await execute(args);
+      output = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+    } catch (e) {
+      status = 'failed';
+      error = e instanceof Error ? e.message : String(e);
+    }
+    const result = new ToolResult({
+      status,
+      output,
+      error,
+      instruction: approval?.response?.instruction ?? null,
+      decision,
+      executedArgs: args,
+      approvalId: approval?.id ?? null,
+    });
+    result.auditError = await this.#record(call, result, approval, args, Date.now() - started);
+    this.#emit('approval-processed', { id: result.approvalId, tool: call.tool, status });
+    return result;
+  }
+
+  async #refuse(call, decision, approval, status) {
+    const response = approval?.response ?? null;
+    const result = new ToolResult({
+      status,
+      reason: status === 'denied' ? `the call was denied: ${decision.summary}` : REASONS[status],
+      message: response?.message ?? null,
+      instruction: response?.instruction ?? null,
+      decision,
+      approvalId: approval?.id ?? null,
+    });
+    result.auditError = await this.#record(call, result, approval, call.args, 0);
+    this.#emit('approval-processed', { id: result.approvalId, tool: call.tool, status });
+    return result;
+  }
+
+  /** Writes the audit record of a finished call; returns an error message or null. */
+  #record(call, result, approval, parameters, elapsedMs) {
+    if (this.#sinks.length === 0) return Promise.resolve(null);
+    const entry = {
+      time: Date.now(),
+      session_id: call.sessionId,
+      user_id: call.userId,
+      tool: call.tool,
+      call_id: call.callId,
+      parameters,
+      decision: {
+        action: result.decision.action,
+        risk: result.decision.risk,
+        source: result.decision.source,
+        findings: result.decision.findings.map((f) => f.code),
+        policy_version: this.#version,
+      },
+      approval:
+        approval === null
+          ? null
+          : {
+              id: approval.id,
+              outcome: approval.outcome,
+              by: approval.response?.by ?? null,
+              message: approval.response?.message ?? null,
+              instruction: approval.response?.instruction ?? null,
+              diff: approval.diff ?? [],
+              answered_at: approval.answeredAt,
+            },
+      shadow: this.#shadow,
+      status: result.status,
+      success: result.status === 'executed',
+      result: result.output,
+      error: result.error,
+      execution_time_ms: elapsedMs,
+    };
+    // Records are sealed one after another, so the chain never forks.
+    const written = this.#auditQueue.then(async () => {
+      await this.#chainReady;
+      const line = this.#policy.sealAudit(entry, this.#chain);
+      for (const sink of this.#sinks) await sink.append(line);
+      this.#chain = line;
+      return null;
+    });
+    this.#auditQueue = written.catch(() => null);
+    return written.catch((e) => (e instanceof Error ? e.message : String(e)));
+  }
+}
+
+function normalise(call) {
+  if (call === null || typeof call !== 'object') throw new TypeError('a call is an object with `tool` and `args`');
+  const args = call.args === undefined ? '{}' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+  return {
+    tool: String(call.tool ?? ''),
+    args,
+    callId: call.callId ?? null,
+    description: call.description ?? '',
+    sessionId: call.sessionId ?? null,
+    userId: call.userId ?? null,
+    context: call.context === undefined || call.context === null ? null : call.context,
+  };
+}
+
+function normaliseResponse(response) {
+  const answer = response?.answer;
+  if (answer !== 'approve' && answer !== 'reject' && answer !== 'edit') {
+    throw new GateError('invalid-edit', "a response's `answer` is 'approve', 'reject' or 'edit'");
+  }
+  const args = answer === 'edit' ? (typeof response.args === 'string' ? response.args : JSON.stringify(response.args)) : null;
+  if (answer === 'edit' && typeof args !== 'string') {
+    throw new GateError('invalid-edit', 'edited arguments refused: an edit carries `args`');
+  }
+  return {
+    answer,
+    args,
+    message: response.message ?? null,
+    instruction: response.instruction ?? null,
+    by: response.by ?? null,
+  };
+}
+
+/** The decision in the component's (snake_case) JSON form, as checkpoints hold it. */
+function wireDecision(d) {
+  return {
+    action: d.action,
+    risk: d.risk,
+    source: d.source,
+    llm_risk: d.llmRisk,
+    findings: d.findings.map((f) => ({ code: f.code, message: f.message })),
+    summary: d.summary,
+  };
+}
+
+/** A request for listeners and dialogs, from the checkpoint's pending form. */
+function requestFrom(p) {
+  return {
+    id: p.id,
+    sessionId: p.session_id ?? null,
+    userId: p.user_id ?? null,
+    tool: p.tool,
+    description: p.description ?? '',
+    args: p.args,
+    callId: p.call_id ?? null,
+    decision: {
+      action: p.decision.action,
+      risk: p.decision.risk,
+      source: p.decision.source,
+      llmRisk: p.decision.llm_risk ?? null,
+      findings: p.decision.findings.map((f) => ({ code: f.code, message: f.message })),
+      summary: p.decision.summary,
+    },
+    requestedAt: p.requested_at,
+    deadline: p.deadline,
+  };
+}
+

@@ -1,0 +1,19 @@
+// Types for 'toolgate/node': Node-only stores and sinks of the approval gate.
+import type { AuditSink, CheckpointStore } from './index.js';
+
+/** Checkpoints as `<id>.json` files in a directory (shared with the Rust host). */
+export class FileStore implements CheckpointStore {
+  constructor(dir: string);
+  readonly dir: string;
+  put(id: string, checkpoint: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  get(id: string): Promise<string | null>;
+  list(): Promise<[string, string][]>;
+}
+
+/** A JSON Lines audit file. */
+export class JsonlSink implements AuditSink {
+  constructor(path: string);
+  append(line: string): Promise<void>;
+  last(): Promise<string | null>;
+}
