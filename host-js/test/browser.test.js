@@ -8,8 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
 import { parseVectors } from './conformance-lib.js';
-import { outDir, pkg, vectorFiles } from './paths.js';
+import { outDir, pkg, root, vectorFiles } from './paths.js';
 
+const screenshotDir = join(root, 'target', 'screenshots');
+const screenshotPath = join(screenshotDir, 'approval-demo.png');
 const CHROMIUM = process.env.TOOLGATE_CHROMIUM ?? '/usr/bin/chromium';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
 
@@ -101,5 +103,79 @@ test('no Node built-in is requested by the browser path', async () => {
   await page.waitForFunction(() => window.toolgatePolicy !== undefined, null, { timeout: 30_000 });
   assert.ok(requested.includes('/gen/toolgate.wasm'), requested.join(', '));
   assert.ok(requested.every((p) => !p.startsWith('/node:')), requested.join(', '));
+  await page.close();
+});
+
+test('the approval demo: allow, approve, reject, edit, deny, expire, resume; screenshot', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}/demo/gate.html?timeout=6000`);
+  await page.waitForSelector('#next:not([disabled])', { timeout: 30_000 });
+  const statusOf = async (n) => {
+    await page.waitForSelector(`#turn-${n}[data-status]`, { timeout: 15_000 });
+    return page.getAttribute(`#turn-${n}`, 'data-status');
+  };
+  const dialogOpen = () => page.waitForSelector('#dialog[open]', { timeout: 10_000 });
+
+  // 1. A read runs at once, no dialog.
+  await page.click('#next');
+  assert.equal(await statusOf(1), 'executed');
+  assert.equal(await page.$('#dialog[open]'), null);
+
+  // 2. A delete waits for a person: the dialog shows the decision and a countdown.
+  await page.click('#next');
+  await dialogOpen();
+  assert.equal(await page.textContent('#d-tool'), 'execute_sql');
+  assert.equal(await page.textContent('#d-risk'), 'high');
+  assert.match(await page.textContent('#d-findings'), /sql\.destructive/);
+  assert.match(await page.textContent('#countdown'), /^\d+ s left$/);
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: screenshotPath });
+  console.log(`chromium: approval dialog screenshot at ${screenshotPath}`);
+  await page.click('#d-approve');
+  assert.equal(await statusOf(2), 'executed');
+
+  // 3. Rejected with a message for the model: never run.
+  await page.click('#next');
+  await dialogOpen();
+  await page.fill('#d-message', 'not the uploads folder');
+  await page.click('#d-reject');
+  assert.equal(await statusOf(3), 'rejected');
+  assert.match(await page.textContent('#turn-3'), /not the uploads folder/);
+  assert.doesNotMatch(await page.textContent('#turn-3'), /exited 0/);
+
+  // 4. Edited into a read, with an instruction: the edit runs.
+  await page.click('#next');
+  await dialogOpen();
+  await page.fill('#d-args', '{"sql": "SELECT plan FROM users WHERE id = 7"}');
+  await page.fill('#d-instruction', 'check the plan before changing it');
+  await page.click('#d-approve');
+  assert.equal(await statusOf(4), 'executed');
+  const fourth = await page.textContent('#turn-4');
+  assert.match(fourth, /SELECT ran/);
+  assert.match(fourth, /check the plan before changing it/);
+
+  // 5. A tool configured off is denied without asking.
+  await page.click('#next');
+  assert.equal(await statusOf(5), 'denied');
+
+  // 6. Nobody answers: it expires, never run.
+  await page.click('#next');
+  await dialogOpen();
+  assert.equal(await statusOf(6), 'expired');
+  assert.match(await page.textContent('#audit-state'), /^6 records, chain verified/);
+
+  // A reload while an approval is pending resumes it from localStorage.
+  await page.click('#next'); // 7: a read
+  assert.equal(await statusOf(7), 'executed');
+  await page.click('#next'); // 8: the delete again
+  await dialogOpen();
+  await page.reload();
+  await page.waitForSelector('.turn.resumed', { timeout: 30_000 });
+  await dialogOpen();
+  await page.click('#d-approve');
+  await page.waitForSelector('.turn.resumed[data-status="executed"]', { timeout: 15_000 });
+  assert.deepEqual(errors, []);
   await page.close();
 });

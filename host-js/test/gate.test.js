@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPolicy, Gate, GateError, MemorySink, WebStorageStore, CallbackSink, AuditBrokenError } from '../src/index.js';
@@ -219,8 +219,11 @@ test('a restart resumes pending approvals from a file store; forged ones are ref
 });
 
 test('across hosts: a pending approval the Rust host left is resumed here, and the Rust CLI reads ours', async () => {
-  const fromRust = join(root, 'target', 'cross-host', 'from-rust');
-  assert.ok(existsSync(fromRust), `run the Rust tests first: ${fromRust} is missing`);
+  const left = join(root, 'target', 'cross-host', 'from-rust');
+  assert.ok(existsSync(left), `run the Rust tests first: ${left} is missing`);
+  // A copy, so the Rust host's checkpoint stays for the next run.
+  const fromRust = join(scratch(), 'from-rust');
+  cpSync(left, fromRust, { recursive: true });
   const gate = new Gate(policy, { store: new FileStore(fromRust), key: 'cross-host key' });
   const pending = await gate.pending();
   assert.equal(pending.length, 1, JSON.stringify(pending));
