@@ -40,3 +40,11 @@ export class AuditBrokenError extends ToolgateError {
   }
 }
 
+
+/** A call cannot become an HTTP request; `findings` lists every reason. */
+export class RequestError extends ToolgateError {
+  constructor(findings) {
+    super(findings.map((f) => f.message).join('; '));
+    this.findings = findings;
+  }
+}

@@ -140,6 +140,8 @@ export class Policy {
   openCheckpoint(checkpoint: string, key?: string | Uint8Array): string;
   /** Seals an audit entry as the line after `previous`. */
   sealAudit(entry: string | object, previous?: string | null): string;
+  /** A registry API's response as a result (or an error) for the model. */
+  readResponse(status: number, body: string): { ok: true; result: string } | { ok: false; error: string };
   /** Verifies an audit log (JSON Lines); throws `AuditBrokenError` at the first broken line. */
   verifyAudit(log: string): { records: number; head: string };
   /** The changes an edit made to a call's arguments, as JSON `[{path, before, after}]`. */
@@ -172,6 +174,12 @@ export class Engine {
    * the same order and equal those of `assess`. Never throws.
    */
   assessMany(calls: Iterable<[string, string | object] | { tool: string; args: string | object }>): Decision[];
+  /** The enabled API and MCP tools that match a user's intent, best first. */
+  discover(intent: string, options?: { category?: string; limit?: number }): Candidate[];
+  /** The named tools as a numbered list for the model. */
+  toolPrompt(tools: string[], language?: 'en' | 'zh' | string): string;
+  /** The HTTP request for a registry API tool call; throws `RequestError`. */
+  buildRequest(tool: string, args: string | object): ApiRequest;
   /** Adds the optional `risk_level` parameter to tool definitions. */
   augmentTools(tools: string | object, format?: ToolFormat): { tools: string; notes: string[] };
   /** Frees the engine in the component. */
@@ -329,4 +337,44 @@ export class Gate extends EventTarget {
   resume(id: string, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
+}
+
+/** A registry tool offered for a user's intent. */
+export interface Candidate {
+  name: string;
+  displayName: string;
+  description: string;
+  category: string | null;
+  /** 1 = query, 2 = modify, 3 = delete. */
+  riskLevel: number;
+  score: number;
+  /** The keywords found in the intent. */
+  matched: string[];
+}
+
+/** An HTTP request for a registry API tool, without base URL or credentials. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: [string, string][];
+  url: string;
+  body: string | null;
+}
+
+/** A call cannot become an HTTP request. */
+export class RequestError extends ToolgateError {
+  findings: Finding[];
+}
+
+export const DEFAULT_MAX_RESPONSE_BYTES: number;
+
+/** Sends registry API requests with the caller's base URL and credentials. */
+export class ApiClient {
+  constructor(
+    policy: Policy,
+    baseUrl: string,
+    options?: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number; fetch?: typeof fetch },
+  );
+  execute(request: Pick<ApiRequest, 'method' | 'url' | 'body'>): Promise<string>;
+  executor(engine: Engine, tool: string): (args: string) => Promise<string>;
 }

@@ -22,8 +22,9 @@ export {
   PolicyFaultError,
   CheckpointError,
   AuditBrokenError,
+  RequestError,
 } from './errors.js';
-import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError } from './errors.js';
+import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError, RequestError } from './errors.js';
 
 const CHECKPOINT_MESSAGES = {
   unsigned: 'the checkpoint is not signed, and this gate requires signed checkpoints',
@@ -470,6 +471,24 @@ export class Policy {
     return this.#records((r) => r.argsDiff(b, a), (p) => new RejectedError(String(p)));
   }
 
+  /**
+   * A registry API's response as a result for the model: `{ok: true, result}`
+   * (the `dat` of a `{dat, error}` envelope, plain JSON or text) or `{ok: false,
+   * error}` (a non-empty `error`, a status outside 2xx).
+   *
+   * @param {number} status
+   * @param {string} body
+   * @returns {{ok: true, result: string} | {ok: false, error: string}}
+   */
+  readResponse(status, body) {
+    const code = Math.max(0, Math.min(Number(status) | 0, 65535));
+    const text = String(body);
+    const r = this.#call((live) => live.policy.readResponse(code, text));
+    if (r.ok) return { ok: true, result: r.value };
+    if (r.rejected !== undefined) return { ok: false, error: String(r.payload) };
+    throw new PolicyFaultError(r.fault);
+  }
+
   #records(f, refused) {
     const r = this.#call((live) => f(live.records));
     if (r.ok) return r.value;
@@ -552,6 +571,68 @@ export class Engine {
   }
 
   /**
+   * The enabled API and MCP tools of this configuration that match a user's
+   * intent (keywords in any language, name, display name, description), best
+   * first. `options.category` keeps one category; `options.limit` (default 0:
+   * all) caps the list.
+   *
+   * @param {string} intent
+   * @param {{category?: string, limit?: number}} [options]
+   * @returns {Candidate[]}
+   */
+  discover(intent, options = {}) {
+    const limit = Math.max(0, Math.min(Number(options.limit ?? 0) | 0, 0xffffffff));
+    const found = unwrap(
+      this.#policy._callEngine(this.#id, (handle) => handle.discover(String(intent), options.category ?? undefined, limit)),
+    );
+    return found.map((c) => ({
+      name: c.name,
+      displayName: c.displayName,
+      description: c.description,
+      category: c.category ?? null,
+      riskLevel: c.riskLevel,
+      score: c.score,
+      matched: [...c.matched],
+    }));
+  }
+
+  /**
+   * The named tools as a numbered list for the model (display name,
+   * description, risk level, example), in `language` (`en` or `zh`).
+   *
+   * @param {string[]} tools
+   * @param {string} [language]
+   * @returns {string}
+   */
+  toolPrompt(tools, language = 'en') {
+    const names = [...tools].map(String);
+    return unwrap(this.#policy._callEngine(this.#id, (handle) => handle.toolPrompt(names, String(language))));
+  }
+
+  /**
+   * The HTTP request for calling registry tool `tool` with `args`, without
+   * base URL or credentials. Throws `RequestError` (its `findings` list every
+   * reason) when parameters are missing or one would change the path; nothing
+   * is to be sent then.
+   *
+   * @param {string} tool
+   * @param {string | object} args
+   * @returns {ApiRequest}
+   */
+  buildRequest(tool, args) {
+    const text = argsText(args);
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.buildRequest(String(tool), text));
+    if (r.ok) {
+      const q = r.value;
+      return { method: q.method, path: q.path, query: q.query.map(([k, v]) => [k, v]), url: q.url, body: q.body ?? null };
+    }
+    if (r.payload !== undefined && Array.isArray(r.payload)) {
+      throw new RequestError(r.payload.map((f) => ({ code: f.code, message: f.message })));
+    }
+    throw new PolicyFaultError(r.fault ?? r.rejected);
+  }
+
+  /**
    * Adds the optional `risk_level` parameter to tool definitions (a JSON array,
    * or a request body with a `tools` array). `format` forces `openai-chat`,
    * `openai-responses`, `anthropic`, `mcp` or `gemini`; by default each tool's
@@ -578,3 +659,4 @@ export class Engine {
 }
 
 export * from './gate.js';
+export * from './api.js';

@@ -2,7 +2,7 @@
 // browser page (no Node built-ins here). The twin of tests/conformance/runner.rs:
 // same vector format, same checks, same recorded lines.
 
-import { decisionJson, toolCallJson, RejectedError } from '../src/index.js';
+import { decisionJson, toolCallJson, RejectedError, RequestError } from '../src/index.js';
 
 const textOf = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -31,6 +31,7 @@ export function parseVectors(files) {
         text: textOf(kind === 'call' ? v.call : kind === 'augment' ? v.tools : v.args),
         format: typeof v.format === 'string' ? v.format : null,
         expect: v.expect,
+        raw: v,
       });
     });
   }
@@ -68,6 +69,40 @@ function lineFor(policy, c) {
       if (!(e instanceof RejectedError)) throw e;
       return `{"error":${JSON.stringify(e.message)}}`;
     }
+  }
+  if (c.kind === 'discover') {
+    return withEngine(policy, c.config, (engine) => {
+      const found = engine.discover(c.raw.intent ?? '', { category: c.raw.category ?? undefined, limit: c.raw.limit ?? 0 });
+      const candidates = found.map((f) =>
+        JSON.stringify({
+          name: f.name,
+          display_name: f.displayName,
+          description: f.description,
+          category: f.category,
+          risk_level: f.riskLevel,
+          score: f.score,
+          matched: f.matched,
+        }),
+      );
+      const prompt =
+        typeof c.raw.language === 'string' ? JSON.stringify(engine.toolPrompt(found.map((f) => f.name), c.raw.language)) : 'null';
+      return `{"candidates":[${candidates.join(',')}],"prompt":${prompt}}`;
+    });
+  }
+  if (c.kind === 'request') {
+    return withEngine(policy, c.config, (engine) => {
+      try {
+        const r = engine.buildRequest(c.tool, c.text);
+        return `{"request":${JSON.stringify({ method: r.method, path: r.path, query: r.query, url: r.url, body: r.body })}}`;
+      } catch (e) {
+        if (!(e instanceof RequestError)) throw e;
+        return `{"error":${JSON.stringify(e.findings.map((f) => ({ code: f.code, message: f.message })))}}`;
+      }
+    });
+  }
+  if (c.kind === 'response') {
+    const r = policy.readResponse(c.raw.status, c.raw.body);
+    return r.ok ? `{"ok":${JSON.stringify(r.result)}}` : `{"error":${JSON.stringify(r.error)}}`;
   }
   if (c.config === null && c.context === null) return decisionJson(policy.assess(c.tool, c.text));
   return withEngine(policy, c.config, (engine) =>
@@ -141,6 +176,36 @@ export function runVectors(policy, cases) {
         }
         if (c.expect.notes !== undefined && !same(got.notes, c.expect.notes)) {
           failures.push(`${c.file} / ${c.name}: notes ${JSON.stringify(got.notes)}, expected ${JSON.stringify(c.expect.notes)}`);
+        }
+      }
+    } else if (c.kind === 'discover') {
+      const label = `${c.file} / ${c.name}`;
+      const names = got.candidates.map((x) => x.name);
+      if (c.expect.names !== undefined && !same(names, c.expect.names)) {
+        failures.push(`${label}: candidates ${JSON.stringify(names)}, expected ${JSON.stringify(c.expect.names)}`);
+      }
+      if (c.expect.matched !== undefined && !same(got.candidates[0]?.matched, c.expect.matched)) {
+        failures.push(`${label}: matched ${JSON.stringify(got.candidates[0]?.matched)}`);
+      }
+      if (c.expect.prompt !== undefined && got.prompt !== c.expect.prompt) failures.push(`${label}: prompt ${JSON.stringify(got.prompt)}`);
+      for (const part of c.expect.prompt_includes ?? []) {
+        if (!String(got.prompt).includes(part)) failures.push(`${label}: prompt lacks ${part}`);
+      }
+    } else if (c.kind === 'request') {
+      const label = `${c.file} / ${c.name}`;
+      if (c.expect.errors !== undefined) {
+        const codes = (got.error ?? []).map((f) => f.code);
+        if (!same(codes, c.expect.errors)) failures.push(`${label}: errors ${JSON.stringify(codes)}, expected ${JSON.stringify(c.expect.errors)}`);
+      }
+      for (const [key, value] of Object.entries(c.expect.request ?? {})) {
+        if (!deepEqual(got.request?.[key], value)) {
+          failures.push(`${label}: request.${key} is ${JSON.stringify(got.request?.[key])}, expected ${JSON.stringify(value)}`);
+        }
+      }
+    } else if (c.kind === 'response') {
+      for (const key of ['ok', 'error']) {
+        if (c.expect[key] !== undefined && got[key] !== c.expect[key]) {
+          failures.push(`${c.file} / ${c.name}: ${key} is ${JSON.stringify(got[key])}, expected ${JSON.stringify(c.expect[key])}`);
         }
       }
     } else {

@@ -20,6 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod api;
 mod bindings {
     wasmtime::component::bindgen!({
         world: "toolgate",

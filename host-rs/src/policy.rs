@@ -506,7 +506,41 @@ impl Policy {
     }
 }
 
+impl Engine {
+    /// Runs a method of this engine's resource.
+    pub(crate) fn call_engine_fn<T>(
+        &self,
+        f: impl FnOnce(
+            &crate::bindings::exports::toolgate::policy::policy::Guest,
+            &mut Store<StoreState>,
+            ResourceAny,
+        ) -> wasmtime::Result<T>,
+    ) -> Result<T, Error> {
+        Ok(self.shared.call_engine(self.id, 1, |live, resource| {
+            f(
+                live.bindings.toolgate_policy_policy(),
+                &mut live.store,
+                resource,
+            )
+        })?)
+    }
+}
+
 impl Policy {
+    /// Runs a free function of the `policy` interface.
+    pub(crate) fn call_policy_fn<T>(
+        &self,
+        f: impl FnOnce(
+            &crate::bindings::exports::toolgate::policy::policy::Guest,
+            &mut Store<StoreState>,
+        ) -> wasmtime::Result<T>,
+    ) -> Result<T, Error> {
+        Ok(self.shared.call(1, |live| {
+            f(live.bindings.toolgate_policy_policy(), &mut live.store)
+                .map_err(|e| Failure::from_wasmtime(&e))
+        })?)
+    }
+
     /// Runs a function of the `records` interface.
     pub(crate) fn call_records<T>(
         &self,

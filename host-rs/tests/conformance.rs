@@ -61,6 +61,51 @@ impl Runtime for Wasmtime {
             .map(|a| (a.tools, a.notes))
             .map_err(|e| e.to_string())
     }
+
+    fn discover(
+        &self,
+        config: Option<&str>,
+        intent: &str,
+        category: Option<&str>,
+        limit: u32,
+    ) -> String {
+        let found = self
+            .engine(config)
+            .discover(intent, category, limit)
+            .unwrap();
+        format!(
+            "[{}]",
+            found
+                .iter()
+                .map(|c| c.to_json())
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    }
+
+    fn tool_prompt(&self, config: Option<&str>, tools: &[String], language: &str) -> String {
+        self.engine(config).tool_prompt(tools, language).unwrap()
+    }
+
+    fn build_request(&self, config: Option<&str>, tool: &str, args: &str) -> String {
+        match self.engine(config).build_request(tool, args) {
+            Ok(request) => format!("{{\"request\":{}}}", request.to_json()),
+            Err(toolgate::api::RequestError::Refused(findings)) => {
+                format!(
+                    "{{\"error\":{}}}",
+                    serde_json::to_string(&findings).unwrap()
+                )
+            }
+            Err(other) => panic!("{other}"),
+        }
+    }
+
+    fn read_response(&self, status: u16, body: &str) -> String {
+        match self.0.read_response(status, body).unwrap() {
+            Ok(text) => format!("{{\"ok\":{}}}", serde_json::to_string(&text).unwrap()),
+            Err(text) => format!("{{\"error\":{}}}", serde_json::to_string(&text).unwrap()),
+        }
+    }
 }
 
 #[test]

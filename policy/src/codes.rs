@@ -125,6 +125,10 @@ pub const REGISTRY_NOTIFY: &str = "registry.notify";
 pub const REGISTRY_DISABLED: &str = "registry.disabled";
 /// A path parameter that would change the URL's path.
 pub const REGISTRY_BAD_PATH_PARAM: &str = "registry.bad-path-param";
+/// Request building: the tool is not a registry API tool (or has no URL).
+pub const REQUEST_NOT_API: &str = "request.not-api";
+/// Request building: required parameters are missing.
+pub const REQUEST_MISSING_PARAM: &str = "request.missing-param";
 /// The user lacks the permission the tool requires.
 pub const PERMISSION_MISSING: &str = "permission.missing";
 /// The tool requires a permission and the caller gave no permissions to check.

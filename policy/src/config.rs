@@ -155,7 +155,9 @@ pub struct ToolConfig {
     pub deny_hosts: Vec<String>,
     /// api: the HTTP method.
     pub method: Option<String>,
-    /// api: the URL pattern, with `:name` or `{name}` path parameters.
+    /// api: the URL pattern, with `:name` or `{name}` path parameters
+    /// (`url_pattern` in seed 002 is accepted as well).
+    #[serde(alias = "url_pattern")]
     pub url: Option<String>,
     /// api: 1 = query, 2 = modify, 3 = delete; derived from the method if absent.
     pub risk_level: Option<u8>,
@@ -167,6 +169,27 @@ pub struct ToolConfig {
     pub server: Option<String>,
     /// mcp: the tool's annotations from `tools/list`.
     pub annotations: Option<crate::assess::mcp::Annotations>,
+    /// api, mcp: a name for people and prompts (seed 002's `display_name`).
+    pub display_name: Option<String>,
+    /// api, mcp: what the tool does, for discovery and prompts.
+    pub description: Option<String>,
+    /// api, mcp: the tool's category (`alert`, `target`, …), a discovery filter.
+    pub category: Option<String>,
+    /// api, mcp: words that point to the tool in a user's request, any language
+    /// (`["屏蔽", "mute"]`).
+    pub keywords: Vec<String>,
+    /// api, mcp: an example of a request the tool serves, for prompts.
+    pub example_prompt: Option<String>,
+    /// api: an example of the arguments (a JSON object), for prompts.
+    pub example_params: Option<serde_json::Value>,
+    /// api: JSON Schema of the path parameters (its `required` is checked).
+    pub path_params_schema: Option<serde_json::Value>,
+    /// api: JSON Schema of the query parameters: the arguments it names go to
+    /// the query string.
+    pub query_params_schema: Option<serde_json::Value>,
+    /// api: JSON Schema of the request body: the arguments it names go to the
+    /// JSON body.
+    pub request_body_schema: Option<serde_json::Value>,
 }
 
 /// The default bound on argument size: far above any real tool call, far below
@@ -349,6 +372,41 @@ impl ToolConfig {
         for (field, set, owner) in present {
             if set && owner != kind {
                 return Err(wrong(field));
+            }
+        }
+        // Registry metadata, for discovery and prompts: API and MCP tools.
+        let metadata: [(&'static str, bool); 5] = [
+            ("display_name", self.display_name.is_some()),
+            ("description", self.description.is_some()),
+            ("category", self.category.is_some()),
+            ("keywords", !self.keywords.is_empty()),
+            ("example_prompt", self.example_prompt.is_some()),
+        ];
+        for (field, set) in metadata {
+            if set && kind != ToolKind::Api && kind != ToolKind::Mcp {
+                return Err(wrong(field));
+            }
+        }
+        let schemas: [(&'static str, &Option<serde_json::Value>); 4] = [
+            ("example_params", &self.example_params),
+            ("path_params_schema", &self.path_params_schema),
+            ("query_params_schema", &self.query_params_schema),
+            ("request_body_schema", &self.request_body_schema),
+        ];
+        for (field, value) in schemas {
+            match value {
+                Some(v) if kind != ToolKind::Api => {
+                    let _ = v;
+                    return Err(wrong(field));
+                }
+                Some(v) if !v.is_object() => {
+                    return Err(ConfigError::BadValue {
+                        tool: tool.to_owned(),
+                        field,
+                        message: String::from("must be a JSON object"),
+                    })
+                }
+                _ => {}
             }
         }
         if let Some(dialect) = &self.dialect {

@@ -101,6 +101,17 @@ impl Guest for Component {
     fn version() -> String {
         crate::VERSION.to_owned()
     }
+
+    fn read_response(status: u16, body: String) -> Result<String, String> {
+        crate::read_response(status, &body)
+    }
+}
+
+fn finding(f: decision::Finding) -> wit::Finding {
+    wit::Finding {
+        code: f.code,
+        message: f.message,
+    }
 }
 
 impl GuestEngine for EngineResource {
@@ -127,6 +138,47 @@ impl GuestEngine for EngineResource {
             .into_iter()
             .map(|(tool, args)| to_wit(self.0.assess(&tool, &args)))
             .collect()
+    }
+
+    fn discover(
+        &self,
+        intent: String,
+        category: Option<String>,
+        limit: u32,
+    ) -> Vec<wit::Candidate> {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        crate::api::discover(self.0.config(), &intent, category.as_deref(), limit)
+            .into_iter()
+            .map(|c| wit::Candidate {
+                name: c.name,
+                display_name: c.display_name,
+                description: c.description,
+                category: c.category,
+                risk_level: c.risk_level,
+                score: c.score,
+                matched: c.matched,
+            })
+            .collect()
+    }
+
+    fn tool_prompt(&self, tools: Vec<String>, language: String) -> String {
+        crate::api::tool_prompt(self.0.config(), &tools, Language::from_tag(&language))
+    }
+
+    fn build_request(
+        &self,
+        tool: String,
+        args: String,
+    ) -> Result<wit::ApiRequest, Vec<wit::Finding>> {
+        crate::build_request(self.0.config(), &tool, &args)
+            .map(|r| wit::ApiRequest {
+                method: r.method,
+                path: r.path,
+                query: r.query,
+                url: r.url,
+                body: r.body,
+            })
+            .map_err(|findings| findings.into_iter().map(finding).collect())
     }
 
     fn augment_tools(

@@ -15,6 +15,7 @@
 //! assert!(decision.has_finding("sql.destructive"));
 //! ```
 
+pub mod api;
 pub mod args;
 pub mod assess;
 pub mod augment;
@@ -35,6 +36,7 @@ pub mod text;
 )]
 mod export;
 
+pub use api::{build_request, read_response, ApiRequest, Candidate};
 pub use args::{strip_risk_level, ArgsError};
 pub use augment::{augment_tools, augment_tools_as, AugmentError, Augmented, ToolFormat};
 pub use calls::{parse_call, CallError, CallFormat, ToolCall};

@@ -60,6 +60,50 @@ impl Runtime for Native {
             .map(|a| (a.tools, a.notes))
             .map_err(|e| e.to_string())
     }
+
+    fn discover(
+        &self,
+        config: Option<&str>,
+        intent: &str,
+        category: Option<&str>,
+        limit: u32,
+    ) -> String {
+        let found = toolgate_policy::api::discover(
+            engine(config).config(),
+            intent,
+            category,
+            limit as usize,
+        );
+        serde_json::to_string(&found).unwrap()
+    }
+
+    fn tool_prompt(&self, config: Option<&str>, tools: &[String], language: &str) -> String {
+        toolgate_policy::api::tool_prompt(
+            engine(config).config(),
+            tools,
+            toolgate_policy::Language::from_tag(language),
+        )
+    }
+
+    fn build_request(&self, config: Option<&str>, tool: &str, args: &str) -> String {
+        match toolgate_policy::build_request(engine(config).config(), tool, args) {
+            Ok(request) => format!(
+                "{{\"request\":{}}}",
+                serde_json::to_string(&request).unwrap()
+            ),
+            Err(findings) => format!(
+                "{{\"error\":{}}}",
+                serde_json::to_string(&findings).unwrap()
+            ),
+        }
+    }
+
+    fn read_response(&self, status: u16, body: &str) -> String {
+        match toolgate_policy::read_response(status, body) {
+            Ok(text) => format!("{{\"ok\":{}}}", serde_json::to_string(&text).unwrap()),
+            Err(text) => format!("{{\"error\":{}}}", serde_json::to_string(&text).unwrap()),
+        }
+    }
 }
 
 #[test]

@@ -13,6 +13,14 @@
 //!   parse error contains) and the decision keys above for `assess-call`;
 //! - `"kind": "augment"`: `"tools"`, `"format"`?; `"expect"` holds `"output"` (the
 //!   augmented JSON), `"notes"`, or `"error"`.
+//! - `"kind": "discover"`: `"intent"`, `"category"`?, `"limit"`? (0: all),
+//!   `"language"`? (also renders the tool prompt of the candidates); `"expect"`
+//!   holds `"names"` (in order), `"matched"` (the first candidate's keywords),
+//!   `"prompt"` (exact) or `"prompt_includes"`.
+//! - `"kind": "request"`: `"tool"`, `"args"`; `"expect"` holds `"request"` (fields
+//!   of the built request) or `"errors"` (finding codes, in order).
+//! - `"kind": "response"`: `"status"`, `"body"`; `"expect"` holds `"ok"` or `"error"`
+//!   (the exact text).
 //!
 //! An absent expectation is not checked; assess and call cases always check
 //! their action.
@@ -43,6 +51,8 @@ pub struct Case {
     /// The forced format (augment).
     pub format: Option<String>,
     pub expect: Value,
+    /// The whole vector, for the fields of the newer kinds.
+    pub raw: Value,
 }
 
 /// What a runtime must do for each kind of case.
@@ -61,6 +71,20 @@ pub trait Runtime {
         tools: &str,
         format: Option<&str>,
     ) -> Result<(String, Vec<String>), String>;
+    /// The candidates for an intent, as a canonical JSON array.
+    fn discover(
+        &self,
+        config: Option<&str>,
+        intent: &str,
+        category: Option<&str>,
+        limit: u32,
+    ) -> String;
+    /// The tool prompt for the named tools.
+    fn tool_prompt(&self, config: Option<&str>, tools: &[String], language: &str) -> String;
+    /// `{"request": …}` or `{"error": [findings]}`.
+    fn build_request(&self, config: Option<&str>, tool: &str, args: &str) -> String;
+    /// `{"ok": "…"}` or `{"error": "…"}`.
+    fn read_response(&self, status: u16, body: &str) -> String;
 }
 
 fn root() -> PathBuf {
@@ -113,6 +137,7 @@ pub fn cases() -> Vec<Case> {
                 text,
                 format: v["format"].as_str().map(str::to_owned),
                 expect: v["expect"].clone(),
+                raw: v.clone(),
             });
         }
     }
@@ -142,7 +167,130 @@ fn line_for(runtime: &dyn Runtime, case: &Case) -> String {
             ),
             Err(e) => format!("{{\"error\":{}}}", quote(&e)),
         },
+        "discover" => {
+            let raw = &case.raw;
+            let limit = raw["limit"].as_u64().unwrap_or(0) as u32;
+            let candidates = runtime.discover(
+                config,
+                raw["intent"].as_str().unwrap_or(""),
+                raw["category"].as_str(),
+                limit,
+            );
+            let prompt = match raw["language"].as_str() {
+                Some(language) => {
+                    let parsed: Value = serde_json::from_str(&candidates).expect("candidates JSON");
+                    let names: Vec<String> = parsed
+                        .as_array()
+                        .expect("candidates")
+                        .iter()
+                        .map(|c| c["name"].as_str().expect("name").to_owned())
+                        .collect();
+                    quote(&runtime.tool_prompt(config, &names, language))
+                }
+                None => String::from("null"),
+            };
+            format!("{{\"candidates\":{candidates},\"prompt\":{prompt}}}")
+        }
+        "request" => runtime.build_request(config, &case.tool, &case.text),
+        "response" => runtime.read_response(
+            case.raw["status"].as_u64().expect("status") as u16,
+            case.raw["body"].as_str().expect("body"),
+        ),
         _ => runtime.assess(config, case.context.as_deref(), &case.tool, &case.text),
+    }
+}
+
+fn check_discover(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    let label = format!("{} / {}", case.file, case.name);
+    let names: Vec<&str> = got["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["name"].as_str().expect("name"))
+        .collect();
+    if let Some(want) = case.expect.get("names") {
+        let want: Vec<&str> = want
+            .as_array()
+            .expect("names")
+            .iter()
+            .map(|n| n.as_str().expect("name"))
+            .collect();
+        if names != want {
+            failures.push(format!("{label}: candidates {names:?}, expected {want:?}"));
+        }
+    }
+    if let Some(want) = case.expect.get("matched") {
+        if got["candidates"][0]["matched"] != *want {
+            failures.push(format!(
+                "{label}: matched {}, expected {want}",
+                got["candidates"][0]["matched"]
+            ));
+        }
+    }
+    if let Some(want) = case.expect.get("prompt") {
+        if got["prompt"] != *want {
+            failures.push(format!(
+                "{label}: prompt {}, expected {want}",
+                got["prompt"]
+            ));
+        }
+    }
+    for part in case.expect["prompt_includes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let part = part.as_str().expect("text");
+        if !got["prompt"].as_str().unwrap_or("").contains(part) {
+            failures.push(format!("{label}: prompt {} lacks {part:?}", got["prompt"]));
+        }
+    }
+}
+
+fn check_request(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    let label = format!("{} / {}", case.file, case.name);
+    if let Some(want) = case.expect.get("errors") {
+        let codes: Vec<&str> = got["error"]
+            .as_array()
+            .map(|f| {
+                f.iter()
+                    .map(|f| f["code"].as_str().expect("code"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let want: Vec<&str> = want
+            .as_array()
+            .expect("errors")
+            .iter()
+            .map(|c| c.as_str().expect("code"))
+            .collect();
+        if codes != want {
+            failures.push(format!(
+                "{label}: errors {codes:?}, expected {want:?} (got {got})"
+            ));
+        }
+    }
+    for (key, value) in case.expect["request"].as_object().into_iter().flatten() {
+        if got["request"][key] != *value {
+            failures.push(format!(
+                "{label}: request.{key} is {}, expected {value}",
+                got["request"][key]
+            ));
+        }
+    }
+}
+
+fn check_response(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    let label = format!("{} / {}", case.file, case.name);
+    for key in ["ok", "error"] {
+        if let Some(want) = case.expect.get(key) {
+            if got[key] != *want {
+                failures.push(format!(
+                    "{label}: {key} is {}, expected {want} (got {got})",
+                    got[key]
+                ));
+            }
+        }
     }
 }
 
@@ -254,6 +402,9 @@ pub fn run(name: &str, runtime: &dyn Runtime) {
         match case.kind.as_str() {
             "call" => check_call(case, &got, &mut failures),
             "augment" => check_augment(case, &got, &mut failures),
+            "discover" => check_discover(case, &got, &mut failures),
+            "request" => check_request(case, &got, &mut failures),
+            "response" => check_response(case, &got, &mut failures),
             _ => check_decision(case, &got, &mut failures),
         }
     }

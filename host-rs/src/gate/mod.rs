@@ -523,6 +523,12 @@ impl Gate {
         }
     }
 
+    /// The policy engine the gate decides with (for building registry requests
+    /// with the same configuration, see [`crate::api::ApiClient::executor`]).
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
     /// Calls `f` with every event from now on.
     pub fn on_event(&self, f: impl Fn(&Event) + Send + Sync + 'static) {
         lock(&self.inner.listeners).push(Arc::new(f));

@@ -1,0 +1,296 @@
+//! Seed 002's generic API tools, end to end: discovery and the tool prompt, the
+//! request (built by the component, so every runtime sends the same request
+//! for the same call), and [`ApiClient`], which sends it with the caller's base
+//! URL and credentials and turns the response into a result for the model.
+//!
+//! Wired through the approval gate, a registry tool call is: discover → the
+//! model picks → assess → (approve) → build → execute → result → audit:
+//!
+//! ```no_run
+//! # use toolgate::{Call, Gate, Policy, api::ApiClient};
+//! # let policy = Policy::embedded()?;
+//! # let config = "{}";
+//! let gate = Gate::builder(&policy).config(config).build()?;
+//! let client = ApiClient::new(&policy, "http://monitoring.internal")
+//!     .header("Authorization", "Bearer <the user's token>");
+//! let call = Call::new("alert_mute_create", r#"{"id": 1, "targets": ["host-01"]}"#);
+//! let result = gate.run(&call, client.executor(gate.engine(), &call.tool))?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::bindings::exports::toolgate::policy::types as wit;
+use crate::decision::Finding;
+use crate::policy::{Engine, Error, Policy};
+use serde::Serialize;
+
+/// A registry tool offered for a user's intent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Candidate {
+    /// The tool's name, as the model calls it.
+    pub name: String,
+    /// Its name for people.
+    pub display_name: String,
+    /// What it does.
+    pub description: String,
+    /// Its category, if configured.
+    pub category: Option<String>,
+    /// 1 = query, 2 = modify, 3 = delete.
+    pub risk_level: u8,
+    /// How well it matched; candidates come best first.
+    pub score: u32,
+    /// The keywords found in the intent.
+    pub matched: Vec<String>,
+}
+
+impl Candidate {
+    /// The canonical JSON form (the same in every runtime).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+    }
+}
+
+impl From<wit::Candidate> for Candidate {
+    fn from(c: wit::Candidate) -> Candidate {
+        Candidate {
+            name: c.name,
+            display_name: c.display_name,
+            description: c.description,
+            category: c.category,
+            risk_level: c.risk_level,
+            score: c.score,
+            matched: c.matched,
+        }
+    }
+}
+
+/// An HTTP request for a registry API tool, without base URL or credentials.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ApiRequest {
+    /// The method, upper case.
+    pub method: String,
+    /// The path, parameters substituted and percent-encoded.
+    pub path: String,
+    /// The query parameters in argument order.
+    pub query: Vec<(String, String)>,
+    /// The path and the encoded query string.
+    pub url: String,
+    /// The JSON body, for methods that send one.
+    pub body: Option<String>,
+}
+
+impl ApiRequest {
+    /// The canonical JSON form (the same in every runtime).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+    }
+}
+
+/// Why no request was built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// The call cannot become a request: missing parameters, a path parameter
+    /// that would change the path, not a registry API tool. Every reason is
+    /// listed; nothing was sent.
+    #[error("{}", .0.iter().map(|f| f.message.as_str()).collect::<Vec<_>>().join("; "))]
+    Refused(Vec<Finding>),
+    /// The policy faulted.
+    #[error(transparent)]
+    Policy(#[from] Error),
+}
+
+impl Engine {
+    /// The enabled API and MCP tools of this configuration that match a user's
+    /// intent, best first, at most `limit` (0: all), optionally in one category.
+    pub fn discover(
+        &self,
+        intent: &str,
+        category: Option<&str>,
+        limit: u32,
+    ) -> Result<Vec<Candidate>, Error> {
+        let found = self.call_engine_fn(|policy, store, resource| {
+            policy
+                .engine()
+                .call_discover(store, resource, intent, category, limit)
+        })?;
+        Ok(found.into_iter().map(Candidate::from).collect())
+    }
+
+    /// The named tools as a numbered list for the model, in `language` (`en`
+    /// or `zh`).
+    pub fn tool_prompt(&self, tools: &[String], language: &str) -> Result<String, Error> {
+        self.call_engine_fn(|policy, store, resource| {
+            policy
+                .engine()
+                .call_tool_prompt(store, resource, tools, language)
+        })
+    }
+
+    /// The request for calling registry tool `tool` with `args`.
+    pub fn build_request(&self, tool: &str, args: &str) -> Result<ApiRequest, RequestError> {
+        let built = self.call_engine_fn(|policy, store, resource| {
+            policy
+                .engine()
+                .call_build_request(store, resource, tool, args)
+        })?;
+        built
+            .map(|r| ApiRequest {
+                method: r.method,
+                path: r.path,
+                query: r.query,
+                url: r.url,
+                body: r.body,
+            })
+            .map_err(|findings| {
+                RequestError::Refused(
+                    findings
+                        .into_iter()
+                        .map(|f| Finding {
+                            code: f.code,
+                            message: f.message,
+                        })
+                        .collect(),
+                )
+            })
+    }
+}
+
+impl Policy {
+    /// A registry API's response as a result for the model (`Ok`) or an error
+    /// for it (`Err`): the `dat` of a `{"dat", "error"}` envelope, plain JSON or
+    /// text; a non-empty `error` or a status outside 2xx is an error.
+    pub fn read_response(&self, status: u16, body: &str) -> Result<Result<String, String>, Error> {
+        self.call_policy_fn(|policy, store| policy.call_read_response(store, status, body))
+    }
+}
+
+/// Sends registry API requests: a base URL, headers from the caller (the
+/// user's credentials; never from the model's arguments), a timeout and a bound
+/// on the response size.
+#[cfg(feature = "http")]
+#[derive(Clone)]
+pub struct ApiClient {
+    policy: Policy,
+    base_url: String,
+    headers: Vec<(String, String)>,
+    timeout: std::time::Duration,
+    max_response_bytes: u64,
+}
+
+#[cfg(feature = "http")]
+impl std::fmt::Debug for ApiClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Header values are credentials: never printed.
+        f.debug_struct("ApiClient")
+            .field("base_url", &self.base_url)
+            .field(
+                "headers",
+                &self.headers.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            )
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default bound on a response body: 1 MiB.
+#[cfg(feature = "http")]
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 1024 * 1024;
+
+#[cfg(feature = "http")]
+impl ApiClient {
+    /// A client for the system at `base_url` (`https://monitoring.example`);
+    /// 30 s timeout, 1 MiB responses.
+    pub fn new(policy: &Policy, base_url: impl Into<String>) -> ApiClient {
+        ApiClient {
+            policy: policy.clone(),
+            base_url: base_url.into().trim_end_matches('/').to_owned(),
+            headers: Vec::new(),
+            timeout: std::time::Duration::from_secs(30),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
+
+    /// Sends this header with every request (`Authorization`, a tenant id).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> ApiClient {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The whole request's time limit.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> ApiClient {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The largest response body accepted; a larger one is an error.
+    pub fn max_response_bytes(mut self, bytes: u64) -> ApiClient {
+        self.max_response_bytes = bytes;
+        self
+    }
+
+    /// Sends `request` and returns the result for the model, or the error for
+    /// it (unreachable server, timeout, oversized response, non-2xx status, an
+    /// `error` in the envelope).
+    pub fn execute(&self, request: &ApiRequest) -> Result<String, String> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(self.timeout))
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .build()
+            .into();
+        let mut builder = ureq::http::Request::builder()
+            .method(request.method.as_str())
+            .uri(format!("{}{}", self.base_url, request.url));
+        for (name, value) in &self.headers {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        let sent = match &request.body {
+            Some(body) => builder
+                .header("Content-Type", "application/json")
+                .body(body.clone())
+                .map_err(|e| format!("the request could not be made: {e}"))
+                .and_then(|r| agent.run(r).map_err(|e| self.describe(&e))),
+            None => builder
+                .body(())
+                .map_err(|e| format!("the request could not be made: {e}"))
+                .and_then(|r| agent.run(r).map_err(|e| self.describe(&e))),
+        };
+        let mut response = sent?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .body_mut()
+            .with_config()
+            .limit(self.max_response_bytes)
+            .read_to_vec()
+            .map_err(|e| self.describe(&e))?;
+        let body = String::from_utf8_lossy(&bytes);
+        self.policy
+            .read_response(status, &body)
+            .map_err(|e| format!("the response could not be read: {e}"))?
+    }
+
+    fn describe(&self, error: &ureq::Error) -> String {
+        match error {
+            ureq::Error::Timeout(_) => format!("no answer within {} s", self.timeout.as_secs_f64()),
+            ureq::Error::BodyExceedsLimit(limit) => {
+                format!("the response is larger than {limit} bytes")
+            }
+            other => format!("the request failed: {other}"),
+        }
+    }
+
+    /// An executor for [`crate::Gate::run`]: builds the request for `tool` from
+    /// the arguments the gate passes (after approval and edits) and sends it. A
+    /// call that cannot become a request fails with the reasons; nothing is sent.
+    pub fn executor<'a>(
+        &'a self,
+        engine: &'a Engine,
+        tool: &'a str,
+    ) -> impl FnOnce(&str) -> Result<String, String> + 'a {
+        move |args| {
+            let request = engine
+                .build_request(tool, args)
+                .map_err(|e| e.to_string())?;
+            self.execute(&request)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Seed 002's generic API tools beyond the risk decision: finding candidate
+//! tools for a user's intent ([`discover`]), the compact tool list a model is
+//! shown ([`tool_prompt`]), turning a call's arguments into an HTTP request
+//! ([`build_request`]) and a response into a result for the model
+//! ([`read_response`]). All of it lives in the component, so every runtime
+//! finds the same tools and builds the same request for the same call.
+
+pub mod discover;
+pub mod request;
+pub mod response;
+
+pub use discover::{discover, tool_prompt, Candidate};
+pub use request::{build_request, ApiRequest};
+pub use response::read_response;
+
+use crate::config::{Config, ToolConfig, ToolKind};
+
+/// A registry entry: an API tool, or an MCP tool with registry metadata.
+pub(crate) struct Entry<'a> {
+    pub name: &'a str,
+    pub tool: &'a ToolConfig,
+    pub kind: ToolKind,
+}
+
+impl Entry<'_> {
+    /// Whether it may be offered and called.
+    pub fn enabled(&self) -> bool {
+        self.tool.enabled.unwrap_or(true)
+    }
+
+    /// 1 = query, 2 = modify, 3 = delete: the configured level, else derived
+    /// from the method (API) or the annotations (MCP: read-only 1, destructive
+    /// or unannotated 3, otherwise 2).
+    pub fn level(&self) -> u8 {
+        if let Some(level) = self.tool.risk_level {
+            return level;
+        }
+        match self.kind {
+            ToolKind::Api => match self.method().as_str() {
+                "GET" | "HEAD" | "OPTIONS" => 1,
+                "DELETE" => 3,
+                _ => 2,
+            },
+            _ => {
+                let hints = self.tool.annotations.clone().unwrap_or_default();
+                if hints.read_only_hint == Some(true) {
+                    1
+                } else if hints.destructive_hint == Some(false) {
+                    2
+                } else {
+                    3
+                }
+            }
+        }
+    }
+
+    /// The HTTP method, upper case (`GET` when unset).
+    pub fn method(&self) -> String {
+        self.tool
+            .method
+            .as_deref()
+            .unwrap_or("GET")
+            .to_ascii_uppercase()
+    }
+}
+
+/// Every API and MCP tool of the configuration, in name order.
+pub(crate) fn entries(config: &Config) -> impl Iterator<Item = Entry<'_>> {
+    config.tools.iter().filter_map(|(name, tool)| {
+        let kind = tool.kind?;
+        (kind == ToolKind::Api || kind == ToolKind::Mcp).then_some(Entry { name, tool, kind })
+    })
+}
