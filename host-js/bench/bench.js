@@ -5,10 +5,9 @@
 // in headless Chromium with the bytes the page downloads. Not a test: it prints
 // figures for BENCHMARKS.md. `npm run bench` (`-- --quick` for a smoke run).
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
+import { serveDirectory } from '../scripts/static-server.js';
 import { gzipSync } from 'node:zlib';
 import { loadPolicy } from '../src/index.js';
 import { pkg, root } from '../test/paths.js';
@@ -89,20 +88,11 @@ console.log(`| Node: process start to first decision | ${median(runs.map((r) => 
 
 // The browser: page load to first decision, and what the page downloads.
 const { chromium } = await import('playwright-core');
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 let served = [];
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  try {
-    const body = await readFile(join(pkg, path));
-    served.push({ path, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
+const server = await serveDirectory(pkg, {
+  headers: { 'cache-control': 'no-store' },
+  onServe: (path, body) => served.push({ path, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length }),
 });
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const browser = await chromium.launch({
   executablePath: process.env.TOOLGATE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',

@@ -2,10 +2,9 @@
 // chromium, driven by playwright-core). Never skipped: a missing browser fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
+import { serveDirectory } from '../scripts/static-server.js';
 import { chromium } from 'playwright-core';
 import { parseVectors } from './conformance-lib.js';
 import { outDir, pkg, root, vectorFiles } from './paths.js';
@@ -13,7 +12,6 @@ import { outDir, pkg, root, vectorFiles } from './paths.js';
 const screenshotDir = join(root, 'target', 'screenshots');
 const screenshotPath = join(screenshotDir, 'approval-demo.png');
 const CHROMIUM = process.env.TOOLGATE_CHROMIUM ?? '/usr/bin/chromium';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
 
 let server;
 let browser;
@@ -22,17 +20,7 @@ let base;
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`);
   // Serves the package directory only: the page sees what a web app would ship.
-  server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    try {
-      const body = await readFile(join(pkg, path));
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server = await serveDirectory(pkg);
   base = `http://127.0.0.1:${server.address().port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -130,40 +130,39 @@ impl Decision {
     /// The fail-closed answer when the component trapped or failed: confirm, so a
     /// person decides, and say that the policy itself faulted.
     pub(crate) fn fault(tool: &str, cause: &str) -> Decision {
-        Decision {
-            action: Action::Confirm,
-            risk: Risk::Medium,
-            source: Source::Default,
-            llm_risk: None,
-            findings: vec![Finding {
-                code: POLICY_FAULT.to_owned(),
-                message: format!("the policy faulted ({cause}); a person must decide"),
-            }],
-            summary: format!(
-                "{} — the policy faulted; needs confirmation",
-                one_line(tool, 60)
-            ),
-        }
+        Decision::host_confirm(
+            tool,
+            POLICY_FAULT,
+            format!("the policy faulted ({cause}); a person must decide"),
+            "the policy faulted",
+        )
     }
 
     /// The answer when a call used up its work budget: confirm, and say so.
     pub(crate) fn over_limit(tool: &str) -> Decision {
+        Decision::host_confirm(
+            tool,
+            crate::POLICY_LIMIT,
+            String::from(
+                "the call was too expensive to assess within the policy's work limit; \
+                 a person must decide",
+            ),
+            "too expensive to assess",
+        )
+    }
+
+    /// A `confirm` the host makes itself, when the policy gave no answer.
+    fn host_confirm(tool: &str, code: &str, message: String, why: &str) -> Decision {
         Decision {
             action: Action::Confirm,
             risk: Risk::Medium,
             source: Source::Default,
             llm_risk: None,
             findings: vec![Finding {
-                code: crate::POLICY_LIMIT.to_owned(),
-                message: String::from(
-                    "the call was too expensive to assess within the policy's work limit; \
-                     a person must decide",
-                ),
+                code: code.to_owned(),
+                message,
             }],
-            summary: format!(
-                "{} — too expensive to assess; needs confirmation",
-                one_line(tool, 60)
-            ),
+            summary: format!("{} — {why}; needs confirmation", one_line(tool, 60)),
         }
     }
 }

@@ -18,21 +18,9 @@
 use std::path::PathBuf;
 use toolgate::Policy;
 
-/// xorshift64*: small, fast and reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "../../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const SPLICES: &[&str] = &[
     "\"",

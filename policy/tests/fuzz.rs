@@ -16,21 +16,9 @@
 use serde_json::{json, Value};
 use toolgate_policy::{Action, Engine};
 
-/// xorshift64*: small, fast and reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "../../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const TOKENS: &[&str] = &[
     ";",
