@@ -4,9 +4,9 @@
 
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { loadPolicy, decisionJson, RejectedError, ToolgateError } from '../src/index.js';
+import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError } from '../src/index.js';
 
-const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, CONFIRM: 10, DENY: 11 };
+const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, BROKEN: 4, CONFIRM: 10, DENY: 11 };
 
 const USAGE = `One risk policy for every LLM tool call: allow, confirm or deny, with reasons.
 
@@ -25,6 +25,9 @@ Commands:
           tool when not given); tools left alone are listed on standard error
   guidance [--lang en|zh]
           Print the prompt guidance for the model
+  audit verify FILE
+          Verify a gate's hash-chained audit log (JSON Lines): the record count
+          and head hash, or the first broken line (exit 4)
 
 Options:
   --component FILE  Load this policy component instead of the shipped one
@@ -37,6 +40,7 @@ Exit codes:
   1   error: unreadable file or configuration, policy fault
   2   usage error
   3   check: some input lines were malformed (see the error objects in the output)
+  4   audit verify: a record failed verification
   10  at least one call needs confirmation, none denied
   11  at least one call denied
 `;
@@ -67,12 +71,15 @@ function parseArgs(argv) {
     else if (opts.command === null) opts.command = arg;
     else opts.positional.push(arg);
   }
-  const limits = { assess: [1, 2], check: [0, 1], augment: [0, 1], guidance: [0, 0] };
+  const limits = { assess: [1, 2], check: [0, 1], augment: [0, 1], guidance: [0, 0], audit: [2, 2] };
   const limit = limits[opts.command];
   if (!limit) throw new UsageError(opts.command === null ? 'a command is required' : `unknown command '${opts.command}'`);
   const [min, max] = limit;
   if (opts.positional.length < min || opts.positional.length > max) {
     throw new UsageError(`wrong number of arguments for '${opts.command}'`);
+  }
+  if (opts.command === 'audit' && opts.positional[0] !== 'verify') {
+    throw new UsageError(`unknown command 'audit ${opts.positional[0]}'`);
   }
   return opts;
 }
@@ -250,6 +257,18 @@ async function run(argv) {
     case 'guidance':
       await write(policy.guidance(opts.lang));
       return EXIT.OK;
+    case 'audit': {
+      const log = await readText(opts.positional[1]);
+      try {
+        const { records, head } = policy.verifyAudit(log);
+        await write(`ok: ${records} records, head ${head}\n`);
+        return EXIT.OK;
+      } catch (e) {
+        if (!(e instanceof AuditBrokenError)) throw e;
+        await write(`broken: ${e.message}\n`);
+        return EXIT.BROKEN;
+      }
+    }
     default:
       return EXIT.USAGE;
   }

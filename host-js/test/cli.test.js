@@ -170,3 +170,28 @@ test('mutated input lines, lone surrogates included, decide alike in both CLIs',
   assert.ok([3, 10, 11].includes(r.status), r.stderr);
   assert.equal(r.stdout.split('\n').filter(Boolean).length, lines.filter((l) => l.trim() !== '').length);
 });
+
+test('audit verify: the same verdict, output and exit code', async () => {
+  const { loadPolicy } = await import('../src/index.js');
+  const policy = await loadPolicy();
+  const entry = (tool) => ({
+    time: 1,
+    tool,
+    parameters: '{}',
+    decision: { action: 'allow', risk: 'low', source: 'whitelist', findings: [], policy_version: '0.1.0' },
+    status: 'executed',
+    success: true,
+  });
+  const lines = [];
+  for (const tool of ['a', 'b', 'c']) lines.push(policy.sealAudit(entry(tool), lines.at(-1) ?? null));
+  const good = join(scratch, 'audit.jsonl');
+  writeFileSync(good, `${lines.join('\n')}\n`);
+  const ok = assertSame(['audit', 'verify', good]);
+  assert.equal(ok.status, 0);
+  assert.match(ok.stdout, /^ok: 3 records, head [0-9a-f]{64}\n$/);
+  const bad = join(scratch, 'audit-broken.jsonl');
+  writeFileSync(bad, `${lines[0]}\n${lines[2]}\n`);
+  const broken = assertSame(['audit', 'verify', bad]);
+  assert.equal(broken.status, 4);
+  assert.match(broken.stdout, /^broken: line 2: /);
+});
