@@ -71,6 +71,9 @@ pub const COMMAND_PARSE_ERROR: &str = "command.parse-error";
 pub const COMMAND_UNKNOWN_PROGRAM: &str = "command.unknown-program";
 /// A read-only program with an argument that writes or executes (`find -delete`).
 pub const COMMAND_UNSAFE_ARGUMENT: &str = "command.unsafe-argument";
+/// A read-only command would print a file that holds secrets (keys, credentials,
+/// another process's environment).
+pub const COMMAND_SENSITIVE_PATH: &str = "command.sensitive-path";
 /// Output redirected into a file.
 pub const COMMAND_REDIRECT_WRITE: &str = "command.redirect-write";
 /// Command or process substitution: `$(…)`, backticks, `<(…)`.

@@ -11,6 +11,7 @@
 mod git;
 mod lexer;
 mod programs;
+mod tools;
 
 use super::{Assessment, Assessor, Verdict};
 use crate::args::{json_type, string_field};
@@ -298,6 +299,15 @@ fn check_segment(segment: &Segment, words: &[String]) -> Result<(), (&'static st
             ),
         ));
     }
+    // An input redirection reads its file into the command.
+    if let Some(redirect) = segment.redirects.iter().find(|r| r.op == "<") {
+        if let Some(why) = crate::assess::file::secret_path(&redirect.target) {
+            return Err((
+                codes::COMMAND_SENSITIVE_PATH,
+                format!("`<` reads `{}`, which {why}", preview(&redirect.target, 60)),
+            ));
+        }
+    }
     if words.is_empty() {
         // Only redirections that do not write, such as `< file`.
         return Ok(());
@@ -399,7 +409,53 @@ fn check_words(
                 preview(&arg, 60)
             ),
         )
-    })
+    })?;
+    check_secret_reads(name, args)
+}
+
+/// Programs that print the content of the files they are given: reading a key,
+/// a credentials file or another process's environment with them is not an
+/// everyday read, and is confirmed just as `file_operations` would confirm it.
+const CONTENT_READERS: &[&str] = &[
+    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk",
+    "nawk", "sed", "sort", "uniq", "cut", "nl", "tac", "rev", "column", "cmp", "comm", "diff",
+    "base64", "base32", "od", "hexdump", "xxd", "strings", "fold", "fmt", "expand", "unexpand",
+    "paste", "join", "jq", "yq", "look", "shuf", "git",
+];
+
+/// Refuses a content reader whose arguments name a secret file (`~/.ssh/id_rsa`,
+/// `.env`, `/proc/self/environ`), also as an option's value (`--file=.env`).
+fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, String)> {
+    if !CONTENT_READERS.contains(&name) {
+        return Ok(());
+    }
+    for arg in args {
+        let candidate = match arg.split_once('=') {
+            Some((option, value)) if option.starts_with('-') => value,
+            _ => arg.as_str(),
+        };
+        // `git show REV:path` prints a committed file.
+        let candidate = if name == "git" {
+            candidate
+                .rsplit_once(':')
+                .map_or(candidate, |(_, path)| path)
+        } else {
+            candidate
+        };
+        if candidate.starts_with('-') && name != "git" {
+            continue;
+        }
+        if let Some(why) = crate::assess::file::secret_path(candidate) {
+            return Err((
+                codes::COMMAND_SENSITIVE_PATH,
+                format!(
+                    "`{name}` would print `{}`, which {why}",
+                    preview(candidate, 60)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `find`: its own options (without `-delete`, `-fprint`…), and every command

@@ -173,8 +173,64 @@ fn normalize(path: &str) -> String {
     }
 }
 
+/// System files under the secret prefixes that only describe the machine
+/// (CPU, memory, load, mounts) or are the standard streams and sources of
+/// bytes: everyday reads, never secrets.
+const BENIGN_SYSTEM_FILES: &[&str] = &[
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/version",
+    "/proc/stat",
+    "/proc/mounts",
+    "/proc/partitions",
+    "/proc/swaps",
+    "/proc/diskstats",
+    "/proc/filesystems",
+    "/proc/vmstat",
+    "/proc/interrupts",
+    "/proc/cgroups",
+    "/proc/devices",
+    "/proc/modules",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/pressure/cpu",
+    "/proc/pressure/memory",
+    "/proc/pressure/io",
+    "/proc/net/dev",
+    "/proc/net/route",
+    "/proc/net/snmp",
+    "/proc/self/status",
+    "/proc/self/limits",
+    "/proc/self/mountinfo",
+    "/proc/self/cgroup",
+    "/proc/self/stat",
+    "/proc/self/statm",
+    "/dev/null",
+    "/dev/zero",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+];
+
+/// Why a path (any spelling; `..` resolved in the text) holds secrets, if it
+/// does: the check `file_operations` makes, shared with the command assessor
+/// for the files a read-only command would print.
+pub(crate) fn secret_path(path: &str) -> Option<&'static str> {
+    if path.chars().any(char::is_control) {
+        return Some("holds control characters");
+    }
+    sensitive(&normalize(path))
+}
+
 fn sensitive(normalized: &str) -> Option<&'static str> {
     let lower = normalized.to_ascii_lowercase();
+    if BENIGN_SYSTEM_FILES.contains(&lower.as_str()) {
+        return None;
+    }
     let components: Vec<&str> = lower.split('/').filter(|c| !c.is_empty()).collect();
     for prefix in SECRET_PREFIXES {
         if lower == *prefix || lower.starts_with(&format!("{prefix}/")) {

@@ -120,7 +120,7 @@ fn denied_host(raw: &str, deny: &[String]) -> Option<Finding> {
 }
 
 /// Why a URL is not proven safe to read from, if it is not.
-fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> {
+pub(crate) fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> {
     let shown = preview(raw, 80);
     let url = match Url::parse(raw.trim()) {
         Ok(url) => url,

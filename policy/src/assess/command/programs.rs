@@ -5,7 +5,7 @@
 //! Everything else needs confirmation. The table is data: add a program with the
 //! rule that describes its dangerous options.
 
-use super::git;
+use super::{git, tools};
 
 /// How a read-only program's arguments are checked.
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +55,30 @@ pub fn read_only(program: &str) -> Option<Args> {
         // The system, read-only.
         "whoami" | "id" | "uname" | "uptime" | "free" | "ps" | "pgrep" | "lscpu" | "lsblk"
         | "lsof" | "groups" | "arch" | "tty" | "locale" | "who" | "w" | "last" | "vmstat"
-        | "ss" | "netstat" | "cal" | "logname" | "users" | "lsusb" | "lspci" | "dmesg" => Args::Any,
+        | "netstat" | "cal" | "logname" | "users" | "lsusb" | "lspci" | "getent" => Args::Any,
+        // `dmesg -c`/`-C` clear the kernel log, `-n`/`-D`/`-E` change the console.
+        "dmesg" => forbid(
+            &[
+                "--clear",
+                "--read-clear",
+                "--console-off",
+                "--console-on",
+                "--console-level",
+            ],
+            &['c', 'C', 'D', 'E', 'n'],
+            &[],
+        ),
+        // `ss -K` kills the sockets it lists.
+        "ss" => forbid(&["--kill"], &['K'], &[]),
+        "journalctl" => forbid(tools::JOURNALCTL_WRITES, &[], &[]),
+        "systemctl" => Args::Check(tools::systemctl),
+        "docker" => Args::Check(tools::docker),
+        "kubectl" => Args::Check(tools::kubectl),
+        "npm" => Args::Check(tools::npm),
+        "pip" | "pip3" => Args::Check(tools::pip),
+        "top" => Args::Check(tools::top),
+        "history" => Args::Check(tools::history),
+        "curl" => Args::Check(tools::curl),
         "file" => forbid(&["--compile"], &['C'], &[]),
         "tree" => forbid(&["--output"], &['o'], &[]),
         "sort" => forbid(&["--output", "--compress-program"], &['o'], &[]),
@@ -78,8 +101,7 @@ pub fn read_only(program: &str) -> Option<Args> {
         "awk" | "gawk" | "mawk" | "nawk" => Args::Check(awk),
         "git" => Args::Check(git::check),
         "python" | "python3" | "node" | "ruby" | "perl" | "php" | "java" | "go" | "cargo"
-        | "rustc" | "npm" | "pip" | "pip3" | "gcc" | "clang" | "make" | "docker" | "kubectl"
-        | "terraform" => Args::Check(version_only),
+        | "rustc" | "gcc" | "clang" | "make" | "terraform" => Args::Check(version_only),
         _ => return None,
     };
     Some(rule)
@@ -591,7 +613,7 @@ mod tests {
     #[test]
     fn unknown_programs_are_not_read_only() {
         for program in [
-            "rm", "mv", "LS", "cats", "tee", "curl", "xargs", "bash", "sudo",
+            "rm", "mv", "LS", "cats", "tee", "wget", "xargs", "bash", "sudo",
         ] {
             assert!(read_only(program).is_none(), "{program}");
         }
