@@ -214,6 +214,9 @@ export class Gate extends EventTarget {
     this.#chainReady = (async () => {
       this.#chain = this.#sinks.length > 0 ? ((await this.#sinks[0].last?.()) ?? null) : null;
     })();
+    // A sink that cannot be read fails each record (reported as `auditError`),
+    // never the process through an unhandled rejection.
+    this.#chainReady.catch(() => {});
   }
 
   /** The policy engine the gate decides with. */

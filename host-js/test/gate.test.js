@@ -363,3 +363,20 @@ test('the audit of a session verifies, breaks when touched, and the Rust CLI agr
   // A sample record, for the record.
   writeFileSync(join(root, 'target', 'cross-host', 'sample-audit.jsonl'), text);
 });
+
+test('an audit sink that fails is reported on the result, and the call still counts', async () => {
+  const broken = {
+    last: async () => {
+      throw new Error('cannot read the log');
+    },
+    append: async () => {
+      throw new Error('disk full');
+    },
+  };
+  const gate = new Gate(policy, { audit: [broken] });
+  const { calls, execute } = counting();
+  const r = await gate.run({ tool: 'execute_sql', args: { sql: 'SELECT 1' } }, execute);
+  assert.equal(r.status, 'executed');
+  assert.equal(calls.length, 1);
+  assert.match(r.auditError, /cannot read the log/);
+});
