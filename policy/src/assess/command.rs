@@ -420,7 +420,8 @@ const CONTENT_READERS: &[&str] = &[
     "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk",
     "nawk", "sed", "sort", "uniq", "cut", "nl", "tac", "rev", "column", "cmp", "comm", "diff",
     "base64", "base32", "od", "hexdump", "xxd", "strings", "fold", "fmt", "expand", "unexpand",
-    "paste", "join", "jq", "yq", "look", "shuf", "git",
+    "paste", "join", "jq", "yq", "look", "shuf", "git", "zcat", "bzcat", "xzcat", "zstdcat",
+    "zgrep", "zegrep", "zfgrep", "gzip", "bzip2", "xz", "zstd", "tar", "unzip",
 ];
 
 /// Refuses a content reader whose arguments name a secret file (`~/.ssh/id_rsa`,

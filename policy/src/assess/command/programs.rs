@@ -55,7 +55,21 @@ pub fn read_only(program: &str) -> Option<Args> {
         // The system, read-only.
         "whoami" | "id" | "uname" | "uptime" | "free" | "ps" | "pgrep" | "lscpu" | "lsblk"
         | "lsof" | "groups" | "arch" | "tty" | "locale" | "who" | "w" | "last" | "vmstat"
-        | "netstat" | "cal" | "logname" | "users" | "lsusb" | "lspci" | "getent" => Args::Any,
+        | "netstat" | "cal" | "logname" | "users" | "lsusb" | "lspci" | "getent" | "lsmod"
+        | "lsb_release" | "sleep" | "dig" | "nslookup" | "host" => Args::Any,
+        // Compressed files printed, not unpacked.
+        "zcat" | "bzcat" | "xzcat" | "zstdcat" | "zgrep" | "zegrep" | "zfgrep" => Args::Any,
+        // `ping -f` floods.
+        "ping" | "ping6" => forbid(&["--flood"], &['f'], &[]),
+        "ip" => Args::Check(tools::ip),
+        "ifconfig" => Args::Check(tools::ifconfig),
+        "tar" => Args::Check(tools::tar),
+        "unzip" => Args::Check(tools::unzip),
+        "gzip" | "bzip2" | "xz" | "zstd" => Args::Check(tools::compressor),
+        "hostnamectl" | "timedatectl" | "localectl" | "loginctl" => {
+            Args::Check(tools::systemd_status)
+        }
+        "mount" | "ulimit" => Args::Check(tools::listing_only),
         // `dmesg -c`/`-C` clear the kernel log, `-n`/`-D`/`-E` change the console.
         "dmesg" => forbid(
             &[

@@ -412,6 +412,223 @@ pub fn curl(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `ip`: showing addresses, links, routes and neighbours. Not `-batch` (a
+/// script of commands) or `-force`, and never a verb that changes anything.
+pub fn ip(args: &[String]) -> Result<(), String> {
+    const FLAGS: &[&str] = &[
+        "-4",
+        "-6",
+        "-0",
+        "-br",
+        "-brief",
+        "-s",
+        "-stats",
+        "-statistics",
+        "-c",
+        "-color",
+        "-color=auto",
+        "-color=always",
+        "-color=never",
+        "-j",
+        "-json",
+        "-p",
+        "-pretty",
+        "-d",
+        "-details",
+        "-o",
+        "-oneline",
+        "-h",
+        "-human",
+        "-r",
+        "-resolve",
+        "-a",
+        "-all",
+    ];
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        if !arg.starts_with('-') {
+            break;
+        }
+        if !FLAGS.contains(&arg.as_str()) {
+            return Err(arg.clone());
+        }
+        i += 1;
+    }
+    let Some(object) = args.get(i) else {
+        return Err(String::from("(no object)"));
+    };
+    const OBJECTS: &[&str] = &[
+        "address",
+        "addr",
+        "a",
+        "link",
+        "l",
+        "route",
+        "r",
+        "ro",
+        "neighbour",
+        "neighbor",
+        "neigh",
+        "n",
+        "rule",
+        "ru",
+        "maddress",
+        "maddr",
+        "m",
+        "tunnel",
+        "tun",
+        "netconf",
+    ];
+    if !OBJECTS.contains(&object.as_str()) {
+        return Err(object.clone());
+    }
+    match args.get(i + 1).map(String::as_str) {
+        None | Some("show" | "list" | "ls" | "lst" | "sh" | "s" | "get" | "help") => Ok(()),
+        // `ip addr dev eth0` is `show` with a selector.
+        Some("dev" | "up" | "scope" | "label" | "table" | "type") => Ok(()),
+        Some(verb) => Err(verb.to_owned()),
+    }
+}
+
+/// `ifconfig`: listing only (no address, flag or `up`/`down` after the name).
+pub fn ifconfig(args: &[String]) -> Result<(), String> {
+    let mut names = 0;
+    for arg in args {
+        match arg.as_str() {
+            "-a" | "-s" | "-v" | "-as" | "-av" => {}
+            a if a.starts_with('-') => return Err(arg.clone()),
+            _ => {
+                names += 1;
+                if names > 1 {
+                    return Err(arg.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `tar`: listing an archive's members (`-t`), never extracting, creating or
+/// running a program (`--to-command`, `-I`, `--checkpoint-action`), and no
+/// `host:file` archive (which `tar` reaches through a remote shell).
+pub fn tar(args: &[String]) -> Result<(), String> {
+    const REFUSED_LONG: &[&str] = &[
+        "--extract",
+        "--get",
+        "--create",
+        "--append",
+        "--update",
+        "--catenate",
+        "--concatenate",
+        "--delete",
+        "--to-command",
+        "--use-compress-program",
+        "--info-script",
+        "--new-volume-script",
+        "--checkpoint-action",
+        "--index-file",
+        "--rsh-command",
+        "--volno-file",
+        "--to-stdout",
+        "--overwrite",
+        "--remove-files",
+    ];
+    let mut lists = false;
+    for (i, arg) in args.iter().enumerate() {
+        if arg.contains(':') {
+            return Err(arg.clone());
+        }
+        if let Some(name) = arg.strip_prefix("--") {
+            if name.split('=').next() == Some("list") {
+                lists = true;
+            } else if super::programs::long_matches(REFUSED_LONG, name) {
+                return Err(arg.clone());
+            }
+            continue;
+        }
+        // The first word may be a bundle of letters without a dash (`tzf`).
+        let cluster = match arg.strip_prefix('-') {
+            Some(c) => Some(c),
+            None if i == 0 => Some(arg.as_str()),
+            None => None,
+        };
+        if let Some(cluster) = cluster {
+            if cluster.chars().any(|c| "xcruAdIFO".contains(c)) {
+                return Err(arg.clone());
+            }
+            if cluster.contains('t') {
+                lists = true;
+            }
+        }
+    }
+    if lists {
+        Ok(())
+    } else {
+        Err(String::from("(not a listing)"))
+    }
+}
+
+/// `unzip`: listing or testing only (`-l`, `-v`, `-t`, `-Z`), never extracting.
+pub fn unzip(args: &[String]) -> Result<(), String> {
+    match args.first() {
+        Some(first)
+            if first.len() > 1
+                && first.starts_with('-')
+                && first.chars().skip(1).all(|c| "ltvZq".contains(c))
+                && first.chars().any(|c| "ltvZ".contains(c)) =>
+        {
+            Ok(())
+        }
+        Some(first) => Err(first.clone()),
+        None => Err(String::from("(no arguments)")),
+    }
+}
+
+/// `gzip`, `bzip2`, `xz`, `zstd`: only to standard output, or listing or
+/// testing an archive; without `-c`/`-l`/`-t` they replace the file in place.
+pub fn compressor(args: &[String]) -> Result<(), String> {
+    let safe = args.iter().any(|a| {
+        matches!(a.as_str(), "--stdout" | "--to-stdout" | "--list" | "--test")
+            || (a.starts_with('-') && !a.starts_with("--") && a.chars().any(|c| "clt".contains(c)))
+    });
+    let refused = args.iter().find(|a| {
+        let name = a.split('=').next().unwrap_or(a);
+        // Output files, and zstd's patch/train modes that write.
+        matches!(
+            name,
+            "-o" | "--output" | "--rm" | "--train" | "--patch-from" | "--keep" | "-k"
+        )
+    });
+    match (safe, refused) {
+        (_, Some(arg)) => Err(arg.clone()),
+        (true, None) => Ok(()),
+        (false, None) => Err(String::from("(compresses in place)")),
+    }
+}
+
+/// `hostnamectl`, `timedatectl`, `localectl`, `loginctl`: their reporting verbs.
+pub fn systemd_status(args: &[String]) -> Result<(), String> {
+    match first_word(args) {
+        None => Ok(()),
+        Some(
+            "status" | "show" | "list-timezones" | "list-keymaps" | "list-locales"
+            | "list-sessions" | "list-users" | "list-seats" | "show-session" | "show-user"
+            | "show-seat" | "session-status" | "user-status" | "seat-status" | "timesync-status"
+            | "show-timesync" | "hostname",
+        ) => Ok(()),
+        Some(other) => Err(other.to_owned()),
+    }
+}
+
+/// `mount` and `ulimit`: listing only, with no arguments (or `-l` / `-a`).
+pub fn listing_only(args: &[String]) -> Result<(), String> {
+    match args {
+        [] => Ok(()),
+        [flag] if flag == "-l" || flag == "-a" => Ok(()),
+        [first, ..] => Err(first.clone()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,6 +659,32 @@ mod tests {
         assert!(!ok(pip, "list --log=/tmp/x"));
         assert!(ok(top, "-bn1"));
         assert!(!ok(history, "-w"));
+        assert!(ok(ip, "-br addr"));
+        assert!(ok(ip, "route show table main"));
+        assert!(!ok(ip, "link set eth0 down"));
+        assert!(!ok(ip, "-batch cmds"));
+        assert!(!ok(ip, "netns exec x sh"));
+        assert!(ok(ifconfig, "eth0"));
+        assert!(!ok(ifconfig, "eth0 down"));
+        assert!(ok(tar, "-tzf a.tgz"));
+        assert!(ok(tar, "tvf a.tar"));
+        assert!(!ok(tar, "-xzf a.tgz"));
+        assert!(!ok(tar, "-tf a.tar --to-command=sh"));
+        assert!(!ok(tar, "-t -I sh -f a.tar"));
+        assert!(!ok(tar, "-tf host:/a.tar"));
+        assert!(!ok(tar, "--checkpoint-action=exec=sh -tf a.tar"));
+        assert!(ok(unzip, "-l a.zip"));
+        assert!(!ok(unzip, "a.zip"));
+        assert!(!ok(unzip, "-o a.zip"));
+        assert!(ok(compressor, "-l a.gz"));
+        assert!(ok(compressor, "-dc a.gz"));
+        assert!(!ok(compressor, "a.txt"));
+        assert!(!ok(compressor, "-d a.gz"));
+        assert!(!ok(compressor, "-c -o out a"));
+        assert!(ok(systemd_status, "status"));
+        assert!(!ok(systemd_status, "set-hostname x"));
+        assert!(ok(listing_only, "-l"));
+        assert!(!ok(listing_only, "/dev/sdb1 /mnt"));
     }
 
     #[test]
