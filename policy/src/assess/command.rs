@@ -312,7 +312,68 @@ fn check_segment(segment: &Segment, words: &[String]) -> Result<(), (&'static st
         // Only redirections that do not write, such as `< file`.
         return Ok(());
     }
-    check_words(words, segment.expands, 0, false)
+    // Compound commands arrive split at `;`: `for f in …`, `do cmd`, `done`,
+    // `if cmd`, `then cmd`, `else cmd`, `fi`, `while cmd`, `{ cmd`, `}`. The
+    // reserved words do nothing themselves; every command between them is
+    // judged like any other.
+    let mut words = words;
+    while let Some((first, rest)) = words.split_first() {
+        if matches!(
+            first.as_str(),
+            "do" | "then" | "else" | "elif" | "if" | "while" | "until" | "!" | "{"
+        ) {
+            words = rest;
+        } else {
+            break;
+        }
+    }
+    match words {
+        [] => Ok(()),
+        [end] if matches!(end.as_str(), "done" | "fi" | "}") => Ok(()),
+        [keyword, name, rest @ ..] if keyword == "for" => {
+            // `for NAME in WORDS`: the words are only values; the variable
+            // must not be one the shell or the next programs act on.
+            if !safe_loop_variable(name) {
+                return Err((
+                    codes::COMMAND_ENV_ASSIGNMENT,
+                    format!("the loop sets `{}`", preview(name, 40)),
+                ));
+            }
+            match rest.first() {
+                None => Ok(()),
+                Some(word) if word == "in" => Ok(()),
+                Some(_) => Err((
+                    codes::COMMAND_UNSUPPORTED_SYNTAX,
+                    String::from("a `for` loop of an unsupported form"),
+                )),
+            }
+        }
+        _ => check_words(words, segment.expands, 0, false),
+    }
+}
+
+/// A variable a loop or `read` may set: a lower-case name (upper case is where
+/// the environment lives: `PATH`, `IFS`, `LD_PRELOAD`…) that is not tied to one
+/// in some shell (zsh's `path`, `cdpath`, `fpath`, `manpath`, …).
+pub(crate) fn safe_loop_variable(name: &str) -> bool {
+    let mut chars = name.chars();
+    let valid = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    valid
+        && !matches!(
+            name,
+            "path"
+                | "cdpath"
+                | "fpath"
+                | "manpath"
+                | "module_path"
+                | "mailpath"
+                | "psvar"
+                | "watch"
+                | "_"
+        )
 }
 
 /// Checks a program and its arguments. `expands`: the shell may expand the
@@ -330,12 +391,17 @@ fn check_words(
             String::from("wrappers are nested too deeply to analyse"),
         ));
     }
+    // `IFS= read -r line` sets the separators for `read` alone.
+    let program_is_read = words
+        .iter()
+        .find(|w| !is_assignment(w))
+        .is_some_and(|w| w == "read");
     let mut start = 0;
     while let Some(word) = words.get(start) {
         let Some((name, _)) = word.split_once('=').filter(|_| is_assignment(word)) else {
             break;
         };
-        if !harmless_variable(name) {
+        if !(harmless_variable(name) || name == "IFS" && program_is_read) {
             return Err((
                 codes::COMMAND_ENV_ASSIGNMENT,
                 format!(

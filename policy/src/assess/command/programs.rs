@@ -70,6 +70,7 @@ pub fn read_only(program: &str) -> Option<Args> {
             Args::Check(tools::systemd_status)
         }
         "mount" | "ulimit" => Args::Check(tools::listing_only),
+        "read" => Args::Check(tools::read),
         // `dmesg -c`/`-C` clear the kernel log, `-n`/`-D`/`-E` change the console.
         "dmesg" => forbid(
             &[

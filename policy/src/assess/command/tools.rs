@@ -629,6 +629,31 @@ pub fn listing_only(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// `read`: reads a line of standard input into variables, which must be safe
+/// to set (see `safe_loop_variable`); `-u FD` reads another descriptor.
+pub fn read(args: &[String]) -> Result<(), String> {
+    const WITH_VALUE: &[&str] = &["-d", "-n", "-N", "-p", "-t", "-u", "-i"];
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if arg == "-a" {
+            match args.get(i) {
+                Some(name) if super::super::command::safe_loop_variable(name) => i += 1,
+                _ => return Err(arg.clone()),
+            }
+        } else if WITH_VALUE.contains(&arg.as_str()) {
+            i += 1;
+        } else if arg.starts_with('-') {
+            if !arg.chars().skip(1).all(|c| "rse".contains(c)) {
+                return Err(arg.clone());
+            }
+        } else if !super::super::command::safe_loop_variable(arg) {
+            return Err(arg.clone());
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,6 +710,11 @@ mod tests {
         assert!(!ok(systemd_status, "set-hostname x"));
         assert!(ok(listing_only, "-l"));
         assert!(!ok(listing_only, "/dev/sdb1 /mnt"));
+        assert!(ok(read, "-r line"));
+        assert!(ok(read, "-r -a parts"));
+        assert!(!ok(read, "PATH"));
+        assert!(!ok(read, "-a IFS"));
+        assert!(!ok(read, "path"));
     }
 
     #[test]
