@@ -78,6 +78,14 @@ const SECRET_NAMES: &[&str] = &[
     "secrets.yml",
     "secrets.yaml",
     "keystore",
+    "credentials.tfrc.json",
+    // Browser password and cookie stores (names lower-cased).
+    "logins.json",
+    "key3.db",
+    "key4.db",
+    "cookies.sqlite",
+    "login data",
+    "cookies",
 ];
 /// File name suffixes that hold keys.
 const SECRET_SUFFIXES: &[&str] = &[
@@ -240,7 +248,16 @@ fn sensitive(normalized: &str) -> Option<&'static str> {
     if components.iter().any(|c| SECRET_DIRS.contains(c)) {
         return Some("is inside a directory of keys or credentials");
     }
-    if components.windows(2).any(|w| w == [".config", "gcloud"]) {
+    // Tools that keep their tokens under ~/.config or ~/.local/share.
+    if components.windows(2).any(|w| {
+        matches!(
+            w,
+            [
+                ".config",
+                "gcloud" | "gh" | "hub" | "op" | "rclone" | "doctl" | "heroku"
+            ] | ["share", "keyrings"]
+        )
+    }) {
         return Some("is inside a directory of keys or credentials");
     }
     let name = components.last().copied().unwrap_or("");
