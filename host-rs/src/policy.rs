@@ -422,7 +422,6 @@ impl Policy {
                 live.bindings
                     .toolgate_policy_policy()
                     .call_assess(store, tool, args)
-                    .map_err(|e| Failure::from_wasmtime(&e))
             })
             .map(Decision::from)
             .unwrap_or_else(|e| e.into_decision(tool))
@@ -436,9 +435,9 @@ impl Policy {
             registry.next_id += 1;
             registry.next_id
         };
-        let created = self.shared.call(1, |live| {
-            create_engine(live, id, config).map_err(|e| Failure::from_wasmtime(&e))
-        })?;
+        let created = self
+            .shared
+            .call(1, |live| create_engine(live, id, config))?;
         match created {
             Ok(()) => {
                 lock(&self.shared.registry)
@@ -457,14 +456,7 @@ impl Policy {
     /// and Responses, Anthropic, MCP, Gemini, or `{"tool", "args"}`).
     /// [`Error::Rejected`] only when no tool name can be found.
     pub fn parse_call(&self, call: &str) -> Result<ToolCall, Error> {
-        self.shared
-            .call(1, |live| {
-                let store = &mut live.store;
-                live.bindings
-                    .toolgate_policy_policy()
-                    .call_parse_call(store, call)
-                    .map_err(|e| Failure::from_wasmtime(&e))
-            })?
+        self.call_policy_fn(|policy, store| policy.call_parse_call(store, call))?
             .map(ToolCall::from)
             .map_err(Error::Rejected)
     }
@@ -472,37 +464,18 @@ impl Policy {
     /// The arguments a tool really receives: `risk_level` removed, nothing else
     /// changed. [`Error::Rejected`] when `args` is not a JSON object.
     pub fn strip_risk_level(&self, args: &str) -> Result<String, Error> {
-        self.shared
-            .call(1, |live| {
-                let store = &mut live.store;
-                live.bindings
-                    .toolgate_policy_policy()
-                    .call_strip_risk_level(store, args)
-                    .map_err(|e| Failure::from_wasmtime(&e))
-            })?
+        self.call_policy_fn(|policy, store| policy.call_strip_risk_level(store, args))?
             .map_err(Error::Rejected)
     }
 
     /// The prompt guidance for the model, in `language` (`en` or `zh`).
     pub fn guidance(&self, language: &str) -> Result<String, Error> {
-        Ok(self.shared.call(1, |live| {
-            let store = &mut live.store;
-            live.bindings
-                .toolgate_policy_policy()
-                .call_guidance(store, language)
-                .map_err(|e| Failure::from_wasmtime(&e))
-        })?)
+        self.call_policy_fn(|policy, store| policy.call_guidance(store, language))
     }
 
     /// The policy's version.
     pub fn version(&self) -> Result<String, Error> {
-        Ok(self.shared.call(1, |live| {
-            let store = &mut live.store;
-            live.bindings
-                .toolgate_policy_policy()
-                .call_version(store)
-                .map_err(|e| Failure::from_wasmtime(&e))
-        })?)
+        self.call_policy_fn(|policy, store| policy.call_version(store))
     }
 }
 
@@ -537,7 +510,6 @@ impl Policy {
     ) -> Result<T, Error> {
         Ok(self.shared.call(1, |live| {
             f(live.bindings.toolgate_policy_policy(), &mut live.store)
-                .map_err(|e| Failure::from_wasmtime(&e))
         })?)
     }
 
@@ -551,7 +523,6 @@ impl Policy {
     ) -> Result<T, Error> {
         Ok(self.shared.call(1, |live| {
             f(live.bindings.toolgate_policy_records(), &mut live.store)
-                .map_err(|e| Failure::from_wasmtime(&e))
         })?)
     }
 }
@@ -777,25 +748,34 @@ impl Shared {
         }
     }
 
-    /// Runs `f` on an instance from the pool with `weight` times the work
-    /// budget. Any error, a trap or the fuel running out included, discards the
-    /// instance; success returns it to the pool.
-    fn call<T>(
+    /// Runs `f` on an instance from the pool. Any error, a trap or the fuel
+    /// running out included, discards the instance; success returns it to the
+    /// pool.
+    fn with_instance<T>(
         &self,
-        weight: u64,
         f: impl FnOnce(&mut Live) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let mut live = self
             .check_out()
             .map_err(|e| Failure::Fault(format!("{e:#}")))?;
-        let result = self.sync_engines(&mut live, None).and_then(|_| {
-            self.refuel(&mut live, weight)?;
-            f(&mut live)
-        });
+        let result = f(&mut live);
         if result.is_ok() {
             self.check_in(live);
         }
         result
+    }
+
+    /// Runs `f` with `weight` times the work budget.
+    fn call<T>(
+        &self,
+        weight: u64,
+        f: impl FnOnce(&mut Live) -> wasmtime::Result<T>,
+    ) -> Result<T, Failure> {
+        self.with_instance(|live| {
+            self.sync_engines(live, None)?;
+            self.refuel(live, weight)?;
+            f(live).map_err(|e| Failure::from_wasmtime(&e))
+        })
     }
 
     /// [`Shared::call`] with the resource of engine `id`, created in the
@@ -806,15 +786,12 @@ impl Shared {
         weight: u64,
         f: impl FnOnce(&mut Live, ResourceAny) -> wasmtime::Result<T>,
     ) -> Result<T, Failure> {
-        let mut live = self
-            .check_out()
-            .map_err(|e| Failure::Fault(format!("{e:#}")))?;
-        let result = self.sync_engines(&mut live, Some(id)).and_then(|config| {
-            if let Some(config) = config {
-                self.refuel(&mut live, 1)?;
+        self.with_instance(|live| {
+            if let Some(config) = self.sync_engines(live, Some(id))? {
+                self.refuel(live, 1)?;
                 // Each configuration was accepted when its engine was made, so a
                 // refusal now means the instance is broken.
-                create_engine(&mut live, id, &config)
+                create_engine(live, id, &config)
                     .map_err(|e| Failure::from_wasmtime(&e))?
                     .map_err(|e| Failure::Fault(format!("re-creating engine {id}: {e}")))?;
             }
@@ -823,13 +800,9 @@ impl Shared {
                 .get(&id)
                 .copied()
                 .ok_or_else(|| Failure::Fault(format!("engine {id} is not live")))?;
-            self.refuel(&mut live, weight)?;
-            f(&mut live, resource).map_err(|e| Failure::from_wasmtime(&e))
-        });
-        if result.is_ok() {
-            self.check_in(live);
-        }
-        result
+            self.refuel(live, weight)?;
+            f(live, resource).map_err(|e| Failure::from_wasmtime(&e))
+        })
     }
 
     /// Sets the work limit of the next call: fuel, or a deadline in ticks from
