@@ -174,6 +174,8 @@ pub struct ApiClient {
     headers: Vec<(String, String)>,
     timeout: std::time::Duration,
     max_response_bytes: u64,
+    /// Made once per timeout, so requests share its connection pool.
+    agent: ureq::Agent,
 }
 
 #[cfg(feature = "http")]
@@ -200,12 +202,14 @@ impl ApiClient {
     /// A client for the system at `base_url` (`https://monitoring.example`);
     /// 30 s timeout, 1 MiB responses.
     pub fn new(policy: &Policy, base_url: impl Into<String>) -> ApiClient {
+        let timeout = std::time::Duration::from_secs(30);
         ApiClient {
             policy: policy.clone(),
             base_url: base_url.into().trim_end_matches('/').to_owned(),
             headers: Vec::new(),
-            timeout: std::time::Duration::from_secs(30),
+            timeout,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            agent: agent(timeout),
         }
     }
 
@@ -218,6 +222,7 @@ impl ApiClient {
     /// The whole request's time limit.
     pub fn timeout(mut self, timeout: std::time::Duration) -> ApiClient {
         self.timeout = timeout;
+        self.agent = agent(timeout);
         self
     }
 
@@ -231,28 +236,24 @@ impl ApiClient {
     /// it (unreachable server, timeout, oversized response, non-2xx status, an
     /// `error` in the envelope).
     pub fn execute(&self, request: &ApiRequest) -> Result<String, String> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(self.timeout))
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .build()
-            .into();
         let mut builder = ureq::http::Request::builder()
             .method(request.method.as_str())
             .uri(format!("{}{}", self.base_url, request.url));
         for (name, value) in &self.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
+        let made = |e: ureq::http::Error| format!("the request could not be made: {e}");
         let sent = match &request.body {
             Some(body) => builder
                 .header("Content-Type", "application/json")
                 .body(body.clone())
-                .map_err(|e| format!("the request could not be made: {e}"))
-                .and_then(|r| agent.run(r).map_err(|e| self.describe(&e))),
+                .map_err(made)
+                .and_then(|r| self.agent.run(r).map_err(|e| self.describe(&e))),
+            // No body at all (not an empty one) for GET and the like.
             None => builder
                 .body(())
-                .map_err(|e| format!("the request could not be made: {e}"))
-                .and_then(|r| agent.run(r).map_err(|e| self.describe(&e))),
+                .map_err(made)
+                .and_then(|r| self.agent.run(r).map_err(|e| self.describe(&e))),
         };
         let mut response = sent?;
         let status = response.status().as_u16();
@@ -293,4 +294,16 @@ impl ApiClient {
             self.execute(&request)
         }
     }
+}
+
+/// An HTTP agent with this whole-request time limit, treating every status as
+/// a response (the policy reads non-2xx answers) and following no redirect.
+#[cfg(feature = "http")]
+fn agent(timeout: std::time::Duration) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into()
 }
