@@ -507,6 +507,23 @@ struct Approval {
     answered_at: Option<u64>,
 }
 
+impl Approval {
+    fn new(
+        id: String,
+        outcome: &'static str,
+        response: Option<Response>,
+        answered_at: Option<u64>,
+    ) -> Approval {
+        Approval {
+            id,
+            outcome,
+            response,
+            diff: None,
+            answered_at,
+        }
+    }
+}
+
 impl Gate {
     /// Settings for a gate over `policy`.
     pub fn builder(policy: &Policy) -> GateBuilder {
@@ -560,10 +577,7 @@ impl Gate {
         call: &Call,
         execute: impl FnOnce(&str) -> Result<String, String>,
     ) -> Result<ToolResult, GateError> {
-        let decision = match &call.context {
-            Some(context) => self.inner.engine.assess_in(&call.tool, &call.args, context),
-            None => self.inner.engine.assess(&call.tool, &call.args),
-        };
+        let decision = self.decide(call);
         if self.inner.shadow {
             let args = self.stripped(&call.args);
             return Ok(self.execute(call, decision, None, &args, execute));
@@ -774,23 +788,11 @@ impl Gate {
         let decision = request.decision.clone();
         match state {
             SlotState::Waiting => {
-                let approval = Approval {
-                    id,
-                    outcome: "expired",
-                    response: None,
-                    diff: None,
-                    answered_at: None,
-                };
+                let approval = Approval::new(id, "expired", None, None);
                 self.refuse(&call, decision, Some(approval), Status::Expired)
             }
             SlotState::Cancelled => {
-                let approval = Approval {
-                    id,
-                    outcome: "cancelled",
-                    response: None,
-                    diff: None,
-                    answered_at,
-                };
+                let approval = Approval::new(id, "cancelled", None, answered_at);
                 self.refuse(&call, decision, Some(approval), Status::Cancelled)
             }
             SlotState::Answered(response) => {
@@ -801,56 +803,41 @@ impl Gate {
                 });
                 match response.answer.clone() {
                     Answer::Reject => {
-                        let approval = Approval {
-                            id,
-                            outcome: "rejected",
-                            response: Some(response),
-                            diff: None,
-                            answered_at,
-                        };
+                        let approval = Approval::new(id, "rejected", Some(response), answered_at);
                         self.refuse(&call, decision, Some(approval), Status::Rejected)
                     }
                     Answer::Approve => {
-                        let approval = Approval {
-                            id,
-                            outcome: "approved",
-                            response: Some(response),
-                            diff: None,
-                            answered_at,
-                        };
+                        let approval = Approval::new(id, "approved", Some(response), answered_at);
                         let args = self.stripped(&call.args);
                         self.execute(&call, decision, Some(approval), &args, execute)
                     }
                     Answer::Edit(edited) => {
-                        let diff = self.inner.policy.args_diff(&call.args, &edited).ok();
-                        let approval = Approval {
-                            id,
-                            outcome: "edited",
-                            response: Some(response),
-                            diff,
-                            answered_at,
-                        };
+                        let mut approval = Approval::new(id, "edited", Some(response), answered_at);
+                        approval.diff = self.inner.policy.args_diff(&call.args, &edited).ok();
                         // The edit is decided afresh: a person may approve what
                         // needs confirmation, never what is configured off.
-                        let redecided = match &call.context {
-                            Some(context) => {
-                                self.inner.engine.assess_in(&call.tool, &edited, context)
-                            }
-                            None => self.inner.engine.assess(&call.tool, &edited),
-                        };
                         let edited_call = Call {
-                            args: edited.clone(),
-                            ..call.clone()
+                            args: edited,
+                            ..call
                         };
+                        let redecided = self.decide(&edited_call);
                         if redecided.action == Action::Deny {
                             self.refuse(&edited_call, redecided, Some(approval), Status::Denied)
                         } else {
-                            let args = self.stripped(&edited);
+                            let args = self.stripped(&edited_call.args);
                             self.execute(&edited_call, redecided, Some(approval), &args, execute)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The policy's decision on a call, in its context if it has one.
+    fn decide(&self, call: &Call) -> Decision {
+        match &call.context {
+            Some(context) => self.inner.engine.assess_in(&call.tool, &call.args, context),
+            None => self.inner.engine.assess(&call.tool, &call.args),
         }
     }
 
