@@ -87,24 +87,23 @@ impl Runtime for Wasmtime {
         self.engine(config).tool_prompt(tools, language).unwrap()
     }
 
-    fn build_request(&self, config: Option<&str>, tool: &str, args: &str) -> String {
+    fn build_request(
+        &self,
+        config: Option<&str>,
+        tool: &str,
+        args: &str,
+    ) -> Result<String, String> {
         match self.engine(config).build_request(tool, args) {
-            Ok(request) => format!("{{\"request\":{}}}", request.to_json()),
+            Ok(request) => Ok(request.to_json()),
             Err(toolgate::api::RequestError::Refused(findings)) => {
-                format!(
-                    "{{\"error\":{}}}",
-                    serde_json::to_string(&findings).unwrap()
-                )
+                Err(serde_json::to_string(&findings).unwrap())
             }
             Err(other) => panic!("{other}"),
         }
     }
 
-    fn read_response(&self, status: u16, body: &str) -> String {
-        match self.0.read_response(status, body).unwrap() {
-            Ok(text) => format!("{{\"ok\":{}}}", serde_json::to_string(&text).unwrap()),
-            Err(text) => format!("{{\"error\":{}}}", serde_json::to_string(&text).unwrap()),
-        }
+    fn read_response(&self, status: u16, body: &str) -> Result<String, String> {
+        self.0.read_response(status, body).unwrap()
     }
 }
 

@@ -85,24 +85,19 @@ impl Runtime for Native {
         )
     }
 
-    fn build_request(&self, config: Option<&str>, tool: &str, args: &str) -> String {
-        match toolgate_policy::build_request(engine(config).config(), tool, args) {
-            Ok(request) => format!(
-                "{{\"request\":{}}}",
-                serde_json::to_string(&request).unwrap()
-            ),
-            Err(findings) => format!(
-                "{{\"error\":{}}}",
-                serde_json::to_string(&findings).unwrap()
-            ),
-        }
+    fn build_request(
+        &self,
+        config: Option<&str>,
+        tool: &str,
+        args: &str,
+    ) -> Result<String, String> {
+        toolgate_policy::build_request(engine(config).config(), tool, args)
+            .map(|request| serde_json::to_string(&request).unwrap())
+            .map_err(|findings| serde_json::to_string(&findings).unwrap())
     }
 
-    fn read_response(&self, status: u16, body: &str) -> String {
-        match toolgate_policy::read_response(status, body) {
-            Ok(text) => format!("{{\"ok\":{}}}", serde_json::to_string(&text).unwrap()),
-            Err(text) => format!("{{\"error\":{}}}", serde_json::to_string(&text).unwrap()),
-        }
+    fn read_response(&self, status: u16, body: &str) -> Result<String, String> {
+        toolgate_policy::read_response(status, body)
     }
 }
 

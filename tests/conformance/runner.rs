@@ -81,10 +81,11 @@ pub trait Runtime {
     ) -> String;
     /// The tool prompt for the named tools.
     fn tool_prompt(&self, config: Option<&str>, tools: &[String], language: &str) -> String;
-    /// `{"request": …}` or `{"error": [findings]}`.
-    fn build_request(&self, config: Option<&str>, tool: &str, args: &str) -> String;
-    /// `{"ok": "…"}` or `{"error": "…"}`.
-    fn read_response(&self, status: u16, body: &str) -> String;
+    /// The built request's canonical JSON, or the findings' JSON array.
+    fn build_request(&self, config: Option<&str>, tool: &str, args: &str)
+        -> Result<String, String>;
+    /// The result for the model, or the error for it.
+    fn read_response(&self, status: u16, body: &str) -> Result<String, String>;
 }
 
 fn root() -> PathBuf {
@@ -191,11 +192,17 @@ fn line_for(runtime: &dyn Runtime, case: &Case) -> String {
             };
             format!("{{\"candidates\":{candidates},\"prompt\":{prompt}}}")
         }
-        "request" => runtime.build_request(config, &case.tool, &case.text),
-        "response" => runtime.read_response(
+        "request" => match runtime.build_request(config, &case.tool, &case.text) {
+            Ok(request) => format!("{{\"request\":{request}}}"),
+            Err(findings) => format!("{{\"error\":{findings}}}"),
+        },
+        "response" => match runtime.read_response(
             case.raw["status"].as_u64().expect("status") as u16,
             case.raw["body"].as_str().expect("body"),
-        ),
+        ) {
+            Ok(text) => format!("{{\"ok\":{}}}", quote(&text)),
+            Err(text) => format!("{{\"error\":{}}}", quote(&text)),
+        },
         _ => runtime.assess(config, case.context.as_deref(), &case.tool, &case.text),
     }
 }
