@@ -14,6 +14,7 @@ use crate::cache::{self, LoadSource};
 use crate::decision::{Augmented, Decision, ToolCall};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use wasmtime::component::{Linker, ResourceAny};
@@ -261,6 +262,7 @@ impl PolicyBuilder {
                 source,
                 registry: Mutex::new(Registry::default()),
                 idle: Mutex::new(Vec::new()),
+                fuel_consumed: AtomicU64::new(0),
             }),
         })
     }
@@ -338,6 +340,8 @@ struct Shared {
     source: LoadSource,
     registry: Mutex<Registry>,
     idle: Mutex<Vec<Live>>,
+    /// Fuel burnt by every call so far, under [`WorkLimit::Fuel`].
+    fuel_consumed: AtomicU64,
 }
 
 /// Usage figures of a [`Policy`], for monitoring.
@@ -349,6 +353,12 @@ pub struct Stats {
     pub idle_memory: usize,
     /// Live [`Engine`] handles.
     pub engines: usize,
+    /// The wasmtime fuel all calls so far have burnt, under
+    /// [`WorkLimit::Fuel`] (0 under the other limits, which do not count it).
+    /// Fuel counts WebAssembly work deterministically, so the difference
+    /// across one call is that call's cost on any machine: the tests use it to
+    /// prove the policy's work grows linearly with its input.
+    pub fuel_consumed: u64,
 }
 
 /// The toolgate policy component, loaded and ready. `Send + Sync`; cloning is
@@ -409,6 +419,7 @@ impl Policy {
             idle_instances: idle.len(),
             idle_memory: idle.iter().map(|live| live.store.data().memory).sum(),
             engines: lock(&self.shared.registry).configs.len(),
+            fuel_consumed: self.shared.fuel_consumed.load(Ordering::Relaxed),
         }
     }
 
@@ -773,8 +784,7 @@ impl Shared {
     ) -> Result<T, Failure> {
         self.with_instance(|live| {
             self.sync_engines(live, None)?;
-            self.refuel(live, weight)?;
-            f(live).map_err(|e| Failure::from_wasmtime(&e))
+            self.metered(live, weight, f)
         })
     }
 
@@ -800,23 +810,45 @@ impl Shared {
                 .get(&id)
                 .copied()
                 .ok_or_else(|| Failure::Fault(format!("engine {id} is not live")))?;
-            self.refuel(live, weight)?;
-            f(live, resource).map_err(|e| Failure::from_wasmtime(&e))
+            self.metered(live, weight, |live| f(live, resource))
         })
     }
 
-    /// Sets the work limit of the next call: fuel, or a deadline in ticks from
-    /// now.
-    fn refuel(&self, live: &mut Live, weight: u64) -> Result<(), Failure> {
-        match self.work_limit {
-            WorkLimit::None => {}
-            WorkLimit::Fuel(fuel) => live
-                .store
-                .set_fuel(fuel.saturating_mul(weight))
-                .map_err(|e| Failure::Fault(format!("{e:#}")))?,
-            WorkLimit::Time(limit) => live.store.set_epoch_deadline(ticks(limit, weight)),
+    /// Runs `f` with `weight` times the work budget, and adds the fuel it
+    /// burnt (all of it, when it ran out) to the policy's count.
+    fn metered<T>(
+        &self,
+        live: &mut Live,
+        weight: u64,
+        f: impl FnOnce(&mut Live) -> wasmtime::Result<T>,
+    ) -> Result<T, Failure> {
+        let budget = self.refuel(live, weight)?;
+        let result = f(live);
+        if let Some(budget) = budget {
+            let left = live.store.get_fuel().unwrap_or(0);
+            self.fuel_consumed
+                .fetch_add(budget.saturating_sub(left), Ordering::Relaxed);
         }
-        Ok(())
+        result.map_err(|e| Failure::from_wasmtime(&e))
+    }
+
+    /// Sets the work limit of the next call: fuel, or a deadline in ticks from
+    /// now. Returns the fuel set, under a fuel limit.
+    fn refuel(&self, live: &mut Live, weight: u64) -> Result<Option<u64>, Failure> {
+        match self.work_limit {
+            WorkLimit::None => Ok(None),
+            WorkLimit::Fuel(fuel) => {
+                let budget = fuel.saturating_mul(weight);
+                live.store
+                    .set_fuel(budget)
+                    .map_err(|e| Failure::Fault(format!("{e:#}")))?;
+                Ok(Some(budget))
+            }
+            WorkLimit::Time(limit) => {
+                live.store.set_epoch_deadline(ticks(limit, weight));
+                Ok(None)
+            }
+        }
     }
 }
 
