@@ -7,6 +7,10 @@
 //! decided natively: the cross-runtime tests prove the component decides the
 //! same bytes in every runtime, so an allow found here is an allow everywhere.
 
+pub mod judge;
+pub mod sandbox;
+pub mod trace;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use toolgate_policy::Engine;
@@ -50,7 +54,9 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
         }
         let config = v.get("config").cloned();
         let engine = match &config {
-            Some(c) => Engine::from_json(&c.to_string()).map_err(|e| format!("{file}:{}: {e}", i + 1))?,
+            Some(c) => {
+                Engine::from_json(&c.to_string()).map_err(|e| format!("{file}:{}: {e}", i + 1))?
+            }
             None => Engine::default(),
         };
         let args = v.get("args").cloned().unwrap_or(Value::Null);
@@ -60,7 +66,11 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
         };
         if decision_allows(&engine.assess(tool, &args_text).to_json()) {
             out.push(Allowed {
-                name: v.get("name").and_then(Value::as_str).unwrap_or("").to_owned(),
+                name: v
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
                 args,
                 config,
             });
@@ -73,6 +83,10 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
 pub fn decision_allows(decision: &str) -> bool {
     serde_json::from_str::<Value>(decision)
         .ok()
-        .and_then(|d| d.get("action").and_then(Value::as_str).map(|a| a == "allow"))
+        .and_then(|d| {
+            d.get("action")
+                .and_then(Value::as_str)
+                .map(|a| a == "allow")
+        })
         .unwrap_or(false)
 }

@@ -1,0 +1,375 @@
+//! The command oracle: every command line the policy allows is run with bash in
+//! a throwaway sandbox under the system-call tracer, and the trace is the judge
+//! (`toolgate_oracles::judge` holds the rules and their exceptions). The lines
+//! are every `execute_command` vector the policy allows plus a deterministic
+//! sample of the fuzzer's allowed cases; argument-vector forms run without a
+//! shell. Missing tools fail the test with the package to install; nothing is
+//! skipped.
+//!
+//! At the end it prints how many lines ran and what was found, and writes the
+//! full list to `target/oracle-command-report.txt`.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails loudly"
+)]
+
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use toolgate_oracles::judge::{judge, Judgement};
+use toolgate_oracles::sandbox::{Program, Sandbox};
+use toolgate_oracles::{allowed, decision_allows, root};
+use toolgate_policy::Engine;
+
+#[path = "../../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
+
+/// How long one line may run.
+const LIMIT: Duration = Duration::from_secs(5);
+/// How many of the fuzzer's allowed cases run (beyond the vectors).
+const FUZZ_SAMPLE: usize = 300;
+/// Lines running at once: most of a run is waiting on the sandbox and tracer.
+const WORKERS: usize = 3;
+
+/// One line to run.
+struct Case {
+    /// Where it came from (vector name or fuzz case number).
+    name: String,
+    /// The text the policy read (for argv forms, the words joined by spaces).
+    line: String,
+    program: Program,
+    /// The decision's source (`whitelist`, `llm`, …).
+    source: String,
+}
+
+#[test]
+fn every_allowed_command_line_runs_without_effects() {
+    let started = Instant::now();
+    let cases = cases();
+    let dir = root().join("target").join("oracle-command-sandbox");
+    let sandbox = match Sandbox::new(&dir, LIMIT) {
+        Ok(s) => s,
+        Err(e) => panic!("command oracle cannot run: {e}"),
+    };
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, Judgement)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..WORKERS {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                match sandbox.run(&case.program) {
+                    Ok(run) => {
+                        let found = judge(&case.line, &run, &sandbox);
+                        results.lock().unwrap().push((i, found));
+                    }
+                    Err(e) => errors.lock().unwrap().push(format!("{}: {e}", case.name)),
+                }
+            });
+        }
+    });
+    sandbox.cleanup();
+    let errors = errors.into_inner().unwrap();
+    assert!(
+        errors.is_empty(),
+        "the sandbox failed:\n{}",
+        errors.join("\n")
+    );
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|(i, _)| *i);
+
+    // A violation is one class on one line (the first trace line as its
+    // evidence); a class counts the lines that showed it.
+    let mut report = String::new();
+    let mut classes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut total = 0;
+    let mut lookups = 0;
+    for (i, judgement) in &results {
+        let case = &cases[*i];
+        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+        for v in &judgement.violations {
+            first.entry(&v.class).or_insert(&v.evidence);
+        }
+        for (class, evidence) in first {
+            total += 1;
+            classes.entry(class.to_owned()).or_default().push(*i);
+            let _ = writeln!(
+                report,
+                "{} [{}]\n  line: {:?}\n  {class}\n  {evidence}\n",
+                case.name, case.source, case.line
+            );
+        }
+        if !judgement.lookups.is_empty() {
+            lookups += 1;
+            let _ = writeln!(
+                report,
+                "{} [{}]\n  line: {:?}\n  note: DNS lookups of names the line holds: {:?}\n",
+                case.name, case.source, case.line, judgement.lookups
+            );
+        }
+    }
+    let lines_with = results
+        .iter()
+        .filter(|(_, j)| !j.violations.is_empty())
+        .count();
+    let mut summary = format!(
+        "command oracle: {} lines executed ({} vectors, {} fuzz) in {:.0?}; \
+         {} violations (class × line) on {} lines, {} classes; \
+         {} lines looked up names they hold\n",
+        results.len(),
+        cases
+            .iter()
+            .filter(|c| !c.name.starts_with("fuzz "))
+            .count(),
+        cases.iter().filter(|c| c.name.starts_with("fuzz ")).count(),
+        started.elapsed(),
+        total,
+        lines_with,
+        classes.len(),
+        lookups
+    );
+    for (class, lines) in &classes {
+        let first = &cases[lines[0]];
+        let _ = writeln!(
+            summary,
+            "  {:4} × {class}  — e.g. {} [{}]: {:?}",
+            lines.len(),
+            first.name,
+            first.source,
+            first.line
+        );
+    }
+    let path = root().join("target").join("oracle-command-report.txt");
+    let _ = std::fs::create_dir_all(root().join("target"));
+    std::fs::write(&path, format!("{summary}\n{report}")).unwrap();
+    eprintln!("{summary}full list: {}", path.display());
+    assert!(
+        total == 0,
+        "{summary}\nfirst violations:\n{}\n(full list: {})",
+        report.chars().take(6000).collect::<String>(),
+        path.display()
+    );
+}
+
+/// Every allowed `execute_command` vector, then the fuzz sample.
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for file in vector_files() {
+        for a in allowed(&file, "execute_command").unwrap() {
+            let engine = match &a.config {
+                Some(c) => Engine::from_json(&c.to_string()).unwrap(),
+                None => Engine::default(),
+            };
+            let args_text = match &a.args {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let decision: Value =
+                serde_json::from_str(&engine.assess("execute_command", &args_text).to_json())
+                    .unwrap();
+            let source = decision["source"].as_str().unwrap_or("").to_owned();
+            let Some((line, program)) = program_of(&a.args) else {
+                panic!("{}: an allowed call without a command: {}", a.name, a.args);
+            };
+            seen.insert(line.clone());
+            out.push(Case {
+                name: a.name,
+                line,
+                program,
+                source,
+            });
+        }
+    }
+    assert!(
+        out.len() > 100,
+        "only {} allowed command vectors",
+        out.len()
+    );
+    out.extend(fuzz_sample(&seen));
+    out
+}
+
+/// The conformance files, sorted.
+fn vector_files() -> Vec<String> {
+    let dir = root().join("tests").join("conformance");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The line text and how to run it: a string runs under bash, an array as
+/// the vector itself.
+fn program_of(args: &Value) -> Option<(String, Program)> {
+    match args.get("command")? {
+        Value::String(s) => Some((s.clone(), Program::Shell(s.clone()))),
+        Value::Array(items) => {
+            let argv: Vec<String> = items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<_>>()?;
+            (!argv.is_empty()).then(|| (argv.join(" "), Program::Argv(argv)))
+        }
+        _ => None,
+    }
+}
+
+/// The fuzzer's allowed cases: its seeds (every argument text of every
+/// vector), mutated its way with its tokens (read from `policy/tests/fuzz.rs`,
+/// so the two stay one generator), decided as `execute_command` with no
+/// `risk_level`; the first [`FUZZ_SAMPLE`] distinct allowed lines not already
+/// among the vectors.
+fn fuzz_sample(seen: &BTreeSet<String>) -> Vec<Case> {
+    let tokens = fuzz_tokens();
+    assert!(tokens.len() > 50, "read only {} fuzz tokens", tokens.len());
+    let seeds = fuzz_seeds();
+    let engine = Engine::default();
+    let mut rng = Rng(0x7001_6a7e_5eed_0001);
+    let mut out = Vec::new();
+    let mut taken = seen.clone();
+    'rounds: for round in 1..40 {
+        for text in &seeds {
+            let mutated = mutate(&mut rng, &tokens, text);
+            let args = json!({ "command": mutated });
+            if !decision_allows(
+                &engine
+                    .assess("execute_command", &args.to_string())
+                    .to_json(),
+            ) {
+                continue;
+            }
+            if !taken.insert(mutated.clone()) {
+                continue;
+            }
+            out.push(Case {
+                name: format!("fuzz {} (round {round})", out.len() + 1),
+                line: mutated.clone(),
+                program: Program::Shell(mutated),
+                source: String::from("whitelist"),
+            });
+            if out.len() >= FUZZ_SAMPLE {
+                break 'rounds;
+            }
+        }
+    }
+    out
+}
+
+/// Every string argument of every vector, sorted and distinct (the fuzzer's
+/// seeds).
+fn fuzz_seeds() -> Vec<String> {
+    let mut out = Vec::new();
+    for file in vector_files() {
+        let text =
+            std::fs::read_to_string(root().join("tests").join("conformance").join(file)).unwrap();
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            if let Some(args) = v["args"].as_object() {
+                out.extend(args.values().filter_map(|x| x.as_str().map(str::to_owned)));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The fuzzer's mutation: insert a token, drop a run, truncate, splice a piece
+/// of itself, or nest parentheses; one to four times.
+fn mutate(rng: &mut Rng, tokens: &[String], text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..=rng.below(4) {
+        let at = rng.below(chars.len() + 1);
+        match rng.below(6) {
+            0 | 1 => {
+                let token = &tokens[rng.below(tokens.len())];
+                chars.splice(at..at, token.chars());
+            }
+            2 if !chars.is_empty() => {
+                let end = (at + rng.below(8)).min(chars.len());
+                chars.drain(at.min(end)..end);
+            }
+            3 => chars.truncate(at),
+            4 if !chars.is_empty() => {
+                let from = rng.below(chars.len());
+                let piece: Vec<char> =
+                    chars[from..(from + rng.below(12)).min(chars.len())].to_vec();
+                chars.splice(at..at, piece);
+            }
+            _ => {
+                let depth = rng.below(40);
+                chars.splice(
+                    at..at,
+                    format!("{}1{}", "(".repeat(depth), ")".repeat(depth)).chars(),
+                );
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// The fuzzer's `TOKENS` table, read from its source: the string literals
+/// between `const TOKENS` and the closing `];`.
+fn fuzz_tokens() -> Vec<String> {
+    let source =
+        std::fs::read_to_string(root().join("policy").join("tests").join("fuzz.rs")).unwrap();
+    let start = source
+        .find("const TOKENS")
+        .expect("fuzz.rs has a TOKENS table");
+    let body = &source[start..];
+    let body = &body[..body.find("];").expect("TOKENS ends")];
+    let body = &body[body.find("&[").expect("TOKENS is a slice") + 2..];
+    let mut out = Vec::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            continue;
+        }
+        let mut s = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => break,
+                '\\' => match chars.next() {
+                    Some('n') => s.push('\n'),
+                    Some('t') => s.push('\t'),
+                    Some('r') => s.push('\r'),
+                    Some('0') => s.push('\0'),
+                    Some('u') => {
+                        let hex: String = chars
+                            .by_ref()
+                            .skip_while(|c| *c == '{')
+                            .take_while(|c| *c != '}')
+                            .collect();
+                        s.push(
+                            u32::from_str_radix(&hex, 16)
+                                .ok()
+                                .and_then(char::from_u32)
+                                .expect("a \\u escape"),
+                        );
+                    }
+                    Some(other) => s.push(other),
+                    None => break,
+                },
+                other => s.push(other),
+            }
+        }
+        out.push(s);
+    }
+    out
+}
