@@ -288,8 +288,8 @@ fn interpreters(script: &str) -> Vec<String> {
 fn write_allowed(path: &str, given: &str) -> bool {
     WRITE_OK.contains(&path)
         || WRITE_OK.contains(&given)
-        || given.starts_with("/proc/self/")
-        || given.starts_with("/proc/thread-self/")
+        || (given.starts_with("/proc/self/") || given.starts_with("/proc/thread-self/"))
+            && !given.contains("..")
         || path.starts_with("/dev/pts/")
         || path.starts_with("pipe:[")
         || path.starts_with("/tmp/sh-thd")

@@ -145,6 +145,9 @@ pub struct Run {
     pub root_pid: Option<u32>,
     /// Whether the time bound killed it.
     pub timed_out: bool,
+    /// The exit code (127: the program is not installed here; 126: not
+    /// executable), when it exited.
+    pub status: Option<i32>,
 }
 
 /// The prepared sandbox: a template home copied fresh for every run.
@@ -157,6 +160,7 @@ pub struct Sandbox {
     pub env: Vec<Secret>,
     system: Vec<(PathBuf, String)>,
     resolv: PathBuf,
+    toolchain: Vec<(PathBuf, String)>,
     next: AtomicUsize,
     /// The time bound of one line.
     pub limit: Duration,
@@ -258,6 +262,7 @@ impl Sandbox {
                 canary: canary(&nonce, name),
             })
             .collect();
+        let toolchain = toolchain_dirs();
         Ok(Self {
             dir: dir.to_path_buf(),
             template,
@@ -265,6 +270,7 @@ impl Sandbox {
             env,
             system,
             resolv,
+            toolchain,
             next: AtomicUsize::new(0),
             limit,
         })
@@ -303,6 +309,11 @@ impl Sandbox {
         for (copy, path) in &self.system {
             cmd.arg("--ro-bind").arg(copy).arg(path);
         }
+        // The Rust toolchain lives in the real home, which the fake one hides:
+        // its programs (not its credentials) come back read-only.
+        for (real, inside) in &self.toolchain {
+            cmd.arg("--ro-bind").arg(real).arg(inside);
+        }
         cmd.args(["--chdir", PROJECT, "strace", "-f", "-ff", "-y", "-qq"])
             .args(["-s", "512", "-e", "signal=none", "-e"])
             .arg(format!("trace={}", trace::TRACED_CALLS))
@@ -322,8 +333,9 @@ impl Sandbox {
         cmd.env_clear()
             .env(
                 "PATH",
-                "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                format!("{HOME}/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
             )
+            .env("RUSTUP_HOME", format!("{HOME}/.rustup"))
             .env("HOME", HOME)
             .env("USER", "root")
             .env("LOGNAME", "root")
@@ -341,7 +353,7 @@ impl Sandbox {
         let mut child = cmd.spawn().map_err(|e| format!("bwrap: {e}"))?;
         let out = child.stdout.take().map(reader);
         let err = child.stderr.take().map(reader);
-        let timed_out = wait(&mut child, self.limit);
+        let (timed_out, status) = wait(&mut child, self.limit);
         let mut output = out.and_then(|h| h.join().ok()).unwrap_or_default();
         output.extend(err.and_then(|h| h.join().ok()).unwrap_or_default());
         let (events, root_pid) = read_traces(&traces)?;
@@ -352,6 +364,7 @@ impl Sandbox {
             events,
             root_pid,
             timed_out,
+            status,
         })
     }
 
@@ -364,12 +377,13 @@ impl Sandbox {
 
 /// Waits for `child` up to `limit`; past it, kills the process group (the
 /// sandbox's own processes die with it: `--die-with-parent`, and the pid
-/// namespace ends with its first process). Returns whether it was killed.
-fn wait(child: &mut Child, limit: Duration) -> bool {
+/// namespace ends with its first process). Returns whether it was killed, and
+/// the exit code.
+fn wait(child: &mut Child, limit: Duration) -> (bool, Option<i32>) {
     let start = Instant::now();
     loop {
-        if let Ok(Some(_)) = child.try_wait() {
-            return false;
+        if let Ok(Some(status)) = child.try_wait() {
+            return (false, status.code());
         }
         if start.elapsed() > limit {
             let _ = Command::new("kill")
@@ -378,7 +392,7 @@ fn wait(child: &mut Child, limit: Duration) -> bool {
                 .status();
             let _ = child.kill();
             let _ = child.wait();
-            return true;
+            return (true, None);
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -420,6 +434,25 @@ fn read_traces(dir: &Path) -> Result<(Vec<Traced>, Option<u32>), String> {
         events.extend(trace::parse(pid, &String::from_utf8_lossy(&bytes)));
     }
     Ok((events, root))
+}
+
+/// The real Rust toolchain directories (cargo's programs and rustup's
+/// toolchains), where they exist, with where they appear inside.
+fn toolchain_dirs() -> Vec<(PathBuf, String)> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let cargo = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".cargo")));
+    let rustup = std::env::var_os("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".rustup")));
+    [
+        (cargo.map(|c| c.join("bin")), format!("{HOME}/.cargo/bin")),
+        (rustup, format!("{HOME}/.rustup")),
+    ]
+    .into_iter()
+    .filter_map(|(real, inside)| real.filter(|r| r.is_dir()).map(|r| (r, inside)))
+    .collect()
 }
 
 /// The text before the first NUL byte.
