@@ -357,6 +357,15 @@ impl Sandbox {
         let mut output = out.and_then(|h| h.join().ok()).unwrap_or_default();
         output.extend(err.and_then(|h| h.join().ok()).unwrap_or_default());
         let (events, root_pid) = read_traces(&traces)?;
+        // bash always runs, so a shell line without a trace means the sandbox
+        // or the tracer did not start: an error, never an empty (clean) run.
+        if root_pid.is_none() && matches!(program, Program::Shell(_)) && !timed_out {
+            let _ = fs::remove_dir_all(&run_dir);
+            return Err(format!(
+                "no trace: the sandbox or the tracer did not start: {}",
+                String::from_utf8_lossy(&output).trim()
+            ));
+        }
         // Best effort: a leftover run directory only costs disk space.
         let _ = fs::remove_dir_all(&run_dir);
         Ok(Run {
