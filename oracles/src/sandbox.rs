@@ -492,7 +492,9 @@ fn canary(nonce: &str, what: &str) -> String {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    format!("TGCANARY{nonce}{label}")
+    // The end mark keeps one canary from being the prefix of another
+    // (`.env` and `.envrc`).
+    format!("TGCANARY{nonce}{label}END")
 }
 
 /// Writes `text` to `path`, creating its directories.

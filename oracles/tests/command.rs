@@ -6,6 +6,8 @@
 //! shell. Missing tools fail the test with the package to install; nothing is
 //! skipped.
 //!
+//! `TOOLGATE_ORACLE_LINES=FILE` adds the allowed lines of FILE (one a line).
+//!
 //! At the end it prints how many lines ran and what was found, and writes the
 //! full list to `target/oracle-command-report.txt`.
 
@@ -133,15 +135,19 @@ fn every_allowed_command_line_runs_without_effects() {
         .filter(|(_, j, _)| !j.violations.is_empty())
         .count();
     let mut summary = format!(
-        "command oracle: {} lines executed ({} vectors, {} fuzz) in {:.0?}; \
+        "command oracle: {} lines executed ({} vectors, {} fuzz, {} extra) in {:.0?}; \
          {} violations (class × line) on {} lines, {} classes; \
          {} lines looked up names they hold; {} lines exited 127 (a program not installed)\n",
         results.len(),
         cases
             .iter()
-            .filter(|c| !c.name.starts_with("fuzz "))
+            .filter(|c| !c.name.starts_with("fuzz ") && !c.name.starts_with("extra line "))
             .count(),
         cases.iter().filter(|c| c.name.starts_with("fuzz ")).count(),
+        cases
+            .iter()
+            .filter(|c| c.name.starts_with("extra line "))
+            .count(),
         started.elapsed(),
         total,
         lines_with,
@@ -210,7 +216,37 @@ fn cases() -> Vec<Case> {
         out.len()
     );
     out.extend(fuzz_sample(&seen));
+    out.extend(extra_lines());
     out
+}
+
+/// Lines from the file `TOOLGATE_ORACLE_LINES` names (one command line per
+/// line), those the default policy allows: a way to put candidate attacks
+/// through the oracle before they become vectors.
+fn extra_lines() -> Vec<Case> {
+    let Some(path) = std::env::var_os("TOOLGATE_ORACLE_LINES") else {
+        return Vec::new();
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let engine = Engine::default();
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .filter(|(_, line)| {
+            let args = json!({ "command": line });
+            decision_allows(
+                &engine
+                    .assess("execute_command", &args.to_string())
+                    .to_json(),
+            )
+        })
+        .map(|(i, line)| Case {
+            name: format!("extra line {}", i + 1),
+            line: line.to_owned(),
+            program: Program::Shell(line.to_owned()),
+            source: String::from("whitelist"),
+        })
+        .collect()
 }
 
 /// The command tools of one vector file and the argument holding the line:
