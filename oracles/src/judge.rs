@@ -11,7 +11,9 @@
 //!   anything the tracer resolved to a pipe (`pipe:[…]`: process substitution
 //!   and the output pipes), and a process's own settings under `/proc/self/`
 //!   and `/proc/thread-self/` as it names them (they change only that process;
-//!   another process's `/proc/PID/` is not excepted). bash's own here-document
+//!   another process's `/proc/PID/` is not excepted). The resolved path
+//!   decides: `/dev/stdout` or `/proc/self/fd/N` that reopen a real file are
+//!   writes to that file. bash's own here-document
 //!   temporary files (`/tmp/sh-thd*`, created exclusive and unlinked at once)
 //!   are the shell's mechanism for `<<`, not the line's effect.
 //! - **No change to the file system at all**: unlink, rename, mkdir, rmdir,
@@ -33,7 +35,7 @@
 //!   addresses never internal (loopback, private, link-local), and only those
 //!   written literally in the line. DNS goes to a stub on loopback, so every
 //!   query is a `sendto` whose name is read: a lookup is allowed only for a name
-//!   the line contains. No listening socket (`listen`; a `bind` alone is how
+//!   the line contains, and a name carrying a canary is named as exfiltration. No listening socket (`listen`; a `bind` alone is how
 //!   programs probe for IPv6 support and is not judged).
 //! - **A time bound**: a line still running after the limit is killed and is a
 //!   violation (work that never ends or floods).
@@ -293,14 +295,20 @@ fn interpreters(script: &str) -> Vec<String> {
 }
 
 /// Whether a path opened for writing is one of the exceptions.
+///
+/// The judge is the resolved path: `/dev/stdout`, `/dev/fd/N` and
+/// `/proc/self/fd/N` reopen whatever the descriptor holds, so they pass only
+/// when that is a pipe, the terminal or `/dev/null` (or the open failed), and a
+/// `/proc/self/` setting only when it resolves inside `/proc`.
 fn write_allowed(path: &str, given: &str) -> bool {
+    let own_proc = (given.starts_with("/proc/self/") || given.starts_with("/proc/thread-self/"))
+        && !given.contains("..")
+        && !given.contains("/fd/");
     WRITE_OK.contains(&path)
-        || WRITE_OK.contains(&given)
-        || (given.starts_with("/proc/self/") || given.starts_with("/proc/thread-self/"))
-            && !given.contains("..")
         || path.starts_with("/dev/pts/")
         || path.starts_with("pipe:[")
         || path.starts_with("/tmp/sh-thd")
+        || (own_proc && path.starts_with("/proc/"))
 }
 
 /// Whether a program's base name is a word of the line.

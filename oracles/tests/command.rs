@@ -459,6 +459,8 @@ fn the_oracle_sees_each_kind_of_effect() {
     let expect: &[(&str, &str)] = &[
         ("echo x > out.txt", "write by"),
         ("echo x >> /tmp/log", "write by"),
+        ("exec 5<README.md; echo x > /proc/self/fd/5", "write by"),
+        ("echo x > /dev/stdout; echo y > /dev/null", ""),
         ("rm README.md", "unlink"),
         ("mv a.txt c.txt", "rename"),
         ("mkdir newdir", "mkdir"),
