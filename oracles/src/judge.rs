@@ -16,9 +16,10 @@
 //!   writes to that file. bash's own here-document
 //!   temporary files (`/tmp/sh-thd*`, created exclusive and unlinked at once)
 //!   are the shell's mechanism for `<<`, not the line's effect.
-//! - **No change to the file system at all**: unlink, rename, mkdir, rmdir,
-//!   chmod, chown, link, symlink, truncate, mknod, utime, xattr, fallocate,
-//!   mount — attempted is enough (`/` is read-only in the sandbox, so many
+//! - **No change to the file system or the system at all**: unlink, rename,
+//!   mkdir, rmdir, chmod, chown, link, symlink, truncate, mknod, utime, xattr,
+//!   fallocate, mount; hostname, clock, kernel modules, swap, reboot, chroot —
+//!   attempted is enough (`/` is read-only in the sandbox, so many
 //!   attempts fail; the attempt is the evidence).
 //! - **No program run that the line does not name**: every successful `execve`
 //!   after the first (the shell, or the vector's own program) must run a

@@ -21,9 +21,10 @@ pub enum Event {
         /// Whether the call succeeded.
         ok: bool,
     },
-    /// A call that changes the file system by its nature (unlink, rename, mkdir,
-    /// chmod, chown, link, symlink, truncate, mknod, utime, xattr, fallocate,
-    /// mount); attempted is already too much.
+    /// A call that changes the file system or the system by its nature
+    /// (unlink, rename, mkdir, chmod, chown, link, symlink, truncate, mknod,
+    /// utime, xattr, fallocate, mount; hostname, clock, modules, swap, reboot);
+    /// attempted is already too much.
     Change {
         /// The system call's name.
         call: String,
@@ -100,7 +101,9 @@ pub const TRACED_CALLS: &str =
 mkdir,mkdirat,rmdir,chmod,fchmod,fchmodat,chown,fchown,lchown,fchownat,link,linkat,symlink,\
 symlinkat,truncate,ftruncate,mknod,mknodat,utime,utimes,utimensat,futimesat,setxattr,lsetxattr,\
 fsetxattr,removexattr,lremovexattr,fremovexattr,fallocate,mount,umount2,execve,execveat,connect,\
-listen,sendto,sendmsg,sendmmsg,clone,clone3,fork,vfork";
+listen,sendto,sendmsg,sendmmsg,clone,clone3,fork,vfork,sethostname,setdomainname,reboot,\
+init_module,finit_module,delete_module,swapon,swapoff,settimeofday,clock_settime,adjtimex,\
+clock_adjtime,chroot,pivot_root,acct,kexec_load,kexec_file_load,process_vm_writev";
 
 /// Calls that change the file system by their nature.
 const CHANGE_CALLS: &[&str] = &[
@@ -140,6 +143,26 @@ const CHANGE_CALLS: &[&str] = &[
     "fallocate",
     "mount",
     "umount2",
+    // Changes to the system rather than a file: the attempt alone is the
+    // evidence (the sandbox refuses them).
+    "sethostname",
+    "setdomainname",
+    "reboot",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "swapon",
+    "swapoff",
+    "settimeofday",
+    "clock_settime",
+    "adjtimex",
+    "clock_adjtime",
+    "chroot",
+    "pivot_root",
+    "acct",
+    "kexec_load",
+    "kexec_file_load",
+    "process_vm_writev",
 ];
 
 /// Open flags that mean the file will be changed.

@@ -468,6 +468,8 @@ fn the_oracle_sees_each_kind_of_effect() {
         ("touch file", "utimensat"),
         ("ln -s file l", "symlink"),
         ("truncate -s0 file", "truncate"),
+        ("date -s '2020-01-01'", "clock_settime"),
+        ("hostname other", "sethostname"),
         (
             "cat ~/.ssh/id_rsa",
             "secret opened by cat: /root/.ssh/id_rsa",
