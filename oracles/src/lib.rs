@@ -7,6 +7,10 @@
 //! decided natively: the cross-runtime tests prove the component decides the
 //! same bytes in every runtime, so an allow found here is an allow everywhere.
 
+pub mod judge;
+pub mod sandbox;
+pub mod trace;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use toolgate_policy::Engine;
