@@ -146,3 +146,6 @@ pub const MCP_UNTRUSTED_HINT: &str = "mcp.untrusted-hint";
 pub const MCP_DESTRUCTIVE_HINT: &str = "mcp.destructive-hint";
 /// The MCP tool is marked neither read-only nor destructive.
 pub const MCP_NOT_READ_ONLY: &str = "mcp.not-read-only";
+/// A path whose target the text does not determine (`C:foo`, `$HOME/x`,
+/// `%APPDATA%`, an 8.3 short name, a reserved device name).
+pub const FILE_UNRESOLVABLE_PATH: &str = "file.unresolvable-path";

@@ -15,6 +15,8 @@ pub mod command;
 pub mod file;
 pub mod http;
 pub mod mcp;
+pub mod paths;
+pub mod secrets;
 pub mod sql;
 
 /// What the code layer could prove about a call.
