@@ -49,7 +49,7 @@ pub fn parse_object(args: &str, limit: usize) -> Result<Map<String, Value>, Args
 
 /// Walks the JSON once without building it and fails on the first object that
 /// holds a key twice (`Value` would silently keep the last copy).
-fn reject_duplicate_keys(args: &str) -> Result<(), ArgsError> {
+pub(crate) fn reject_duplicate_keys(args: &str) -> Result<(), ArgsError> {
     use serde::de::{Deserialize, Deserializer, Error, MapAccess, SeqAccess, Visitor};
     use std::collections::HashSet;
     use std::fmt;

@@ -153,3 +153,6 @@ pub const FILE_UNRESOLVABLE_PATH: &str = "file.unresolvable-path";
 pub const HTTP_AMBIGUOUS_URL: &str = "http.ambiguous-url";
 /// A header or parameter (`X-HTTP-Method-Override`, `_method`) names another method.
 pub const HTTP_METHOD_OVERRIDE: &str = "http.method-override";
+/// The tool name is not configured but looks like one that is (case,
+/// spacing, invisible or confusable characters).
+pub const TOOL_LOOKALIKE: &str = "tool.lookalike";

@@ -1,0 +1,163 @@
+//! Tool names that look like another: `Execute_Command`, `execute_command`
+//! with a zero-width space or a trailing space, Cyrillic `е` for Latin `e`,
+//! `execute_cornmand`. An executor that matches names loosely runs the known
+//! tool; a model that was told to avoid a tool can reach it under such a
+//! name. Such a call is judged as the tool it looks like (its floor and its
+//! deny apply) and is never proven read-only on its own.
+//!
+//! Also: an unknown tool whose arguments carry a known kind's field (a
+//! `command`, an `sql`, a `url`, a `path` with an `operation`) gets that
+//! kind's floor.
+
+use crate::config::ToolKind;
+use serde_json::{Map, Value};
+
+/// Characters that render as nothing (or as a plain space) and so hide in
+/// a name: format characters, joiners, variation selectors, tags, fillers.
+fn invisible(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00AD
+            | 0x034F
+            | 0x061C
+            | 0x115F
+            | 0x1160
+            | 0x17B4
+            | 0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0000..=0xE0FFF
+    ) || c.is_control()
+}
+
+/// Letters of other scripts that look like Latin ones (lower case).
+const CONFUSABLES: &[(char, char)] = &[
+    ('а', 'a'),
+    ('е', 'e'),
+    ('о', 'o'),
+    ('р', 'p'),
+    ('с', 'c'),
+    ('у', 'y'),
+    ('х', 'x'),
+    ('і', 'i'),
+    ('ј', 'j'),
+    ('ѕ', 's'),
+    ('ԁ', 'd'),
+    ('ԛ', 'q'),
+    ('ԝ', 'w'),
+    ('һ', 'h'),
+    ('ӏ', 'l'),
+    ('ү', 'y'),
+    ('ɡ', 'g'),
+    ('ı', 'i'),
+    ('ℓ', 'l'),
+    ('ο', 'o'),
+    ('α', 'a'),
+    ('ν', 'v'),
+    ('ι', 'i'),
+    ('κ', 'k'),
+    ('ρ', 'p'),
+    ('τ', 't'),
+    ('υ', 'u'),
+    ('χ', 'x'),
+    ('ε', 'e'),
+];
+
+/// The comparison key of a tool name: invisible characters dropped,
+/// full-width forms folded, confusable letters mapped to Latin, lower case,
+/// whitespace, `-` and `.` read as `_`, surrounding `_` trimmed, and the
+/// visual skeleton taken (`rn` → `m`, `vv` → `w`, `0` → `o`, `1` and `i`
+/// → `l`).
+pub fn key(name: &str) -> String {
+    let mapped: String = name
+        .chars()
+        .filter(|c| !invisible(*c))
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+            other => other,
+        })
+        .flat_map(char::to_lowercase)
+        .map(|c| {
+            CONFUSABLES
+                .iter()
+                .find(|(from, _)| *from == c)
+                .map_or(c, |&(_, to)| to)
+        })
+        .map(|c| {
+            if c.is_whitespace() || c == '-' || c == '.' {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    mapped
+        .trim_matches('_')
+        .replace("rn", "m")
+        .replace("vv", "w")
+        .replace('0', "o")
+        .replace(['1', 'i', '|'], "l")
+}
+
+/// The first of `known` names that `tool` looks like, if `tool` is not
+/// itself one of them.
+pub fn lookalike<'a>(tool: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted = key(tool);
+    if wanted.is_empty() {
+        return None;
+    }
+    known
+        .into_iter()
+        .find(|name| *name != tool && key(name) == wanted)
+}
+
+/// The kind an unknown tool's arguments point to, by the fields the
+/// built-in tools use.
+pub fn inferred_kind(args: &Map<String, Value>) -> Option<ToolKind> {
+    let string = |k: &str| matches!(args.get(k), Some(Value::String(_)));
+    if string("command") || matches!(args.get("command"), Some(Value::Array(_))) {
+        Some(ToolKind::Command)
+    } else if string("sql") {
+        Some(ToolKind::Sql)
+    } else if string("url") {
+        Some(ToolKind::Http)
+    } else if string("path") && string("operation") {
+        Some(ToolKind::File)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookalikes() {
+        let known = ["execute_command", "execute_sql", "file_operations"];
+        for name in [
+            "Execute_Command",
+            "execute_command ",
+            " execute_command",
+            "execute\u{200b}_command",
+            "execute-command",
+            "EXECUTE COMMAND",
+            "ехесute_command",
+            "execute_cornmand",
+            "ｅｘｅｃｕｔｅ_command",
+            "execute_command\u{feff}",
+        ] {
+            assert_eq!(lookalike(name, known), Some("execute_command"), "{name:?}");
+        }
+        assert_eq!(lookalike("execute_command", known), None);
+        assert_eq!(lookalike("search_docs", known), None);
+    }
+}
