@@ -74,6 +74,7 @@ fn build_assessor(
                 .clone()
                 .unwrap_or_else(|| String::from("path")),
             roots: settings.roots.clone(),
+            operation: settings.operation.clone(),
         }),
         ToolKind::Http => Box::new(HttpAssessor {
             url_field: field("url"),
@@ -106,6 +107,8 @@ fn build_assessor(
                 trusted: config.mcp_servers.get(&server).is_some_and(|s| s.trusted),
                 server,
                 annotations: settings.annotations.clone().unwrap_or_default(),
+                path_field: settings.path_field.clone(),
+                roots: settings.roots.clone(),
             })
         }
     }
