@@ -145,19 +145,27 @@ impl Assessor for HttpAssessor {
             Ok(url) => url,
             Err(finding) => return Assessment::single(Verdict::Unproven, described, finding),
         };
-        match url_problem(url, &self.allow_hosts, &self.deny_hosts) {
+        match super::urls::url_problems(url, &self.allow_hosts, &self.deny_hosts) {
             // A host on the deny list is configured off: denied, not confirmed.
-            Some(finding) if finding.code == codes::HTTP_DENIED_HOST => {
+            Some(findings)
+                if findings
+                    .first()
+                    .is_some_and(|f| f.code == codes::HTTP_DENIED_HOST) =>
+            {
                 let mut assessment = Assessment::new(Verdict::Unproven, described);
-                assessment.deny = Some(finding);
+                assessment.deny = findings.into_iter().next();
                 assessment
             }
-            Some(finding) => Assessment::single(Verdict::Unproven, described, finding),
-            None => Assessment::single(
+            Some(findings) => {
+                let mut assessment = Assessment::new(Verdict::Unproven, described);
+                assessment.findings = findings;
+                with_override(assessment)
+            }
+            None => with_override(Assessment::single(
                 Verdict::ReadOnly,
                 described,
                 Finding::new(codes::HTTP_SAFE_METHOD, format!("{upper} is a safe method")),
-            ),
+            )),
         }
     }
 }

@@ -181,14 +181,20 @@ pub fn readings(text: &str) -> Vec<HostReading> {
     out
 }
 
-fn finding(code: &'static str, message: String) -> Option<Finding> {
-    Some(Finding::new(code, message))
+fn finding(code: &'static str, message: String) -> Option<Vec<Finding>> {
+    Some(vec![Finding::new(code, message)])
 }
 
 /// Why a URL is not proven safe to read from, if it is not. A host on
 /// `deny` in any reading gives [`codes::HTTP_DENIED_HOST`]; a host on
 /// `allow` in every reading lifts only the internal-host rule.
 pub fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> {
+    url_problems(raw, allow, deny).and_then(|all| all.into_iter().next())
+}
+
+/// Every reason a URL is not proven, most important first (a disagreement
+/// between clients, then credentials in any reading); `None` when proven.
+pub fn url_problems(raw: &str, allow: &[String], deny: &[String]) -> Option<Vec<Finding>> {
     let shown = preview(raw, 80);
     let text = raw.trim_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control());
     let readings = readings(text);
@@ -223,15 +229,15 @@ pub fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Findi
             format!("the `{}` scheme is not plain HTTP", preview(&scheme, 20)),
         );
     }
-    if let Some(reading) = readings.iter().find(|r| r.userinfo) {
-        return finding(
+    let userinfo = readings.iter().find(|r| r.userinfo).map(|reading| {
+        Finding::new(
             codes::HTTP_USERINFO,
             format!(
                 "the URL carries credentials (`user:password@`) as {} reads it",
                 reading.client
             ),
-        );
-    }
+        )
+    });
     let Some(whatwg) = readings.first().and_then(|r| r.host.clone()) else {
         return finding(
             codes::HTTP_BAD_URL,
@@ -259,7 +265,10 @@ pub fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Findi
                 found.message, reading.client
             );
         }
-        return Some(found);
+        return Some(vec![found].into_iter().chain(userinfo).collect());
+    }
+    if let Some(userinfo) = userinfo {
+        return Some(vec![userinfo]);
     }
     if let Host::NonAscii(name) = &whatwg {
         return finding(
