@@ -216,9 +216,8 @@ impl Engine {
                 format!("no assessor knows the tool `{}`", preview(tool, 60)),
             ),
         );
-        if let Some(kind) = crate::toolname::inferred_kind(args) {
-            let inferred =
-                build_assessor(kind, &ToolConfig::default(), &self.config).assess(args, context);
+        if let Some((kind, settings)) = crate::toolname::inferred_kind(args) {
+            let inferred = build_assessor(kind, &settings, &self.config).assess(args, context);
             if inferred.verdict == Verdict::Destructive {
                 assessment.verdict = Verdict::Destructive;
             }

@@ -9,7 +9,7 @@
 //! `command`, an `sql`, a `url`, a `path` with an `operation`) gets that
 //! kind's floor.
 
-use crate::config::ToolKind;
+use crate::config::{ToolConfig, ToolKind};
 use serde_json::{Map, Value};
 
 /// Characters that render as nothing (or as a plain space) and so hide in
@@ -119,21 +119,69 @@ pub fn lookalike<'a>(tool: &str, known: impl IntoIterator<Item = &'a str>) -> Op
         .find(|name| *name != tool && key(name) == wanted)
 }
 
-/// The kind an unknown tool's arguments point to, by the fields the
-/// built-in tools use.
-pub fn inferred_kind(args: &Map<String, Value>) -> Option<ToolKind> {
-    let string = |k: &str| matches!(args.get(k), Some(Value::String(_)));
-    if string("command") || matches!(args.get("command"), Some(Value::Array(_))) {
-        Some(ToolKind::Command)
-    } else if string("sql") {
-        Some(ToolKind::Sql)
-    } else if string("url") {
-        Some(ToolKind::Http)
-    } else if string("path") && string("operation") {
-        Some(ToolKind::File)
-    } else {
-        None
+/// Argument names that carry a known kind's payload, by kind, in the order
+/// they are tried.
+const COMMAND_FIELDS: &[&str] = &["command", "cmd", "script", "shell", "bash", "commandline"];
+const SQL_FIELDS: &[&str] = &["sql", "statement", "sql_query"];
+const URL_FIELDS: &[&str] = &["url", "uri", "endpoint", "href", "link"];
+const PATH_FIELDS: &[&str] = &[
+    "path",
+    "file",
+    "file_path",
+    "filepath",
+    "filename",
+    "target",
+];
+const OPERATION_FIELDS: &[&str] = &["operation", "op", "action", "mode"];
+
+/// The kind an unknown tool's arguments point to, with the settings that
+/// read the field found, by the fields tools of each kind use. Only the
+/// floor is taken from it: an unknown tool is never proven read-only.
+pub fn inferred_kind(args: &Map<String, Value>) -> Option<(ToolKind, ToolConfig)> {
+    let string = |k: &&str| matches!(args.get(*k), Some(Value::String(_)));
+    let first =
+        |fields: &[&'static str]| fields.iter().find(|k| string(k)).map(|f| (*f).to_owned());
+    let command = COMMAND_FIELDS
+        .iter()
+        .find(|k| string(k) || matches!(args.get(**k), Some(Value::Array(_))));
+    if let Some(field) = command {
+        return Some((
+            ToolKind::Command,
+            ToolConfig {
+                field: Some((*field).to_owned()),
+                ..ToolConfig::default()
+            },
+        ));
     }
+    if let Some(field) = first(SQL_FIELDS) {
+        return Some((
+            ToolKind::Sql,
+            ToolConfig {
+                field: Some(field),
+                ..ToolConfig::default()
+            },
+        ));
+    }
+    if let Some(field) = first(URL_FIELDS) {
+        return Some((
+            ToolKind::Http,
+            ToolConfig {
+                field: Some(field),
+                ..ToolConfig::default()
+            },
+        ));
+    }
+    if let (Some(path), Some(operation)) = (first(PATH_FIELDS), first(OPERATION_FIELDS)) {
+        return Some((
+            ToolKind::File,
+            ToolConfig {
+                field: Some(operation),
+                path_field: Some(path),
+                ..ToolConfig::default()
+            },
+        ));
+    }
+    None
 }
 
 #[cfg(test)]

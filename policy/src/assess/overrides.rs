@@ -1,5 +1,6 @@
 //! Methods named under another name: the `X-HTTP-Method-Override`,
-//! `X-HTTP-Method` and `X-Method-Override` headers and the `_method`
+//! `X-HTTP-Method`, `X-Method-Override` headers (and the `X-Original-Method`
+//! and `X-Forwarded-Method` some proxies pass on) and the `_method`
 //! parameter make many frameworks (Rails, Laravel, Express middleware,
 //! ASP.NET, Google APIs) run a POST as the method they name, so a POST that
 //! says `DELETE` is a DELETE.
@@ -17,6 +18,8 @@ const HEADERS: &[&str] = &[
     "x-http-method-override",
     "x-http-method",
     "x-method-override",
+    "x-original-method",
+    "x-forwarded-method",
 ];
 /// The form and query parameter that overrides the method.
 const PARAMETER: &str = "_method";
@@ -86,12 +89,10 @@ fn walk(value: &Value, out: &mut Vec<Named>) {
 /// `:` or `=`, and reads the method after them.
 fn scan_text(text: &str, out: &mut Vec<Named>) {
     let decoded = super::urls::host::percent_decode(&text.replace('+', " "));
-    let lower = decoded
-        .to_ascii_lowercase()
-        .replace("x_http_method", "x-http-method")
-        .replace("x_method_override", "x-method-override")
-        .replace("method_override", "method-override");
-    for name in HEADERS.iter().copied().chain([PARAMETER]) {
+    // `_` and `-` are one character here (`X_HTTP_Method_Override` is the
+    // CGI spelling); `_method` keeps its leading `_` as a boundary.
+    let lower = decoded.to_ascii_lowercase().replace('_', "-");
+    for name in HEADERS.iter().copied().chain(["-method"]) {
         let mut from = 0;
         while let Some(found) = lower.get(from..).and_then(|rest| rest.find(name)) {
             let start = from + found;

@@ -323,6 +323,18 @@ pub fn readings(text: &str) -> Result<Vec<Reading>, Unresolvable> {
         return Err(Unresolvable::Control);
     }
     let mut out = vec![posix(text)?, windows(text)?];
+    // A tool that takes paths from URLs or forms decodes `%XX` escapes:
+    // `..%2f..%2fetc` climbs, `.env%00` ends at the NUL.
+    let decoded = percent_decode(text);
+    if decoded != text {
+        if decoded.chars().any(char::is_control) {
+            return Err(Unresolvable::Control);
+        }
+        for mut reading in [posix(&decoded)?, windows(&decoded)?] {
+            reading.platform = "percent-decoded";
+            out.push(reading);
+        }
+    }
     if let Some(path) = file_url(text) {
         if path.chars().any(char::is_control) {
             return Err(Unresolvable::Control);
@@ -343,6 +355,12 @@ pub fn reading_secret(reading: &Reading) -> Option<Why> {
     let text = reading.text().to_lowercase();
     if let Some(why) = secrets::secret(&text) {
         return Some(why);
+    }
+    // macOS keeps `/etc` and `/var` under `/private`.
+    if let Some(rest) = text.strip_prefix("/private/") {
+        if let Some(why) = secrets::secret(&format!("/{rest}")) {
+            return Some(why);
+        }
     }
     if reading.climbs() {
         let tail: Vec<&str> = reading
@@ -446,6 +464,13 @@ mod tests {
             "~root/notes.txt",
             "file:///root/.ssh/id_rsa",
             "file://localhost/etc/shadow%2D",
+        ] {
+            assert!(secret_path(path).is_some(), "{path}");
+        }
+        for path in [
+            ".env%00",
+            "/srv/..%2f..%2fetc/shadow",
+            "/private/etc/master.passwd",
         ] {
             assert!(secret_path(path).is_some(), "{path}");
         }

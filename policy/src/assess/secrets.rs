@@ -49,6 +49,9 @@ pub enum Match {
     /// The absolute path's text starts with this (backups such as
     /// `/etc/shadow-`, families such as `/etc/ssh/ssh_host_*`).
     TextPrefix(&'static str),
+    /// These components follow each other somewhere in the path (a Windows
+    /// tree under a drive, a WSL mount `/mnt/c/…` or an admin share).
+    Sequence(&'static [&'static str]),
     /// Some directory component of the path (absolute or relative) is this.
     Directory(&'static str),
     /// Two consecutive components, anywhere (`.config/gcloud`).
@@ -77,7 +80,9 @@ const fn rule(matches: Match, why: Why) -> SecretRule {
     SecretRule { matches, why }
 }
 
-use Match::{Directory, EnvFile, Name, NamePrefix, Pair, Suffix, TextPrefix as Text, Under};
+use Match::{
+    Directory, EnvFile, Name, NamePrefix, Pair, Sequence, Suffix, TextPrefix as Text, Under,
+};
 use Why::{Credentials, Device as Dev, KeyDirectory as Keys, Process, System, WindowsStore};
 
 /// Every file and directory known to hold secrets.
@@ -89,8 +94,8 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Text("/etc/spwd.db"), System),
     rule(Text("/etc/security/opasswd"), System),
     rule(Text("/etc/sudoers"), System),
-    // SSH host keys (`ssh_host_ed25519_key` and friends).
-    rule(Text("/etc/ssh/ssh_host_"), System),
+    // SSH host keys (`ssh_host_ed25519_key` and friends), wherever sshd keeps them.
+    rule(NamePrefix("ssh_host_"), System),
     rule(Under("/etc/ssl/private"), System),
     rule(Under("/etc/pki/tls/private"), System),
     rule(Under("/etc/letsencrypt"), System),
@@ -122,11 +127,19 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Under("/var/run/docker.sock"), Process),
     rule(Under("/run/docker.sock"), Process),
     // Windows registry hives (SAM, SYSTEM, SECURITY, their backups) and stores.
-    rule(Under("/windows/system32/config"), WindowsStore),
-    rule(Under("/windows/repair"), WindowsStore),
-    rule(Under("/windows/ntds"), WindowsStore),
-    rule(Under("/windows/panther"), WindowsStore),
-    rule(Under("/windows/system32/microsoft/protect"), WindowsStore),
+    rule(Sequence(&["windows", "system32", "config"]), WindowsStore),
+    rule(Sequence(&["windows", "repair"]), WindowsStore),
+    rule(Sequence(&["windows", "ntds"]), WindowsStore),
+    rule(Sequence(&["windows", "panther"]), WindowsStore),
+    rule(
+        Sequence(&["windows", "system32", "microsoft", "protect"]),
+        WindowsStore,
+    ),
+    // macOS keychains and local directory service (password hashes).
+    rule(Suffix(".keychain"), Credentials),
+    rule(Suffix(".keychain-db"), Credentials),
+    rule(Pair("library", "keychains"), Keys),
+    rule(Under("/var/db/dslocal"), System),
     rule(Name("ntuser.dat"), WindowsStore),
     rule(Name("ntds.dit"), WindowsStore),
     rule(Name("unattend.xml"), WindowsStore),
@@ -198,6 +211,8 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Name("secrets.json"), Credentials),
     rule(Name("keystore"), Credentials),
     rule(Name("wp-config.php"), Credentials),
+    rule(Name("web.config"), Credentials),
+    rule(Name("ipsec.secrets"), Credentials),
     rule(Name("shadow"), System),
     rule(Name("gshadow"), System),
     rule(Name("sudoers"), System),
@@ -218,6 +233,9 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Name(".sqlite_history"), Credentials),
     rule(Name(".rediscli_history"), Credentials),
     rule(Name(".node_repl_history"), Credentials),
+    rule(Name("fish_history"), Credentials),
+    rule(Name(".lesshst"), Credentials),
+    rule(Name(".viminfo"), Credentials),
     // Browser password and cookie stores.
     rule(Name("logins.json"), Credentials),
     rule(Name("key3.db"), Credentials),
@@ -320,6 +338,7 @@ pub fn secret(path: &str) -> Option<Why> {
             Match::TextPrefix(prefix) => absolute && path.starts_with(prefix),
             Match::Directory(dir) => components.contains(&dir),
             Match::Pair(a, b) => components.windows(2).any(|w| w == [a, b]),
+            Match::Sequence(run) => components.windows(run.len()).any(|w| w == run),
             Match::Name(n) => name == n,
             Match::NamePrefix(p) => name.starts_with(p),
             Match::Suffix(s) => name.len() > s.len() && name.ends_with(s),
