@@ -10,7 +10,8 @@
 //! declared so with `path_field` (and `roots`): its path then passes the same
 //! secret-file table and roots as `file_operations` before a read-only hint
 //! can allow. Without the declaration, the common path arguments are still
-//! checked against the secret-file table.
+//! checked against the secret-file table, and URL arguments (`url`, `uri`, …)
+//! against the internal-host rules of `http_request`.
 
 use super::{Assessment, Assessor, Verdict};
 use crate::codes;
@@ -65,6 +66,34 @@ const PATH_ARGUMENTS: &[&str] = &[
     "source",
     "destination",
 ];
+
+/// Arguments that name URLs a tool would fetch.
+const URL_ARGUMENTS: &[&str] = &["url", "uri", "urls", "endpoint", "href", "link"];
+
+/// The first problem of a URL argument: an http(s) URL must be public in
+/// every client's reading, a `file:` URL must pass the path checks. A
+/// trusted read-only fetch tool must not read a metadata service.
+fn url_finding(args: &Map<String, Value>) -> Option<Finding> {
+    URL_ARGUMENTS
+        .iter()
+        .filter_map(|field| args.get(*field))
+        .flat_map(|value| match value {
+            Value::Array(items) => items.iter().collect(),
+            other => vec![other],
+        })
+        .filter_map(Value::as_str)
+        .find_map(|text| {
+            let lower = text.trim().to_ascii_lowercase();
+            if lower.starts_with("file:") {
+                super::file::path_problem(text, &[])
+                    .map(|(code, message)| Finding::new(code, message))
+            } else if lower.starts_with("http:") || lower.starts_with("https:") {
+                super::urls::url_problem(text, &[], &[])
+            } else {
+                None
+            }
+        })
+}
 
 impl McpAssessor {
     /// The first path problem in the tool's path arguments, if any.
@@ -158,7 +187,7 @@ impl Assessor for McpAssessor {
         assessment.verdict = verdict;
         // A file the tool would read or write: secrets and roots apply before
         // any hint can allow.
-        if let Some(path) = self.path_finding(args) {
+        if let Some(path) = self.path_finding(args).or_else(|| url_finding(args)) {
             if verdict == Verdict::ReadOnly {
                 assessment.verdict = Verdict::Unproven;
             }
