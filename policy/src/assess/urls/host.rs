@@ -150,6 +150,11 @@ fn ends_in_number(name: &str) -> bool {
 /// A host's text as a client extracted it (brackets included), normalised.
 pub fn normalise(text: &str) -> Host {
     let folded = fold(text);
+    // Non-ASCII as written (full-width forms included): folded for the deny
+    // list, never proven.
+    if !percent_decode(text).is_ascii() {
+        return Host::NonAscii(folded);
+    }
     if let Some(inner) = folded.strip_prefix('[') {
         return match inner
             .strip_suffix(']')
@@ -161,9 +166,6 @@ pub fn normalise(text: &str) -> Host {
     }
     if folded.is_empty() {
         return Host::Unparseable(folded);
-    }
-    if !folded.is_ascii() {
-        return Host::NonAscii(folded);
     }
     if let Some(ip) = parse_v4(&folded) {
         return Host::V4(ip);
@@ -189,20 +191,20 @@ pub fn normalise(text: &str) -> Host {
 /// are normalised the same way.
 pub fn matches(pattern: &str, host: &Host) -> bool {
     let pattern = pattern.trim();
+    let text = host.text();
     if let Some(suffix) = pattern.strip_prefix("*.") {
         let suffix = fold(suffix);
-        let name = match host {
-            Host::Name(n) | Host::NonAscii(n) | Host::Unparseable(n) => n,
-            _ => return false,
-        };
-        return name.ends_with(&format!(".{suffix}"));
+        return !matches!(host, Host::V4(_) | Host::V6(_)) && text.ends_with(&format!(".{suffix}"));
     }
     let bracketed = if pattern.contains(':') && !pattern.starts_with('[') {
         format!("[{pattern}]")
     } else {
         pattern.to_owned()
     };
-    normalise(&bracketed) == *host
+    // Compared by normalised text, so a full-width or otherwise non-ASCII
+    // spelling still meets its ASCII pattern on the deny list.
+    let wanted = normalise(&bracketed).text();
+    !wanted.is_empty() && wanted == text
 }
 
 /// Addresses that are not public although outside the private ranges.
@@ -389,12 +391,14 @@ mod tests {
         );
         assert_eq!(
             normalise("evil\u{3002}example"),
-            Host::Name("evil.example".into())
+            Host::NonAscii("evil.example".into())
         );
         assert_eq!(
             normalise("ｅｖｉｌ.example"),
-            Host::Name("evil.example".into())
+            Host::NonAscii("evil.example".into())
         );
+        assert!(matches("evil.example", &normalise("ｅｖｉｌ.example")));
+        assert!(matches("127.0.0.1", &normalise("１２７.０.０.１")));
         assert_eq!(normalise("0x7f.1"), Host::V4(Ipv4Addr::new(127, 0, 0, 1)));
         assert_eq!(
             normalise("2130706433"),

@@ -332,6 +332,20 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_hosts_are_never_proven_and_never_reach_idna() {
+        // Mixed-case non-ASCII hosts trip a debug assertion in the ASCII-only
+        // IDNA adapter; they must be answered before the URL parser sees them.
+        for url in [
+            "http://\u{FF25}XAMPLE.com/",
+            "http://A\u{fc}.com/",
+            "http://A%C3%BC.com/",
+            "http://\u{FF45}xample.com/",
+        ] {
+            assert_eq!(code(url).as_deref(), Some(codes::HTTP_BAD_URL), "{url}");
+        }
+    }
+
+    #[test]
     fn agreement_on_public_hosts() {
         for url in [
             "https://api.example.com/v1/items?q=1",
