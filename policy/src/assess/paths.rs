@@ -216,9 +216,29 @@ fn windows(text: &str) -> Result<Reading, Unresolvable> {
             Some('?') if sep(3) => {
                 rest = text.get(4..).unwrap_or("");
                 let upper = rest.get(..4).map(str::to_ascii_uppercase);
+                let first = rest.split(is_separator).next().unwrap_or("");
+                let drive = first.len() == 2
+                    && first.ends_with(':')
+                    && first.starts_with(|c: char| c.is_ascii_alphabetic());
                 if upper.as_deref() == Some("UNC\\") || upper.as_deref() == Some("UNC/") {
                     rest = rest.get(4..).unwrap_or("");
                     anchor = Anchor::Network;
+                } else if first.eq_ignore_ascii_case("globalroot") {
+                    // The NT object namespace: devices, shadow copies.
+                    return Err(Unresolvable::DeviceNamespace);
+                } else if !drive {
+                    // `\\?\Volume{…}\…`: an absolute path on a volume the
+                    // text names only by its identifier.
+                    let parts = rest
+                        .split(is_separator)
+                        .skip(1)
+                        .map(windows_name)
+                        .collect::<Result<Vec<_>, _>>()?;
+                    return Ok(Reading {
+                        platform: "Windows",
+                        anchor: Anchor::Network,
+                        components: resolve(parts.into_iter(), true),
+                    });
                 }
             }
             _ => {
@@ -446,6 +466,14 @@ mod tests {
             Err(Unresolvable::ShortName)
         );
         assert_eq!(readings("NUL"), Err(Unresolvable::DeviceName));
+        assert_eq!(
+            readings("\\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy1\\x"),
+            Err(Unresolvable::DeviceNamespace)
+        );
+        assert_eq!(
+            readings("\\\\?\\Volume{0a}\\docs\\a.txt").unwrap()[1].anchor,
+            Anchor::Network
+        );
         assert_eq!(
             readings("\\\\.\\PhysicalDrive0"),
             Err(Unresolvable::DeviceNamespace)
