@@ -322,6 +322,7 @@ const INTERNAL_NAMES: &[&str] = &[
     "metadata.tencentyun.com",
     "metadata.platformequinix.com",
     "metadata.packet.net",
+    "api.metadata.cloud.ibm.com",
     "instance-data.ec2.internal",
     "host.docker.internal",
     "gateway.docker.internal",
