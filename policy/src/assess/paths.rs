@@ -16,7 +16,10 @@
 //!   percent-decoded, for tools that take URLs as paths.
 //!
 //! A relative path that climbs (`../../proc/self/environ`) is also judged as
-//! the absolute path it reaches once the climb passes `/`. Forms whose target
+//! the absolute path it reaches once the climb passes `/`, and one that does
+//! not climb as the absolute path it names from a working directory of `/`
+//! (`proc/self/environ`, `etc/shadow`), except under the names that are also
+//! common project directories (`dev`, `sys`, `boot`, `root`). Forms whose target
 //! cannot be known from the text are unresolvable, which the callers confirm:
 //! drive-relative paths (`C:foo`), unexpanded variables (`$HOME`, `%APPDATA%`),
 //! 8.3 short names (`CREDEN~1`), and reserved device names (`NUL`, `COM1`).
@@ -390,6 +393,17 @@ pub fn reading_secret(reading: &Reading) -> Option<Why> {
             .skip_while(|c| *c == "..")
             .collect();
         return secrets::secret(&format!("/{}", tail.join("/")).to_lowercase());
+    }
+    // A tool whose working directory is `/` (a container's default) reads
+    // `proc/self/environ` as `/proc/self/environ`. The system locations
+    // whose names are also common project directories (`dev/`, `sys/`,
+    // `boot/`, `root/`) are left to the roots.
+    if reading.anchor == Anchor::Relative {
+        let first = reading.components.first().map(|c| c.to_lowercase());
+        let common = matches!(first.as_deref(), Some("dev" | "sys" | "boot" | "root"));
+        if !common {
+            return secrets::secret(&format!("/{text}"));
+        }
     }
     None
 }
