@@ -71,6 +71,30 @@ const CONFUSABLES: &[(char, char)] = &[
     ('ε', 'e'),
 ];
 
+/// The loose comparison key of an argument name: invisible characters
+/// dropped, full-width forms folded, confusable letters mapped to Latin,
+/// lower case, surrounding whitespace trimmed. Unlike [`key`], `_` and `-`
+/// and digits stay as they are (`file_name` and `filename`, `x1` and `xl`
+/// are different arguments).
+pub fn loose_key(name: &str) -> String {
+    name.chars()
+        .filter(|c| !invisible(*c))
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+            other => other,
+        })
+        .flat_map(char::to_lowercase)
+        .map(|c| {
+            CONFUSABLES
+                .iter()
+                .find(|(from, _)| *from == c)
+                .map_or(c, |&(_, to)| to)
+        })
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
 /// The comparison key of a tool name: invisible characters dropped,
 /// full-width forms folded, confusable letters mapped to Latin, lower case,
 /// whitespace, `-` and `.` read as `_`, surrounding `_` trimmed, and the
