@@ -191,10 +191,17 @@ pub fn normalise(text: &str) -> Host {
 /// are normalised the same way.
 pub fn matches(pattern: &str, host: &Host) -> bool {
     let pattern = pattern.trim();
-    let text = host.text();
+    let names = spellings(&host.text());
     if let Some(suffix) = pattern.strip_prefix("*.") {
-        let suffix = fold(suffix);
-        return !matches!(host, Host::V4(_) | Host::V6(_)) && text.ends_with(&format!(".{suffix}"));
+        if matches!(host, Host::V4(_) | Host::V6(_)) {
+            return false;
+        }
+        let suffixes = spellings(&fold(suffix));
+        return names.iter().any(|name| {
+            suffixes
+                .iter()
+                .any(|suffix| name.ends_with(&format!(".{suffix}")))
+        });
     }
     let bracketed = if pattern.contains(':') && !pattern.starts_with('[') {
         format!("[{pattern}]")
@@ -202,9 +209,44 @@ pub fn matches(pattern: &str, host: &Host) -> bool {
         pattern.to_owned()
     };
     // Compared by normalised text, so a full-width or otherwise non-ASCII
-    // spelling still meets its ASCII pattern on the deny list.
-    let wanted = normalise(&bracketed).text();
-    !wanted.is_empty() && wanted == text
+    // spelling still meets its ASCII pattern on the deny list, and by both
+    // the Unicode and the `xn--` form of each label.
+    let wanted = spellings(&normalise(&bracketed).text());
+    wanted.iter().any(|w| !w.is_empty() && names.contains(w))
+}
+
+/// The longest name DNS carries; longer text is compared only as written,
+/// which keeps the Punycode conversions bounded.
+const MAX_NAME: usize = 253;
+
+/// A name's spellings: as given, with every non-ASCII label in its `xn--`
+/// form, and with every `xn--` label decoded.
+fn spellings(name: &str) -> Vec<String> {
+    if name.len() > MAX_NAME {
+        return vec![name.to_owned()];
+    }
+    let encoded: Option<Vec<String>> = name
+        .split('.')
+        .map(|label| {
+            if label.is_ascii() {
+                Some(label.to_owned())
+            } else {
+                idna::punycode::encode_str(label).map(|p| format!("xn--{p}"))
+            }
+        })
+        .collect();
+    let decoded: Option<Vec<String>> = name
+        .split('.')
+        .map(|label| match label.strip_prefix("xn--") {
+            Some(code) => idna::punycode::decode_to_string(code).map(|l| l.to_lowercase()),
+            None => Some(label.to_owned()),
+        })
+        .collect();
+    let mut out = vec![name.to_owned()];
+    out.extend(encoded.map(|l| l.join(".")));
+    out.extend(decoded.map(|l| l.join(".")));
+    out.dedup();
+    out
 }
 
 /// Addresses that are not public although outside the private ranges.
@@ -400,6 +442,18 @@ mod tests {
         );
         assert!(matches("evil.example", &normalise("ｅｖｉｌ.example")));
         assert!(matches("127.0.0.1", &normalise("１２７.０.０.１")));
+        assert!(matches(
+            "bücher.example",
+            &normalise("xn--bcher-kva.example")
+        ));
+        assert!(matches(
+            "xn--bcher-kva.example",
+            &normalise("BÜCHER.example")
+        ));
+        assert!(matches(
+            "*.bücher.example",
+            &normalise("api.xn--bcher-kva.example")
+        ));
         assert_eq!(normalise("0x7f.1"), Host::V4(Ipv4Addr::new(127, 0, 0, 1)));
         assert_eq!(
             normalise("2130706433"),
