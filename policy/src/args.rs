@@ -48,8 +48,10 @@ pub fn parse_object(args: &str, limit: usize) -> Result<Map<String, Value>, Args
 }
 
 /// Walks the JSON once without building it and fails on the first object that
-/// holds a key twice (`Value` would silently keep the last copy).
-fn reject_duplicate_keys(args: &str) -> Result<(), ArgsError> {
+/// holds a key twice (`Value` would silently keep the last copy), also when
+/// the two spellings differ only in case, surrounding spaces, invisible or
+/// confusable characters ([`crate::toolname::loose_key`]).
+pub(crate) fn reject_duplicate_keys(args: &str) -> Result<(), ArgsError> {
     use serde::de::{Deserialize, Deserializer, Error, MapAccess, SeqAccess, Visitor};
     use std::collections::HashSet;
     use std::fmt;
@@ -93,7 +95,9 @@ fn reject_duplicate_keys(args: &str) -> Result<(), ArgsError> {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Check, A::Error> {
             let mut seen = HashSet::new();
             while let Some(key) = map.next_key::<String>()? {
-                if !seen.insert(key.clone()) {
+                // `sql` and `SQL`, or `sql` and `sql\u{200b}`, are one key to
+                // an executor that matches loosely.
+                if !seen.insert(crate::toolname::loose_key(&key)) {
                     return Err(A::Error::custom(format_args!("{DUPLICATE}{key}")));
                 }
                 map.next_value::<Check>()?;
@@ -230,6 +234,12 @@ mod tests {
             Err(ArgsError::DuplicateKey("b".into()))
         );
         assert!(parse_object(r#"{"a":{"b":1},"b":{"a":2.50}}"#, 1000).is_ok());
+        assert_eq!(
+            parse_object(r#"{"sql":"SELECT 1","SQL":"DROP TABLE t"}"#, 1000),
+            Err(ArgsError::DuplicateKey("SQL".into()))
+        );
+        assert!(parse_object("{\"sql\":\"SELECT 1\",\"sql\u{200b}\":\"DROP\"}", 1000).is_err());
+        assert!(parse_object(r#"{"file_name":"a","filename":"b","x1":1,"xl":2}"#, 1000).is_ok());
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! must answer (confirm, `args.invalid`), not a reason to lose the call. Only a
 //! call whose tool name cannot be found is an error.
 
-use crate::args::json_type;
-use serde::Serialize;
+use crate::args::{json_type, reject_duplicate_keys, ArgsError};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The wire format a call was recognised as.
@@ -84,6 +85,10 @@ pub enum CallError {
     /// The tool name is not a string.
     #[error("the tool name must be a string, not {0}")]
     NameType(&'static str),
+    /// The call's envelope holds a key twice: which tool or which arguments
+    /// an executor takes depends on its parser.
+    #[error("the call holds the key `{0}` more than once")]
+    DuplicateKey(String),
 }
 
 /// Argument text from a format's argument value.
@@ -111,12 +116,70 @@ fn name_of(object: &Map<String, Value>, key: &str) -> Result<String, CallError> 
     }
 }
 
+/// An object's members in order, duplicates kept, each value as its own text.
+struct RawObject<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawObject<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = RawObject<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RawObject<'de>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    members.push((key, map.next_value::<&RawValue>()?));
+                }
+                Ok(RawObject(members))
+            }
+        }
+        d.deserialize_map(Members)
+    }
+}
+
+/// The text of the value at `path` (object keys) inside `text`, as sent.
+fn raw_at<'a>(text: &'a str, path: &[&str]) -> Option<&'a str> {
+    let mut current = text;
+    for key in path {
+        let object: RawObject<'a> = serde_json::from_str(current).ok()?;
+        current = object.0.iter().find(|(k, _)| k == key)?.1.get();
+    }
+    Some(current)
+}
+
+/// Where a format keeps its arguments, as object keys from the call's top.
+type ArgsPath = &'static [&'static str];
+
 /// Reads a call in any supported format.
+///
+/// Argument objects are read from the call's own text: `serde_json`'s map
+/// keeps only the last of duplicate keys, while a first-wins executor runs
+/// the first, so an object that holds a key twice is passed on verbatim and
+/// the policy answers it `args.invalid`. A key repeated in the envelope
+/// itself (two `name`s, two `function`s) makes the call unreadable.
 pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
     let value: Value = serde_json::from_str(text).map_err(|_| CallError::Json)?;
     let Value::Object(call) = value else {
         return Err(CallError::NotObject(json_type(&value)));
     };
+    let (mut parsed, path) = parse_envelope(&call)?;
+    if let Err(ArgsError::DuplicateKey(key)) = reject_duplicate_keys(text) {
+        let raw = raw_at(text, path)
+            .filter(|raw| raw.trim_start().starts_with('{') && reject_duplicate_keys(raw).is_err());
+        match raw {
+            Some(raw) => parsed.args = raw.trim().to_owned(),
+            None => return Err(CallError::DuplicateKey(key)),
+        }
+    }
+    Ok(parsed)
+}
+
+fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), CallError> {
     let kind = call.get("type").and_then(Value::as_str);
 
     // MCP: a whole JSON-RPC request.
@@ -124,75 +187,101 @@ pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
         let Some(Value::Object(params)) = call.get("params") else {
             return Err(CallError::NoName);
         };
-        return Ok(ToolCall {
-            tool: name_of(params, "name")?,
-            args: args_text(params.get("arguments")),
-            id: string_id(call.get("id")),
-            format: CallFormat::Mcp,
-        });
+        return Ok((
+            ToolCall {
+                tool: name_of(params, "name")?,
+                args: args_text(params.get("arguments")),
+                id: string_id(call.get("id")),
+                format: CallFormat::Mcp,
+            },
+            &["params", "arguments"],
+        ));
     }
     if let Some(Value::Object(function)) = call.get("function") {
-        return Ok(ToolCall {
-            tool: name_of(function, "name")?,
-            args: args_text(function.get("arguments")),
-            id: string_id(call.get("id")),
-            format: CallFormat::OpenaiChat,
-        });
+        return Ok((
+            ToolCall {
+                tool: name_of(function, "name")?,
+                args: args_text(function.get("arguments")),
+                id: string_id(call.get("id")),
+                format: CallFormat::OpenaiChat,
+            },
+            &["function", "arguments"],
+        ));
     }
-    if let Some(Value::Object(function_call)) = call
-        .get("functionCall")
-        .or_else(|| call.get("function_call"))
-    {
-        return Ok(ToolCall {
-            tool: name_of(function_call, "name")?,
-            args: args_text(function_call.get("args")),
-            id: string_id(function_call.get("id")),
-            format: CallFormat::Gemini,
-        });
+    for key in ["functionCall", "function_call"] {
+        if let Some(Value::Object(function_call)) = call.get(key) {
+            let path: ArgsPath = if key == "functionCall" {
+                &["functionCall", "args"]
+            } else {
+                &["function_call", "args"]
+            };
+            return Ok((
+                ToolCall {
+                    tool: name_of(function_call, "name")?,
+                    args: args_text(function_call.get("args")),
+                    id: string_id(function_call.get("id")),
+                    format: CallFormat::Gemini,
+                },
+                path,
+            ));
+        }
     }
     match kind {
         Some("function_call") => {
-            return Ok(ToolCall {
-                tool: name_of(&call, "name")?,
-                args: args_text(call.get("arguments")),
-                id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
-                format: CallFormat::OpenaiResponses,
-            })
+            return Ok((
+                ToolCall {
+                    tool: name_of(call, "name")?,
+                    args: args_text(call.get("arguments")),
+                    id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+                    format: CallFormat::OpenaiResponses,
+                },
+                &["arguments"],
+            ))
         }
         Some("tool_use") => {
-            return Ok(ToolCall {
-                tool: name_of(&call, "name")?,
-                args: args_text(call.get("input")),
-                id: string_id(call.get("id")),
-                format: CallFormat::Anthropic,
-            })
+            return Ok((
+                ToolCall {
+                    tool: name_of(call, "name")?,
+                    args: args_text(call.get("input")),
+                    id: string_id(call.get("id")),
+                    format: CallFormat::Anthropic,
+                },
+                &["input"],
+            ))
         }
         _ => {}
     }
     if call.contains_key("tool") {
-        return Ok(ToolCall {
-            tool: name_of(&call, "tool")?,
-            args: args_text(call.get("args")),
-            id: string_id(call.get("id")),
-            format: CallFormat::Plain,
-        });
+        return Ok((
+            ToolCall {
+                tool: name_of(call, "tool")?,
+                args: args_text(call.get("args")),
+                id: string_id(call.get("id")),
+                format: CallFormat::Plain,
+            },
+            &["args"],
+        ));
     }
     // Shapes without a type tag, by their argument field.
-    let (args, format) = if call.contains_key("input") {
-        (call.get("input"), CallFormat::Anthropic)
+    let (key, format): (ArgsPath, CallFormat) = if call.contains_key("input") {
+        (&["input"], CallFormat::Anthropic)
     } else if call.contains_key("args") {
-        (call.get("args"), CallFormat::Gemini)
+        (&["args"], CallFormat::Gemini)
     } else if matches!(call.get("arguments"), Some(Value::String(_))) {
-        (call.get("arguments"), CallFormat::OpenaiResponses)
+        (&["arguments"], CallFormat::OpenaiResponses)
     } else {
-        (call.get("arguments"), CallFormat::Mcp)
+        (&["arguments"], CallFormat::Mcp)
     };
-    Ok(ToolCall {
-        tool: name_of(&call, "name")?,
-        args: args_text(args),
-        id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
-        format,
-    })
+    let args = key.first().and_then(|k| call.get(*k));
+    Ok((
+        ToolCall {
+            tool: name_of(call, "name")?,
+            args: args_text(args),
+            id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+            format,
+        },
+        key,
+    ))
 }
 
 #[cfg(test)]
@@ -256,6 +345,32 @@ mod tests {
         let c = parse(r#"{"type":"function","function":{"name":"x","arguments":"{\"sql\": "}}"#);
         assert_eq!(c.args, r#"{"sql": "#);
         assert_eq!(parse(r#"{"tool":"x","args":[1]}"#).args, "[1]");
+    }
+
+    #[test]
+    fn duplicate_keys_survive_in_every_format() {
+        for text in [
+            r#"{"tool":"execute_sql","args":{"sql":"DROP TABLE t","sql":"SELECT 1"}}"#,
+            r#"{"type":"tool_use","id":"t","name":"execute_sql","input":{"sql":"DROP TABLE t","sql":"SELECT 1"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1,"a":2}}}"#,
+            r#"{"functionCall":{"name":"x","args":{"a":{"b":1,"b":2}}}}"#,
+            r#"{"name":"x","input":{"risk_level":"high","risk_level":"low"}}"#,
+        ] {
+            let call = parse(text);
+            assert!(
+                reject_duplicate_keys(&call.args).is_err(),
+                "{text} -> {}",
+                call.args
+            );
+        }
+        assert_eq!(
+            parse_call(r#"{"tool":"a","tool":"b","args":{}}"#),
+            Err(CallError::DuplicateKey("tool".into()))
+        );
+        assert_eq!(
+            parse(r#"{"tool":"x","args":{"a": 1.50}}"#).args,
+            r#"{"a":1.50}"#
+        );
     }
 
     #[test]

@@ -146,3 +146,13 @@ pub const MCP_UNTRUSTED_HINT: &str = "mcp.untrusted-hint";
 pub const MCP_DESTRUCTIVE_HINT: &str = "mcp.destructive-hint";
 /// The MCP tool is marked neither read-only nor destructive.
 pub const MCP_NOT_READ_ONLY: &str = "mcp.not-read-only";
+/// A path whose target the text does not determine (`C:foo`, `$HOME/x`,
+/// `%APPDATA%`, an 8.3 short name, a reserved device name).
+pub const FILE_UNRESOLVABLE_PATH: &str = "file.unresolvable-path";
+/// Clients (WHATWG, curl, Python, urllib3) read different hosts in the URL.
+pub const HTTP_AMBIGUOUS_URL: &str = "http.ambiguous-url";
+/// A header or parameter (`X-HTTP-Method-Override`, `_method`) names another method.
+pub const HTTP_METHOD_OVERRIDE: &str = "http.method-override";
+/// The tool name is not configured but looks like one that is (case,
+/// spacing, invisible or confusable characters).
+pub const TOOL_LOOKALIKE: &str = "tool.lookalike";

@@ -138,12 +138,20 @@ pub struct ToolConfig {
     /// sql: functions to accept as read-only in addition to the built-in list.
     /// Functions with side effects (sleep, file access, locks…) stay refused.
     pub allow_functions: Vec<String>,
-    /// file: the argument holding the path (default `path`).
+    /// file, mcp: the argument holding the path (default `path`). On an MCP
+    /// tool it declares the tool a file tool: the path (a string, or an
+    /// array of strings) must pass the secret-file table and `roots` before
+    /// a read-only hint can allow. Undeclared MCP tools still have the
+    /// secret-file table applied to `path`, `paths`, `file`, `file_path`,
+    /// `filename`, `source` and `destination` arguments.
     pub path_field: Option<String>,
-    /// file: directories the tool may read without confirmation; paths outside
-    /// them (after `..` is resolved in the text) need confirmation. Empty: any
-    /// path that is not sensitive.
+    /// file, mcp: directories the tool may read without confirmation; paths
+    /// outside them (in any reading: POSIX, Windows, file URL) need
+    /// confirmation. Empty: any path that is not sensitive.
     pub roots: Vec<String>,
+    /// file: the one operation the tool performs (`read` for a tool such as
+    /// `read_text_file`), when its arguments name none.
+    pub operation: Option<String>,
     /// http: the argument holding the method (default `method`).
     pub method_field: Option<String>,
     /// http: the method when the call names none (default `GET`).
@@ -340,7 +348,7 @@ impl ToolConfig {
             field,
             kind: kind.name(),
         };
-        let present: [(&'static str, bool, ToolKind); 15] = [
+        let present: [(&'static str, bool, ToolKind); 14] = [
             ("method", self.method.is_some(), ToolKind::Api),
             ("url", self.url.is_some(), ToolKind::Api),
             ("risk_level", self.risk_level.is_some(), ToolKind::Api),
@@ -358,8 +366,7 @@ impl ToolConfig {
                 !self.allow_functions.is_empty(),
                 ToolKind::Sql,
             ),
-            ("path_field", self.path_field.is_some(), ToolKind::File),
-            ("roots", !self.roots.is_empty(), ToolKind::File),
+            ("operation", self.operation.is_some(), ToolKind::File),
             ("method_field", self.method_field.is_some(), ToolKind::Http),
             (
                 "default_method",
@@ -371,6 +378,15 @@ impl ToolConfig {
         ];
         for (field, set, owner) in present {
             if set && owner != kind {
+                return Err(wrong(field));
+            }
+        }
+        // Path settings: file tools, and MCP tools that read files.
+        for (field, set) in [
+            ("path_field", self.path_field.is_some()),
+            ("roots", !self.roots.is_empty()),
+        ] {
+            if set && kind != ToolKind::File && kind != ToolKind::Mcp {
                 return Err(wrong(field));
             }
         }
@@ -425,6 +441,7 @@ impl ToolConfig {
         for (field, value) in [
             ("field", &self.field),
             ("path_field", &self.path_field),
+            ("operation", &self.operation),
             ("method_field", &self.method_field),
             ("default_method", &self.default_method),
         ] {

@@ -74,6 +74,7 @@ fn build_assessor(
                 .clone()
                 .unwrap_or_else(|| String::from("path")),
             roots: settings.roots.clone(),
+            operation: settings.operation.clone(),
         }),
         ToolKind::Http => Box::new(HttpAssessor {
             url_field: field("url"),
@@ -106,6 +107,8 @@ fn build_assessor(
                 trusted: config.mcp_servers.get(&server).is_some_and(|s| s.trusted),
                 server,
                 annotations: settings.annotations.clone().unwrap_or_default(),
+                path_field: settings.path_field.clone(),
+                roots: settings.roots.clone(),
             })
         }
     }
@@ -165,6 +168,65 @@ impl Engine {
         self.assessors.get(tool).map(|a| a.as_ref())
     }
 
+    /// The code layer's answer for `tool`: its own assessor; for a name that
+    /// looks like a known tool's, that tool's assessor, never proven
+    /// read-only; for an unknown tool, the floor of the kind its arguments
+    /// point to (see [`crate::toolname`]).
+    fn assess_tool(
+        &self,
+        tool: &str,
+        args: &serde_json::Map<String, serde_json::Value>,
+        context: &Context,
+    ) -> Assessment {
+        if let Some(assessor) = self.assessor(tool) {
+            return assessor.assess(args, context);
+        }
+        let known = self.assessors.keys().map(String::as_str);
+        if let Some(name) = crate::toolname::lookalike(tool, known) {
+            if let Some(assessor) = self.assessor(name) {
+                let mut assessment = assessor.assess(args, context);
+                if assessment.verdict == Verdict::ReadOnly {
+                    assessment.verdict = Verdict::Unproven;
+                }
+                assessment.findings.insert(
+                    0,
+                    Finding::new(
+                        codes::TOOL_UNKNOWN,
+                        format!("no assessor knows the tool `{}`", preview(tool, 60)),
+                    ),
+                );
+                assessment.findings.insert(
+                    1,
+                    Finding::new(
+                        codes::TOOL_LOOKALIKE,
+                        format!(
+                            "`{}` is not a configured name but looks like `{name}`; judged as it, and not proven",
+                            preview(tool, 60)
+                        ),
+                    ),
+                );
+                return assessment;
+            }
+        }
+        let mut assessment = Assessment::single(
+            Verdict::Unproven,
+            "",
+            Finding::new(
+                codes::TOOL_UNKNOWN,
+                format!("no assessor knows the tool `{}`", preview(tool, 60)),
+            ),
+        );
+        if let Some((kind, settings)) = crate::toolname::inferred_kind(args) {
+            let inferred = build_assessor(kind, &settings, &self.config).assess(args, context);
+            if inferred.verdict == Verdict::Destructive {
+                assessment.verdict = Verdict::Destructive;
+            }
+            assessment.operation = inferred.operation;
+            assessment.findings.extend(inferred.findings);
+        }
+        assessment
+    }
+
     /// Decides one call. Never panics, whatever `tool` and `args` hold.
     pub fn assess(&self, tool: &str, args: &str) -> Decision {
         self.assess_in(tool, args, &Context::default())
@@ -188,17 +250,7 @@ impl Engine {
         };
 
         let (llm_risk, risk_finding) = model_risk(&args);
-        let assessment = match self.assessor(tool) {
-            Some(assessor) => assessor.assess(&args, context),
-            None => Assessment::single(
-                Verdict::Unproven,
-                "",
-                Finding::new(
-                    codes::TOOL_UNKNOWN,
-                    format!("no assessor knows the tool `{}`", preview(tool, 60)),
-                ),
-            ),
-        };
+        let assessment = self.assess_tool(tool, &args, context);
         let risk = match (assessment.verdict, llm_risk) {
             (Verdict::Destructive, _) => Risk::High,
             (_, Some(claimed)) => claimed,
@@ -236,7 +288,10 @@ impl Engine {
                 .first()
                 .map_or_else(String::new, |f| f.message.clone())
         };
-        if config.denied_tools.contains(tool) {
+        let denied = config.denied_tools.contains(tool)
+            || crate::toolname::lookalike(tool, config.denied_tools.iter().map(String::as_str))
+                .is_some();
+        if denied {
             let message = "the tool is denied by configuration";
             return (
                 Action::Deny,

@@ -28,6 +28,7 @@ mod engine;
 pub mod guidance;
 pub mod records;
 pub mod text;
+pub mod toolname;
 
 #[cfg(target_arch = "wasm32")]
 #[allow(

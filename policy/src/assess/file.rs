@@ -6,6 +6,7 @@
 //! path's text. `..` is resolved lexically; symbolic links are not (a tool that
 //! follows links out of its roots must be configured with roots it owns).
 
+use super::paths::{self, Unresolvable};
 use super::{Assessment, Assessor, Verdict};
 use crate::args::string_field;
 use crate::codes;
@@ -22,6 +23,9 @@ pub struct FileAssessor {
     pub path_field: String,
     /// Absolute directories reads are confined to (empty: anywhere not sensitive).
     pub roots: Vec<String>,
+    /// The operation of a tool that does one thing, used when the arguments
+    /// name none.
+    pub operation: Option<String>,
 }
 
 impl Default for FileAssessor {
@@ -30,301 +34,224 @@ impl Default for FileAssessor {
             operation_field: String::from("operation"),
             path_field: String::from("path"),
             roots: Vec::new(),
+            operation: None,
         }
     }
 }
 
-/// Operations that only read.
-const READ_ONLY: &[&str] = &["read", "list", "exists", "stat", "info"];
-/// Operations that delete (for the guarded floor).
-const DELETING: &[&str] = &["delete", "remove", "rm", "unlink", "rmdir"];
-/// Operations known to change files without deleting them.
-const WRITING: &[&str] = &[
-    "write", "create", "append", "mkdir", "move", "rename", "copy", "chmod", "chown", "touch",
-    "edit", "patch", "replace", "truncate", "upload", "symlink", "link",
+/// What an operation does, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Effect {
+    /// Only reads the path.
+    Reads,
+    /// Deletes: feeds the guarded floor.
+    Deletes,
+    /// Makes the old content or location disappear (a move, a rename, an
+    /// overwrite, a truncation): feeds the guarded floor.
+    Replaces,
+    /// Changes files without destroying what was there.
+    Writes,
+}
+
+/// Operation names, compared after [`operation_key`] (lower case, `_`, `-`
+/// and `.` removed: `delete_file`, `deleteFile` and `delete-file` are one
+/// name). Anything not here is an unknown operation: confirm.
+const OPERATIONS: &[(&str, Effect)] = &[
+    ("read", Effect::Reads),
+    ("readfile", Effect::Reads),
+    ("readtext", Effect::Reads),
+    ("readtextfile", Effect::Reads),
+    ("cat", Effect::Reads),
+    ("view", Effect::Reads),
+    ("get", Effect::Reads),
+    ("list", Effect::Reads),
+    ("ls", Effect::Reads),
+    ("listdir", Effect::Reads),
+    ("listdirectory", Effect::Reads),
+    ("listfiles", Effect::Reads),
+    ("exists", Effect::Reads),
+    ("fileexists", Effect::Reads),
+    ("stat", Effect::Reads),
+    ("lstat", Effect::Reads),
+    ("info", Effect::Reads),
+    ("getfileinfo", Effect::Reads),
+    ("delete", Effect::Deletes),
+    ("deletefile", Effect::Deletes),
+    ("deletedir", Effect::Deletes),
+    ("deletedirectory", Effect::Deletes),
+    ("deletefolder", Effect::Deletes),
+    ("del", Effect::Deletes),
+    ("erase", Effect::Deletes),
+    ("remove", Effect::Deletes),
+    ("removefile", Effect::Deletes),
+    ("removedir", Effect::Deletes),
+    ("removedirectory", Effect::Deletes),
+    ("rm", Effect::Deletes),
+    ("rmrf", Effect::Deletes),
+    ("rmtree", Effect::Deletes),
+    ("rmdir", Effect::Deletes),
+    ("unlink", Effect::Deletes),
+    ("destroy", Effect::Deletes),
+    ("purge", Effect::Deletes),
+    ("wipe", Effect::Deletes),
+    ("shred", Effect::Deletes),
+    ("trash", Effect::Deletes),
+    ("truncate", Effect::Replaces),
+    ("overwrite", Effect::Replaces),
+    ("move", Effect::Replaces),
+    ("movefile", Effect::Replaces),
+    ("mv", Effect::Replaces),
+    ("rename", Effect::Replaces),
+    ("renamefile", Effect::Replaces),
+    ("replace", Effect::Replaces),
+    ("write", Effect::Writes),
+    ("writefile", Effect::Writes),
+    ("create", Effect::Writes),
+    ("createfile", Effect::Writes),
+    ("createdirectory", Effect::Writes),
+    ("append", Effect::Writes),
+    ("mkdir", Effect::Writes),
+    ("copy", Effect::Writes),
+    ("copyfile", Effect::Writes),
+    ("cp", Effect::Writes),
+    ("chmod", Effect::Writes),
+    ("chown", Effect::Writes),
+    ("touch", Effect::Writes),
+    ("edit", Effect::Writes),
+    ("editfile", Effect::Writes),
+    ("patch", Effect::Writes),
+    ("upload", Effect::Writes),
+    ("symlink", Effect::Writes),
+    ("link", Effect::Writes),
 ];
 
-/// File names that hold secrets wherever they are.
-const SECRET_NAMES: &[&str] = &[
-    ".env",
-    ".netrc",
-    "_netrc",
-    ".pgpass",
-    ".git-credentials",
-    ".npmrc",
-    ".pypirc",
-    ".htpasswd",
-    ".vault-token",
-    ".bash_history",
-    ".zsh_history",
-    ".python_history",
-    ".psql_history",
-    ".mysql_history",
-    "credentials",
-    "credentials.json",
-    "service-account.json",
-    "terraform.tfstate",
-    "terraform.tfstate.backup",
-    "id_rsa",
-    "id_dsa",
-    "id_ecdsa",
-    "id_ed25519",
-    "authorized_keys",
-    "known_hosts",
-    "shadow",
-    "gshadow",
-    "sudoers",
-    "master.key",
-    "secrets.yml",
-    "secrets.yaml",
-    "keystore",
-    "credentials.tfrc.json",
-    // Browser password and cookie stores (names lower-cased).
-    "logins.json",
-    "key3.db",
-    "key4.db",
-    "cookies.sqlite",
-    "login data",
-    "cookies",
-];
-/// File name suffixes that hold keys.
-const SECRET_SUFFIXES: &[&str] = &[
-    ".pem",
-    ".key",
-    ".p12",
-    ".pfx",
-    ".jks",
-    ".keystore",
-    ".kdbx",
-    ".ovpn",
-    ".gpg",
-    ".asc",
-    ".tfvars",
-];
-/// Directories whose whole content is secret.
-const SECRET_DIRS: &[&str] = &[
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".azure",
-    ".kube",
-    ".docker",
-    ".password-store",
-    ".secrets",
-];
-/// Absolute locations that are secret or expose other processes and devices.
-const SECRET_PREFIXES: &[&str] = &[
-    "/etc/shadow",
-    "/etc/gshadow",
-    "/etc/sudoers",
-    "/etc/ssl/private",
-    "/root",
-    "/var/run/secrets",
-    "/run/secrets",
-    "/proc",
-    "/sys",
-    "/dev",
-    "/boot",
-    "/var/lib/docker",
-];
+/// The comparison key of an operation name; `None` when it holds anything
+/// but ASCII letters and the separators (a trailing space, an invisible
+/// character): such a name is unknown.
+fn operation_key(operation: &str) -> Option<String> {
+    operation
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .then(|| {
+            operation
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_lowercase())
+                .collect()
+        })
+}
 
-/// Why a path is not proven safe to read, if it is not.
-fn path_problem(path: &str, roots: &[String]) -> Option<(&'static str, String)> {
+fn effect_of(operation: &str) -> Option<Effect> {
+    let key = operation_key(operation)?;
+    OPERATIONS
+        .iter()
+        .find(|(name, _)| *name == key)
+        .map(|&(_, effect)| effect)
+}
+
+/// Why a path is not proven safe to read, if it is not: every reading of
+/// its text (POSIX, Windows, file URL) must be free of secrets and inside
+/// the roots, and an unresolvable text is never proven.
+pub(crate) fn path_problem(path: &str, roots: &[String]) -> Option<(&'static str, String)> {
     if path.is_empty() {
         return Some((codes::ARGS_MISSING_FIELD, String::from("the path is empty")));
     }
-    if path.chars().any(char::is_control) {
-        return Some((
-            codes::FILE_SENSITIVE_PATH,
-            String::from("the path holds control characters"),
-        ));
-    }
-    let normalized = normalize(path);
     let shown = crate::text::preview(path, 80);
-    if let Some(why) = sensitive(&normalized) {
-        return Some((codes::FILE_SENSITIVE_PATH, format!("`{shown}` {why}")));
+    let readings = match paths::readings(path) {
+        Ok(readings) => readings,
+        Err(why @ (Unresolvable::Control | Unresolvable::DeviceNamespace)) => {
+            return Some((
+                codes::FILE_SENSITIVE_PATH,
+                format!("`{shown}` {}", why.message()),
+            ))
+        }
+        Err(why) => {
+            return Some((
+                codes::FILE_UNRESOLVABLE_PATH,
+                format!("`{shown}` {}", why.message()),
+            ))
+        }
+    };
+    for reading in &readings {
+        if let Some(why) = paths::reading_secret(reading) {
+            return Some((
+                codes::FILE_SENSITIVE_PATH,
+                format!(
+                    "`{shown}` {} (read as a {} path)",
+                    why.message(),
+                    reading.platform
+                ),
+            ));
+        }
     }
-    if !roots.is_empty() && !within_roots(&normalized, roots) {
-        return Some((
-            codes::FILE_OUTSIDE_ROOTS,
-            format!("`{shown}` is outside the configured roots"),
-        ));
+    if !roots.is_empty() {
+        if let Some(reading) = readings.iter().find(|r| !paths::within_roots(r, roots)) {
+            return Some((
+                codes::FILE_OUTSIDE_ROOTS,
+                format!(
+                    "`{shown}` is outside the configured roots (read as a {} path)",
+                    reading.platform
+                ),
+            ));
+        }
     }
     None
 }
 
-/// A lexically normalised path: `\` read as `/`, `.` dropped, `..` resolved
-/// (kept at the front of a relative path that climbs out of its start), `~`
-/// kept as a leading component. Repeated separators collapse.
-fn normalize(path: &str) -> String {
-    let path = path.replace('\\', "/");
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => match parts.last() {
-                Some(&last) if last != ".." && last != "~" => {
-                    parts.pop();
-                }
-                _ if absolute => {}
-                _ => parts.push(".."),
-            },
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    if absolute {
-        format!("/{joined}")
-    } else {
-        joined
-    }
-}
-
-/// System files under the secret prefixes that only describe the machine
-/// (CPU, memory, load, mounts) or are the standard streams and sources of
-/// bytes: everyday reads, never secrets.
-const BENIGN_SYSTEM_FILES: &[&str] = &[
-    "/proc/cpuinfo",
-    "/proc/meminfo",
-    "/proc/loadavg",
-    "/proc/uptime",
-    "/proc/version",
-    "/proc/stat",
-    "/proc/mounts",
-    "/proc/partitions",
-    "/proc/swaps",
-    "/proc/diskstats",
-    "/proc/filesystems",
-    "/proc/vmstat",
-    "/proc/interrupts",
-    "/proc/cgroups",
-    "/proc/devices",
-    "/proc/modules",
-    "/proc/zoneinfo",
-    "/proc/buddyinfo",
-    "/proc/pressure/cpu",
-    "/proc/pressure/memory",
-    "/proc/pressure/io",
-    "/proc/net/dev",
-    "/proc/net/route",
-    "/proc/net/snmp",
-    "/proc/self/status",
-    "/proc/self/limits",
-    "/proc/self/mountinfo",
-    "/proc/self/cgroup",
-    "/proc/self/stat",
-    "/proc/self/statm",
-    "/dev/null",
-    "/dev/zero",
-    "/dev/random",
-    "/dev/urandom",
-    "/dev/stdin",
-    "/dev/stdout",
-    "/dev/stderr",
-];
-
-/// Why a path (any spelling; `..` resolved in the text) holds secrets, if it
-/// does: the check `file_operations` makes, shared with the command assessor
-/// for the files a read-only command would print.
+/// Why a path (any spelling) holds secrets, if it does: the check
+/// `file_operations` makes, shared with the command assessor for the files a
+/// read-only command would print. A thin re-export of
+/// [`paths::secret_path`], which reads the one table in [`super::secrets`].
 pub(crate) fn secret_path(path: &str) -> Option<&'static str> {
-    if path.chars().any(char::is_control) {
-        return Some("holds control characters");
-    }
-    sensitive(&normalize(path))
-}
-
-fn sensitive(normalized: &str) -> Option<&'static str> {
-    let lower = normalized.to_ascii_lowercase();
-    if BENIGN_SYSTEM_FILES.contains(&lower.as_str()) {
-        return None;
-    }
-    let components: Vec<&str> = lower.split('/').filter(|c| !c.is_empty()).collect();
-    for prefix in SECRET_PREFIXES {
-        if lower == *prefix || lower.starts_with(&format!("{prefix}/")) {
-            return Some("is a system location that holds secrets or other processes' data");
-        }
-    }
-    if components.iter().any(|c| SECRET_DIRS.contains(c)) {
-        return Some("is inside a directory of keys or credentials");
-    }
-    // Tools that keep their tokens under ~/.config or ~/.local/share.
-    if components.windows(2).any(|w| {
-        matches!(
-            w,
-            [
-                ".config",
-                "gcloud" | "gh" | "hub" | "op" | "rclone" | "doctl" | "heroku"
-            ] | ["share", "keyrings"]
-        )
-    }) {
-        return Some("is inside a directory of keys or credentials");
-    }
-    let name = components.last().copied().unwrap_or("");
-    if SECRET_NAMES.contains(&name)
-        || name.starts_with(".env.")
-        || name.starts_with("id_rsa")
-        || name.starts_with("id_ed25519")
-        || name.starts_with("id_ecdsa")
-        || SECRET_SUFFIXES.iter().any(|s| name.ends_with(s))
-    {
-        return Some("holds keys, credentials or secrets");
-    }
-    None
-}
-
-fn within_roots(normalized: &str, roots: &[String]) -> bool {
-    if !normalized.starts_with('/') {
-        // Relative to the tool's own working directory, which it resolves
-        // inside its root; climbing out of it is not allowed.
-        return !normalized.starts_with("..") && !normalized.starts_with('~');
-    }
-    roots.iter().any(|root| {
-        let root = normalize(root);
-        let root = root.trim_end_matches('/');
-        root.is_empty() || normalized == root || normalized.starts_with(&format!("{root}/"))
-    })
+    paths::secret_path(path)
 }
 
 impl Assessor for FileAssessor {
     fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
-        let operation = match string_field(args, &self.operation_field) {
-            Ok(op) => op,
-            Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
+        let operation = match (string_field(args, &self.operation_field), &self.operation) {
+            (Ok(op), _) => op,
+            (Err(_), Some(fixed)) if !args.contains_key(&self.operation_field) => fixed.as_str(),
+            (Err(finding), _) => return Assessment::single(Verdict::Unproven, "", finding),
         };
         let path = string_field(args, &self.path_field);
         let described = match path {
             Ok(path) => format!("{operation} {path}"),
             Err(_) => operation.to_owned(),
         };
-        let is = |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(operation));
-        let (verdict, finding) = if is(READ_ONLY) {
-            match path.map(|p| path_problem(p, &self.roots)) {
+        let (verdict, finding) = match effect_of(operation) {
+            Some(Effect::Reads) => match path.map(|p| path_problem(p, &self.roots)) {
                 Err(finding) => (Verdict::Unproven, finding),
                 Ok(Some((code, message))) => (Verdict::Unproven, Finding::new(code, message)),
                 Ok(None) => (
                     Verdict::ReadOnly,
                     Finding::new(codes::FILE_READ_ONLY, format!("`{operation}` only reads")),
                 ),
-            }
-        } else if is(DELETING) {
-            (
+            },
+            Some(Effect::Deletes) => (
                 Verdict::Destructive,
                 Finding::new(codes::FILE_DELETE, format!("`{operation}` deletes files")),
-            )
-        } else if is(WRITING) {
-            (
+            ),
+            Some(Effect::Replaces) => (
+                Verdict::Destructive,
+                Finding::new(
+                    codes::FILE_WRITE,
+                    format!("`{operation}` changes files and loses what was there"),
+                ),
+            ),
+            Some(Effect::Writes) => (
                 Verdict::Unproven,
                 Finding::new(codes::FILE_WRITE, format!("`{operation}` changes files")),
-            )
-        } else {
-            (
+            ),
+            None => (
                 Verdict::Unproven,
                 Finding::new(
                     codes::FILE_UNKNOWN_OPERATION,
-                    format!("`{operation}` is not a known read-only operation"),
+                    format!(
+                        "`{}` is not a known read-only operation",
+                        crate::text::preview(operation, 40)
+                    ),
                 ),
-            )
+            ),
         };
         Assessment::single(verdict, described, finding)
     }
@@ -333,19 +260,6 @@ impl Assessor for FileAssessor {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn normalization() {
-        assert_eq!(normalize("/srv/app/../../etc/./shadow"), "/etc/shadow");
-        assert_eq!(normalize("a//b/../c"), "a/c");
-        assert_eq!(normalize("../../x"), "../../x");
-        assert_eq!(normalize("/../../x"), "/x");
-        assert_eq!(normalize("~/.ssh/../.ssh/id_rsa"), "~/.ssh/id_rsa");
-        assert_eq!(
-            normalize("C:\\\\Users\\\\me\\\\.aws\\\\credentials"),
-            "C:/Users/me/.aws/credentials"
-        );
-    }
 
     #[test]
     fn sensitive_paths() {
@@ -364,7 +278,7 @@ mod tests {
             "~/.config/gcloud/x.json",
             "/var/run/secrets/kubernetes.io/serviceaccount/token",
             "/dev/sda",
-            "C:\\\\Users\\\\me\\\\.aws\\\\credentials",
+            "C:\\Users\\me\\.aws\\credentials",
             "~/.kube/config",
             "/root/notes.txt",
         ] {
@@ -391,5 +305,19 @@ mod tests {
         assert!(path_problem("/srv/application/x", &roots).is_some());
         assert!(path_problem("../x", &roots).is_some());
         assert!(path_problem("/etc/hostname", &roots).is_some());
+        assert!(path_problem("C:\\Users\\me\\notes.txt", &roots).is_some());
+        assert!(path_problem("\\\\srv\\share\\x", &roots).is_some());
+        assert!(path_problem("~/notes.txt", &roots).is_some());
+    }
+
+    #[test]
+    fn operation_names() {
+        assert_eq!(effect_of("delete_file"), Some(Effect::Deletes));
+        assert_eq!(effect_of("deleteFile"), Some(Effect::Deletes));
+        assert_eq!(effect_of("MOVE"), Some(Effect::Replaces));
+        assert_eq!(effect_of("read_text_file"), Some(Effect::Reads));
+        assert_eq!(effect_of("read "), None);
+        assert_eq!(effect_of("re\u{200b}ad"), None);
+        assert_eq!(effect_of("execute"), None);
     }
 }

@@ -4,10 +4,15 @@
 //! agent's network position exposes (server-side request forgery), and
 //! credentials in a URL leak.
 //!
-//! The URL is parsed the way browsers and most HTTP clients do (WHATWG), so
-//! `http://2130706433/`, `http://0x7f.1/` and `http://[::ffff:127.0.0.1]/` are
-//! all recognised as loopback. Host names are judged by their text only; a
+//! The URL is read as every common client reads it (see [`super::urls`]):
+//! WHATWG, curl, Python's `urllib` and `requests`; it is proven only when all
+//! name the same public host. `http://2130706433/`, `http://0x7f.1/` and
+//! `http://[::ffff:127.0.0.1]/` are all loopback; single-label, cluster and
+//! reserved names are internal. Host names are judged by their text only; a
 //! public name that resolves to a private address is not detected here.
+//!
+//! The method is the declared one and every method an override header or
+//! `_method` parameter names (see [`super::overrides`]).
 
 use super::{Assessment, Assessor, Verdict};
 use crate::args::string_field;
@@ -16,8 +21,6 @@ use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use serde_json::{Map, Value};
-use std::net::{Ipv4Addr, Ipv6Addr};
-use url::{Host, Url};
 
 /// The HTTP assessor.
 #[derive(Clone, Debug)]
@@ -48,127 +51,44 @@ impl Default for HttpAssessor {
 
 const SAFE: &[&str] = &["GET", "HEAD", "OPTIONS"];
 
-/// Host names that always mean this machine or a metadata service.
-const LOCAL_NAMES: &[&str] = &[
-    "localhost",
-    "metadata",
-    "metadata.google.internal",
-    "metadata.goog",
-    "instance-data",
-    "instance-data.ec2.internal",
-    "metadata.azure.com",
-    "kubernetes.default",
-    "kubernetes.default.svc",
-];
-
-fn host_matches(pattern: &str, host: &str) -> bool {
-    let pattern = pattern.trim_end_matches('.').to_ascii_lowercase();
-    match pattern.strip_prefix("*.") {
-        Some(suffix) => host.ends_with(&format!(".{suffix}")),
-        None => host == pattern || host.trim_matches(|c| c == '[' || c == ']') == pattern,
-    }
+/// Why a URL is not proven safe to read from, if it is not: every client's
+/// reading (see [`super::urls`]) must name the same public host. Kept here
+/// for the command assessor, which checks the URLs `curl` and `wget` fetch.
+pub(crate) fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> {
+    super::urls::url_problem(raw, allow, deny)
 }
 
-fn local_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    ip.is_loopback()
-        || ip.is_private()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || ip.is_multicast()
-        || a == 0
-        || (a == 100 && (64..128).contains(&b)) // shared address space (also a metadata range)
-        || (a == 192 && b == 0 && ip.octets()[2] == 0) // IETF protocol assignments
-        || a >= 240
-}
-
-fn local_v6(ip: Ipv6Addr) -> bool {
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return local_v4(v4);
-    }
-    let segments = ip.segments();
-    let first = segments[0];
-    // NAT64 (64:ff9b::/96) embeds an IPv4 address in the last 32 bits.
-    if first == 0x64 && segments[1] == 0xff9b && segments[2..6] == [0, 0, 0, 0] {
-        let [.., hi, lo] = segments;
-        let v4 = Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
-        return local_v4(v4);
-    }
-    ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        || (first & 0xfe00) == 0xfc00 // unique local
-        || (first & 0xffc0) == 0xfe80 // link-local
-        || (first & 0xffc0) == 0xfec0 // site-local (deprecated)
-        || segments[..6] == [0, 0, 0, 0, 0, 0] // IPv4-compatible
-}
-
-/// The deny-list finding when the URL's host is on `deny`.
+/// The deny-list finding when any reading of the URL's host is on `deny`.
 fn denied_host(raw: &str, deny: &[String]) -> Option<Finding> {
     if deny.is_empty() {
         return None;
     }
-    let url = Url::parse(raw.trim()).ok()?;
-    let host_text = url.host_str().unwrap_or("").to_ascii_lowercase();
-    deny.iter().any(|p| host_matches(p, &host_text)).then(|| {
-        Finding::new(
-            codes::HTTP_DENIED_HOST,
-            format!("`{host_text}` is on the configured deny list"),
-        )
-    })
+    url_problem(raw, &[], deny).filter(|f| f.code == codes::HTTP_DENIED_HOST)
 }
 
-/// Why a URL is not proven safe to read from, if it is not.
-pub(crate) fn url_problem(raw: &str, allow: &[String], deny: &[String]) -> Option<Finding> {
-    let shown = preview(raw, 80);
-    let url = match Url::parse(raw.trim()) {
-        Ok(url) => url,
-        Err(e) => {
-            return Some(Finding::new(
-                codes::HTTP_BAD_URL,
-                format!("`{shown}` is not a URL that could be checked: {e}"),
-            ))
-        }
-    };
-    if url.scheme() != "http" && url.scheme() != "https" {
-        return Some(Finding::new(
-            codes::HTTP_SCHEME,
-            format!("the `{}` scheme is not plain HTTP", url.scheme()),
-        ));
+/// The methods a call would run: the declared one and every override.
+fn methods(declared: &str, args: &Map<String, Value>) -> (Vec<String>, Option<Finding>) {
+    let mut methods = vec![declared.to_ascii_uppercase()];
+    let named = super::overrides::overrides(&Value::Object(args.clone()));
+    if named.is_empty() {
+        return (methods, None);
     }
-    if !url.username().is_empty() || url.password().is_some() {
-        return Some(Finding::new(
-            codes::HTTP_USERINFO,
-            "the URL carries credentials (`user:password@`)",
-        ));
+    let shown: Vec<String> = named
+        .iter()
+        .map(|m| {
+            m.as_deref()
+                .map_or(String::from("an unreadable method"), |m| preview(m, 20))
+        })
+        .collect();
+    for method in named {
+        // An override whose method cannot be read could be anything.
+        methods.push(method.map_or_else(|| String::from("?"), |m| m.to_ascii_uppercase()));
     }
-    let host_text = url.host_str().unwrap_or("").to_ascii_lowercase();
-    if deny.iter().any(|p| host_matches(p, &host_text)) {
-        return Some(Finding::new(
-            codes::HTTP_DENIED_HOST,
-            format!("`{host_text}` is on the configured deny list"),
-        ));
-    }
-    if allow.iter().any(|p| host_matches(p, &host_text)) {
-        return None;
-    }
-    let local = match url.host() {
-        Some(Host::Ipv4(ip)) => local_v4(ip),
-        Some(Host::Ipv6(ip)) => local_v6(ip),
-        Some(Host::Domain(name)) => {
-            let name = name.trim_end_matches('.').to_ascii_lowercase();
-            LOCAL_NAMES.contains(&name.as_str()) || name.ends_with(".localhost")
-        }
-        None => true,
-    };
-    if local {
-        return Some(Finding::new(
-            codes::HTTP_LOCAL_TARGET,
-            format!("`{host_text}` is this machine, a private network or a metadata service"),
-        ));
-    }
-    None
+    let finding = Finding::new(
+        codes::HTTP_METHOD_OVERRIDE,
+        format!("the call asks the server to run it as {}", shown.join(", ")),
+    );
+    (methods, Some(finding))
 }
 
 impl Assessor for HttpAssessor {
@@ -196,40 +116,56 @@ impl Assessor for HttpAssessor {
             assessment.deny = Some(finding);
             return assessment;
         }
-        if upper == "DELETE" {
-            return Assessment::single(
+        let (methods, override_finding) = methods(method, args);
+        let with_override = |mut assessment: Assessment| {
+            assessment.findings.extend(override_finding.clone());
+            assessment
+        };
+        if methods.iter().any(|m| m == "DELETE") {
+            return with_override(Assessment::single(
                 Verdict::Destructive,
                 described,
                 Finding::new(codes::HTTP_DELETE, "DELETE removes the resource"),
-            );
+            ));
         }
-        if !SAFE.contains(&upper.as_str()) {
-            return Assessment::single(
+        if let Some(unsafe_method) = methods.iter().find(|m| !SAFE.contains(&m.as_str())) {
+            return with_override(Assessment::single(
                 Verdict::Unproven,
                 described,
                 Finding::new(
                     codes::HTTP_UNSAFE_METHOD,
-                    format!("`{}` may change state on the server", preview(method, 20)),
+                    format!(
+                        "`{}` may change state on the server",
+                        preview(unsafe_method, 20)
+                    ),
                 ),
-            );
+            ));
         }
         let url = match url {
             Ok(url) => url,
             Err(finding) => return Assessment::single(Verdict::Unproven, described, finding),
         };
-        match url_problem(url, &self.allow_hosts, &self.deny_hosts) {
+        match super::urls::url_problems(url, &self.allow_hosts, &self.deny_hosts) {
             // A host on the deny list is configured off: denied, not confirmed.
-            Some(finding) if finding.code == codes::HTTP_DENIED_HOST => {
+            Some(findings)
+                if findings
+                    .first()
+                    .is_some_and(|f| f.code == codes::HTTP_DENIED_HOST) =>
+            {
                 let mut assessment = Assessment::new(Verdict::Unproven, described);
-                assessment.deny = Some(finding);
+                assessment.deny = findings.into_iter().next();
                 assessment
             }
-            Some(finding) => Assessment::single(Verdict::Unproven, described, finding),
-            None => Assessment::single(
+            Some(findings) => {
+                let mut assessment = Assessment::new(Verdict::Unproven, described);
+                assessment.findings = findings;
+                with_override(assessment)
+            }
+            None => with_override(Assessment::single(
                 Verdict::ReadOnly,
                 described,
                 Finding::new(codes::HTTP_SAFE_METHOD, format!("{upper} is a safe method")),
-            ),
+            )),
         }
     }
 }
@@ -266,6 +202,8 @@ mod tests {
             "http://[fe80::1]/",
             "http://app.localhost/",
             "http://[64:ff9b::a9fe:a9fe]/",
+            "http://redis:6379/",
+            "http://kubernetes.default.svc.cluster.local/",
         ] {
             assert_eq!(
                 problem(url).as_deref(),
@@ -286,7 +224,7 @@ mod tests {
             Some(codes::HTTP_SCHEME)
         );
         assert_eq!(
-            problem("https://user:pw@x.test/").as_deref(),
+            problem("https://user:pw@example.com/").as_deref(),
             Some(codes::HTTP_USERINFO)
         );
         assert_eq!(problem("not a url").as_deref(), Some(codes::HTTP_BAD_URL));

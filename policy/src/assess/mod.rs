@@ -15,7 +15,11 @@ pub mod command;
 pub mod file;
 pub mod http;
 pub mod mcp;
+pub mod overrides;
+pub mod paths;
+pub mod secrets;
 pub mod sql;
+pub mod urls;
 
 /// What the code layer could prove about a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,388 @@
+//! The one table of files that hold secrets, shared by `file_operations`, MCP
+//! file tools and the command assessor (for the files a read-only command
+//! would print).
+//!
+//! Every rule is judged on a path already resolved by [`super::paths`]: `..`
+//! removed, `\` read as a separator in the Windows reading, drive letters,
+//! NTFS streams and trailing dots stripped, and the text lower-cased, because
+//! Windows and macOS match names without regard to case and a rule that
+//! misses `.ENV` on them misses the file.
+//!
+//! Rules are data, not code: add a row to [`SECRET_RULES`] to add a file.
+
+/// Why a path is secret, as the message says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// System files that hold password hashes, host keys or cluster credentials.
+    System,
+    /// Another process's memory, environment or file descriptors, or a device.
+    Process,
+    /// A directory whose whole content is keys or credentials.
+    KeyDirectory,
+    /// A file that holds keys, tokens, passwords or session cookies.
+    Credentials,
+    /// A Windows registry hive or credential store.
+    WindowsStore,
+    /// A raw device or a Windows device namespace path.
+    Device,
+}
+
+impl Why {
+    /// The message fragment (follows the path in a finding).
+    pub fn message(self) -> &'static str {
+        match self {
+            Why::System => "is a system file that holds secrets",
+            Why::Process => "is a system location that holds secrets or other processes' data",
+            Why::KeyDirectory => "is inside a directory of keys or credentials",
+            Why::Credentials => "holds keys, credentials or secrets",
+            Why::WindowsStore => "is a Windows registry hive or credential store",
+            Why::Device => "is a device, not a file",
+        }
+    }
+}
+
+/// How a rule matches a resolved, lower-cased path.
+#[derive(Clone, Copy, Debug)]
+pub enum Match {
+    /// The absolute path is this one or lies under it (component boundary).
+    Under(&'static str),
+    /// The absolute path's text starts with this (backups such as
+    /// `/etc/shadow-`, families such as `/etc/ssh/ssh_host_*`).
+    TextPrefix(&'static str),
+    /// These components follow each other somewhere in the path (a Windows
+    /// tree under a drive, a WSL mount `/mnt/c/…` or an admin share).
+    Sequence(&'static [&'static str]),
+    /// Some directory component of the path (absolute or relative) is this.
+    Directory(&'static str),
+    /// Two consecutive components, anywhere (`.config/gcloud`).
+    Pair(&'static str, &'static str),
+    /// The file name is this.
+    Name(&'static str),
+    /// The file name starts with this.
+    NamePrefix(&'static str),
+    /// The file name ends with this.
+    Suffix(&'static str),
+    /// A dotenv file: `.env`, `.envrc`, `.env.*`, `.env_*`, `.env-*`, but not a
+    /// template (`.example`, `.sample`, `.template`, `.dist`, `.tmpl`).
+    EnvFile,
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct SecretRule {
+    /// What it matches.
+    pub matches: Match,
+    /// Why that is secret.
+    pub why: Why,
+}
+
+const fn rule(matches: Match, why: Why) -> SecretRule {
+    SecretRule { matches, why }
+}
+
+use Match::{
+    Directory, EnvFile, Name, NamePrefix, Pair, Sequence, Suffix, TextPrefix as Text, Under,
+};
+use Why::{Credentials, Device as Dev, KeyDirectory as Keys, Process, System, WindowsStore};
+
+/// Every file and directory known to hold secrets.
+pub const SECRET_RULES: &[SecretRule] = &[
+    // System password hashes and their backups (`/etc/shadow-`, `/etc/gshadow.bak`).
+    rule(Text("/etc/shadow"), System),
+    rule(Text("/etc/gshadow"), System),
+    rule(Text("/etc/master.passwd"), System),
+    rule(Text("/etc/spwd.db"), System),
+    rule(Text("/etc/security/opasswd"), System),
+    rule(Text("/etc/sudoers"), System),
+    // SSH host keys (`ssh_host_ed25519_key` and friends), wherever sshd keeps them.
+    rule(NamePrefix("ssh_host_"), System),
+    rule(Under("/etc/ssl/private"), System),
+    rule(Under("/etc/pki/tls/private"), System),
+    rule(Under("/etc/letsencrypt"), System),
+    // Kerberos keytabs and ticket caches.
+    rule(Text("/etc/krb5.keytab"), System),
+    rule(Suffix(".keytab"), Credentials),
+    rule(NamePrefix("krb5cc_"), Credentials),
+    // Cluster credentials: kubeadm's admin, kubelet, controller and scheduler
+    // configs, k3s and rke2 configs, kubelet secret volumes.
+    rule(Under("/etc/kubernetes"), System),
+    rule(Under("/etc/rancher"), System),
+    rule(Under("/var/lib/rancher"), System),
+    rule(Under("/var/lib/kubelet"), System),
+    rule(Directory("kubernetes.io~secret"), Keys),
+    rule(Directory("kubernetes.io~projected"), Keys),
+    rule(Under("/var/run/secrets"), Process),
+    rule(Under("/run/secrets"), Process),
+    rule(Under("/etc/networkmanager/system-connections"), System),
+    rule(Under("/etc/wpa_supplicant"), System),
+    rule(Text("/etc/ppp/chap-secrets"), System),
+    rule(Text("/etc/ppp/pap-secrets"), System),
+    // Whole locations: root's home, other processes, devices, boot, containers.
+    rule(Under("/root"), Process),
+    rule(Under("/proc"), Process),
+    rule(Under("/sys"), Process),
+    rule(Under("/dev"), Dev),
+    rule(Under("/boot"), Process),
+    rule(Under("/var/lib/docker"), Process),
+    rule(Under("/var/run/docker.sock"), Process),
+    rule(Under("/run/docker.sock"), Process),
+    // Windows registry hives (SAM, SYSTEM, SECURITY, their backups) and stores.
+    rule(Sequence(&["windows", "system32", "config"]), WindowsStore),
+    rule(Sequence(&["windows", "repair"]), WindowsStore),
+    rule(Sequence(&["windows", "ntds"]), WindowsStore),
+    rule(Sequence(&["windows", "panther"]), WindowsStore),
+    rule(
+        Sequence(&["windows", "system32", "microsoft", "protect"]),
+        WindowsStore,
+    ),
+    // macOS keychains and local directory service (password hashes).
+    rule(Suffix(".keychain"), Credentials),
+    rule(Suffix(".keychain-db"), Credentials),
+    rule(Pair("library", "keychains"), Keys),
+    rule(Under("/var/db/dslocal"), System),
+    rule(Name("ntuser.dat"), WindowsStore),
+    rule(Name("ntds.dit"), WindowsStore),
+    rule(Name("unattend.xml"), WindowsStore),
+    rule(Name("sysprep.xml"), WindowsStore),
+    rule(Name("sysprep.inf"), WindowsStore),
+    rule(Pair("microsoft", "credentials"), WindowsStore),
+    rule(Pair("microsoft", "protect"), WindowsStore),
+    rule(Pair("microsoft", "vault"), WindowsStore),
+    // Directories whose whole content is keys or credentials.
+    rule(Directory(".ssh"), Keys),
+    rule(Directory(".gnupg"), Keys),
+    rule(Directory(".aws"), Keys),
+    rule(Directory(".azure"), Keys),
+    rule(Directory(".kube"), Keys),
+    rule(Directory(".docker"), Keys),
+    rule(Directory(".password-store"), Keys),
+    rule(Directory(".secrets"), Keys),
+    rule(Directory(".oci"), Keys),
+    rule(Directory(".aliyun"), Keys),
+    rule(Directory(".tccli"), Keys),
+    rule(Directory(".bluemix"), Keys),
+    rule(Directory(".gcloud"), Keys),
+    rule(Directory(".minikube"), Keys),
+    rule(Pair(".config", "gcloud"), Keys),
+    rule(Pair(".config", "gh"), Keys),
+    rule(Pair(".config", "hub"), Keys),
+    rule(Pair(".config", "op"), Keys),
+    rule(Pair(".config", "rclone"), Keys),
+    rule(Pair(".config", "doctl"), Keys),
+    rule(Pair(".config", "heroku"), Keys),
+    rule(Pair(".config", "hcloud"), Keys),
+    rule(Pair(".config", "scw"), Keys),
+    rule(Pair(".config", "linode-cli"), Keys),
+    rule(Pair("share", "keyrings"), Keys),
+    rule(Pair(".cargo", "credentials"), Credentials),
+    rule(Pair(".cargo", "credentials.toml"), Credentials),
+    // Dotenv files and tool credential files, wherever they are.
+    rule(EnvFile, Credentials),
+    rule(Name(".netrc"), Credentials),
+    rule(Name("_netrc"), Credentials),
+    rule(Name(".pgpass"), Credentials),
+    rule(Name(".my.cnf"), Credentials),
+    rule(Name(".mylogin.cnf"), Credentials),
+    rule(Name(".s3cfg"), Credentials),
+    rule(Name(".passwd-s3fs"), Credentials),
+    rule(Name(".boto"), Credentials),
+    rule(Name(".dockercfg"), Credentials),
+    rule(Name(".git-credentials"), Credentials),
+    rule(Name(".npmrc"), Credentials),
+    rule(Name(".yarnrc.yml"), Credentials),
+    rule(Name(".pypirc"), Credentials),
+    rule(Name(".htpasswd"), Credentials),
+    rule(Name(".vault-token"), Credentials),
+    rule(Name(".terraformrc"), Credentials),
+    rule(Name("terraform.rc"), Credentials),
+    rule(Name("credentials"), Credentials),
+    rule(Name("credentials.json"), Credentials),
+    rule(Name("credentials.toml"), Credentials),
+    rule(Name("credentials.tfrc.json"), Credentials),
+    rule(Name("service-account.json"), Credentials),
+    rule(Name("kubeconfig"), Credentials),
+    rule(Suffix(".kubeconfig"), Credentials),
+    rule(Name("admin.conf"), Credentials),
+    rule(Name("terraform.tfstate"), Credentials),
+    rule(Name("terraform.tfstate.backup"), Credentials),
+    rule(Name("master.key"), Credentials),
+    rule(Name("secrets.yml"), Credentials),
+    rule(Name("secrets.yaml"), Credentials),
+    rule(Name("secrets.json"), Credentials),
+    rule(Name("keystore"), Credentials),
+    rule(Name("wp-config.php"), Credentials),
+    rule(Name("web.config"), Credentials),
+    rule(Name("ipsec.secrets"), Credentials),
+    rule(Name("shadow"), System),
+    rule(Name("gshadow"), System),
+    rule(Name("sudoers"), System),
+    // Private keys by name.
+    rule(NamePrefix("id_rsa"), Credentials),
+    rule(NamePrefix("id_dsa"), Credentials),
+    rule(NamePrefix("id_ecdsa"), Credentials),
+    rule(NamePrefix("id_ed25519"), Credentials),
+    rule(NamePrefix("id_xmss"), Credentials),
+    rule(Name("authorized_keys"), Credentials),
+    rule(Name("known_hosts"), Credentials),
+    // Shell and client histories (they hold typed passwords and tokens).
+    rule(Name(".bash_history"), Credentials),
+    rule(Name(".zsh_history"), Credentials),
+    rule(Name(".python_history"), Credentials),
+    rule(Name(".psql_history"), Credentials),
+    rule(Name(".mysql_history"), Credentials),
+    rule(Name(".sqlite_history"), Credentials),
+    rule(Name(".rediscli_history"), Credentials),
+    rule(Name(".node_repl_history"), Credentials),
+    rule(Name("fish_history"), Credentials),
+    rule(Name(".lesshst"), Credentials),
+    rule(Name(".viminfo"), Credentials),
+    // Browser password and cookie stores.
+    rule(Name("logins.json"), Credentials),
+    rule(Name("key3.db"), Credentials),
+    rule(Name("key4.db"), Credentials),
+    rule(Name("cookies.sqlite"), Credentials),
+    rule(Name("login data"), Credentials),
+    rule(Name("cookies"), Credentials),
+    // Key and certificate-store suffixes.
+    rule(Suffix(".pem"), Credentials),
+    rule(Suffix(".key"), Credentials),
+    rule(Suffix(".p12"), Credentials),
+    rule(Suffix(".pfx"), Credentials),
+    rule(Suffix(".jks"), Credentials),
+    rule(Suffix(".keystore"), Credentials),
+    rule(Suffix(".kdbx"), Credentials),
+    rule(Suffix(".ovpn"), Credentials),
+    rule(Suffix(".gpg"), Credentials),
+    rule(Suffix(".asc"), Credentials),
+    rule(Suffix(".tfvars"), Credentials),
+    rule(Suffix(".ppk"), Credentials),
+];
+
+/// Files under the secret locations that only describe the machine (CPU,
+/// memory, load, mounts) or are the standard streams and sources of bytes:
+/// everyday reads, never secrets.
+pub const BENIGN_SYSTEM_FILES: &[&str] = &[
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/version",
+    "/proc/stat",
+    "/proc/mounts",
+    "/proc/partitions",
+    "/proc/swaps",
+    "/proc/diskstats",
+    "/proc/filesystems",
+    "/proc/vmstat",
+    "/proc/interrupts",
+    "/proc/cgroups",
+    "/proc/devices",
+    "/proc/modules",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/pressure/cpu",
+    "/proc/pressure/memory",
+    "/proc/pressure/io",
+    "/proc/net/dev",
+    "/proc/net/route",
+    "/proc/net/snmp",
+    "/proc/self/status",
+    "/proc/self/limits",
+    "/proc/self/mountinfo",
+    "/proc/self/cgroup",
+    "/proc/self/stat",
+    "/proc/self/statm",
+    "/dev/null",
+    "/dev/zero",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+];
+
+/// Template suffixes of dotenv files: committed examples, not secrets.
+const ENV_TEMPLATES: &[&str] = &[".example", ".sample", ".template", ".dist", ".tmpl"];
+
+fn is_env_file(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(".env") else {
+        return false;
+    };
+    let family = rest.is_empty()
+        || rest.starts_with('.')
+        || rest.starts_with('_')
+        || rest.starts_with('-')
+        || rest.starts_with("rc");
+    family && !ENV_TEMPLATES.iter().any(|t| rest.ends_with(t))
+}
+
+/// Why a resolved, lower-cased path (absolute `/…` or relative) holds
+/// secrets, if it does.
+pub fn secret(path: &str) -> Option<Why> {
+    if BENIGN_SYSTEM_FILES.contains(&path) {
+        return None;
+    }
+    let absolute = path.starts_with('/');
+    let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+    let name = components.last().copied().unwrap_or("");
+    SECRET_RULES
+        .iter()
+        .find(|r| match r.matches {
+            Match::Under(prefix) => {
+                absolute
+                    && (path == prefix
+                        || path
+                            .strip_prefix(prefix)
+                            .is_some_and(|rest| rest.starts_with('/')))
+            }
+            Match::TextPrefix(prefix) => absolute && path.starts_with(prefix),
+            Match::Directory(dir) => components.contains(&dir),
+            Match::Pair(a, b) => components.windows(2).any(|w| w == [a, b]),
+            Match::Sequence(run) => components.windows(run.len()).any(|w| w == run),
+            Match::Name(n) => name == n,
+            Match::NamePrefix(p) => name.starts_with(p),
+            Match::Suffix(s) => name.len() > s.len() && name.ends_with(s),
+            Match::EnvFile => is_env_file(name),
+        })
+        .map(|r| r.why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows() {
+        for path in [
+            "/etc/shadow-",
+            "/etc/gshadow.bak",
+            "/etc/ssh/ssh_host_ed25519_key",
+            ".envrc",
+            "app/.env_local",
+            "/home/u/.cargo/credentials.toml",
+            "/etc/kubernetes/admin.conf",
+            "/home/u/.my.cnf",
+            ".s3cfg",
+            ".dockercfg",
+            "keys/server.ppk",
+            "/etc/krb5.keytab",
+            "/var/lib/kubelet/pods/x/volumes/kubernetes.io~secret/db/password",
+            "/windows/system32/config/sam",
+            "/proc/1/environ",
+            "~/.ssh",
+        ] {
+            assert!(secret(path).is_some(), "{path}");
+        }
+        for path in [
+            "/etc/hostname",
+            "/home/u/project/.envrc.example",
+            ".env.sample",
+            "docs/keys.md",
+            "environment.txt",
+            "/proc/cpuinfo",
+            "src/credentials_test.rs",
+        ] {
+            assert_eq!(secret(path), None, "{path}");
+        }
+    }
+}
