@@ -146,3 +146,8 @@ pub const MCP_UNTRUSTED_HINT: &str = "mcp.untrusted-hint";
 pub const MCP_DESTRUCTIVE_HINT: &str = "mcp.destructive-hint";
 /// The MCP tool is marked neither read-only nor destructive.
 pub const MCP_NOT_READ_ONLY: &str = "mcp.not-read-only";
+/// An option outside the program's declared grammar, or an abbreviation of a
+/// long option (getopt resolves abbreviations against lists we do not hold).
+pub const COMMAND_OPTION: &str = "command.option";
+/// A read-only command would print the environment (where tokens live).
+pub const COMMAND_ENVIRONMENT: &str = "command.environment";

@@ -8,9 +8,14 @@
 //! The argument may also be an argv array (`["ls", "-la"]`), which a tool runs
 //! without a shell: then only the program and its arguments are judged.
 
+mod checks;
 mod git;
+mod grammar;
 mod lexer;
 mod programs;
+mod scripts;
+mod special;
+mod tables;
 mod tools;
 
 use super::{Assessment, Assessor, Verdict};
@@ -20,7 +25,6 @@ use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use lexer::{lex, Construct, Segment};
-use programs::Args;
 use serde_json::{Map, Value};
 
 /// How deep wrappers and `bash -c '…'` are followed.
@@ -451,7 +455,7 @@ fn check_words(
             format!("`{name}` is not on the read-only list"),
         ));
     };
-    if !matches!(rule, Args::Any) {
+    if !rule.tolerates_expansion() {
         if from_stdin {
             return Err((
                 codes::COMMAND_EXPANSION,
@@ -467,15 +471,7 @@ fn check_words(
             ));
         }
     }
-    programs::check_args(rule, args).map_err(|arg| {
-        (
-            codes::COMMAND_UNSAFE_ARGUMENT,
-            format!(
-                "`{name} {}` can write, delete or run programs",
-                preview(&arg, 60)
-            ),
-        )
-    })?;
+    programs::check_args(rule, args).map_err(grammar::Refusal::into_pair)?;
     check_secret_reads(name, args)
 }
 
@@ -572,15 +568,7 @@ fn check_find(
             String::from("`find` has arguments the shell or `xargs` could turn into options"),
         ));
     }
-    programs::check_args(rule, &own).map_err(|arg| {
-        (
-            codes::COMMAND_UNSAFE_ARGUMENT,
-            format!(
-                "`find {}` can write, delete or run programs",
-                preview(&arg, 60)
-            ),
-        )
-    })
+    programs::check_args(rule, &own).map_err(grammar::Refusal::into_pair)
 }
 
 type Unwrapped<'a> = Result<Option<Option<&'a [String]>>, (&'static str, String)>;
@@ -954,7 +942,7 @@ mod tests {
             ("FOO=1 ls", codes::COMMAND_ENV_ASSIGNMENT),
             ("PAGER=sh git log", codes::COMMAND_ENV_ASSIGNMENT),
             ("env PATH=/tmp ls", codes::COMMAND_ENV_ASSIGNMENT),
-            ("sort -o /etc/passwd x", codes::COMMAND_UNSAFE_ARGUMENT),
+            ("sort -o /etc/passwd x", codes::COMMAND_OPTION),
             ("sort $OPTS x", codes::COMMAND_EXPANSION),
             ("$CMD x", codes::COMMAND_EXPANSION),
             ("./ls", codes::COMMAND_UNKNOWN_PROGRAM),
@@ -964,10 +952,7 @@ mod tests {
             ("echo 'x", codes::COMMAND_PARSE_ERROR),
             ("   ", codes::COMMAND_EMPTY),
             ("# just a comment", codes::COMMAND_EMPTY),
-            (
-                "git -c core.pager='sh -c id' log",
-                codes::COMMAND_UNSAFE_ARGUMENT,
-            ),
+            ("git -c core.pager='sh -c id' log", codes::COMMAND_OPTION),
             ("env -S 'sh -c id'", codes::COMMAND_UNSAFE_ARGUMENT),
             ("time -o out.txt ls", codes::COMMAND_UNSAFE_ARGUMENT),
             ("find . | xargs sort", codes::COMMAND_EXPANSION),
