@@ -455,16 +455,16 @@ fn check_words(
             format!("`{name}` is not on the read-only list"),
         ));
     };
-    if !rule.tolerates_expansion() {
-        if from_stdin {
+    {
+        if from_stdin && !rule.tolerates_appended_words() {
             return Err((
                 codes::COMMAND_EXPANSION,
                 format!(
-                    "`xargs` adds arguments to `{name}` from its input, which could add options"
+                    "`xargs` adds arguments to `{name}` from its input, which could add options or name files it reads"
                 ),
             ));
         }
-        if expands {
+        if expands && !rule.tolerates_expansion() {
             return Err((
                 codes::COMMAND_EXPANSION,
                 format!("`{name}` has arguments the shell expands, which could add options"),
@@ -551,7 +551,14 @@ fn check_find(
                     format!("`find {arg}` runs nothing"),
                 ));
             }
-            check_words(inner, expands, depth + 1, from_stdin)?;
+            // `{}` is a found path: a representative one if the expression
+            // proves its name, otherwise an unknown path that is refused.
+            let found = programs::found_path(args);
+            let inner: Vec<String> = inner
+                .iter()
+                .map(|w| if w == "{}" { found.clone() } else { w.clone() })
+                .collect();
+            check_words(&inner, expands, depth + 1, from_stdin)?;
             i = end + 1;
         } else {
             own.push(arg.clone());
@@ -613,14 +620,12 @@ fn unwrap<'a>(name: &str, args: &'a [String]) -> Unwrapped<'a> {
                 "-s",
                 "-L",
                 "-l",
-                "-a",
                 "--max-args",
                 "--max-procs",
                 "--delimiter",
                 "--eof",
                 "--max-chars",
                 "--max-lines",
-                "--arg-file",
                 "--replace",
             ],
             &[
@@ -904,8 +909,7 @@ mod tests {
             "git status && git diff --stat",
             "LC_ALL=C sort names.txt",
             "timeout 5 cat /var/log/syslog",
-            "find . -name '*.log' | xargs grep -l ERROR",
-            "find . -type f -exec grep -l TODO {} +",
+            "find . -name '*.rs' -exec grep -l TODO {} +",
             "sed -n '1,20p' src/main.rs",
             "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
             "env",
@@ -961,7 +965,18 @@ mod tests {
             ("echo ${!x}", codes::COMMAND_SUBSTITUTION),
             ("cat <<EOF\n$(id)\nEOF", codes::COMMAND_UNSUPPORTED_SYNTAX),
             ("echo hi | tee out.txt", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("xargs -a list.txt sed -i s/a/b/", codes::COMMAND_EXPANSION),
+            (
+                "xargs -a list.txt sed -i s/a/b/",
+                codes::COMMAND_UNSAFE_ARGUMENT,
+            ),
+            (
+                "find . -name '*.log' | xargs grep -l ERROR",
+                codes::COMMAND_EXPANSION,
+            ),
+            (
+                "find . -type f -exec cat {} +",
+                codes::COMMAND_SENSITIVE_PATH,
+            ),
         ] {
             assert_eq!(first_code(line), code, "{line}");
         }

@@ -394,9 +394,70 @@ pub fn check_value(program: &str, kind: Kind, value: &str) -> Result<(), Refusal
     }
 }
 
-/// A file a program reads must not be one that holds secrets.
+/// A file a program reads must not be one that holds secrets, under every
+/// reading of the word: a glob only when its last component is `*.EXT` (or
+/// `PREFIX*.EXT`) in a literal directory and the representative name is not a
+/// secret; no brace lists, variables or substitutions (their value is
+/// unknown, `$HOME` aside); a relative path that climbs out (`../../proc/…`)
+/// is also judged from the root; `{}` (a path `find` found) is unknown.
 pub fn check_path(program: &str, path: &str) -> Result<(), Refusal> {
-    match crate::assess::file::secret_path(path) {
+    let unknown = |why: &str| {
+        Err(Refusal::new(
+            codes::COMMAND_SENSITIVE_PATH,
+            format!(
+                "`{program}` would read `{}`, {why}, so it could be a file that holds secrets",
+                preview(path, 60)
+            ),
+        ))
+    };
+    let home_expanded;
+    let mut path = path;
+    for home in ["$HOME/", "${HOME}/"] {
+        if let Some(rest) = path.strip_prefix(home) {
+            home_expanded = format!("~/{rest}");
+            path = home_expanded.as_str();
+            break;
+        }
+    }
+    if path == "{}" {
+        return unknown("a path `find` found that no test of its expression proves");
+    }
+    if path.contains(['$', '`', '{']) {
+        return unknown("whose value the shell decides");
+    }
+    if path.contains(['*', '?', '[']) {
+        let (dir, last) = path.rsplit_once('/').unwrap_or(("", path));
+        let literal_dir = !dir.contains(['*', '?', '[']);
+        let prefix: String = last
+            .chars()
+            .take_while(|c| !matches!(c, '*' | '?' | '['))
+            .collect();
+        let ext = last.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        let plain_ext = !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric());
+        if !(literal_dir && plain_ext && !prefix.starts_with('.')) {
+            return unknown("a pattern the shell expands");
+        }
+        let representative = if dir.is_empty() {
+            format!("{prefix}x.{ext}")
+        } else {
+            format!("{dir}/{prefix}x.{ext}")
+        };
+        return check_path(program, &representative);
+    }
+    let secret = crate::assess::file::secret_path(path).or_else(|| {
+        // A relative path that climbs out of the working directory may end
+        // anywhere: judge what follows the climb from the root too.
+        let mut rest = path;
+        let mut climbed = false;
+        while let Some(r) = rest.strip_prefix("../") {
+            rest = r.trim_start_matches('/');
+            climbed = true;
+        }
+        climbed
+            .then(|| crate::assess::file::secret_path(&format!("/{rest}")))
+            .flatten()
+    });
+    match secret {
         Some(why) => Err(Refusal::new(
             codes::COMMAND_SENSITIVE_PATH,
             format!(

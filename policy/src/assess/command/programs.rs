@@ -6,7 +6,7 @@
 //! subcommand that is not declared needs confirmation: an allow rests on the
 //! declaration, never on the absence of a known danger.
 
-use super::grammar::{parse, Grammar, Refusal};
+use super::grammar::{parse, Grammar, Kind, Refusal};
 use super::{checks, git, scripts, tables, tools};
 
 /// How a read-only program's arguments are checked.
@@ -28,6 +28,52 @@ impl Args {
             Args::Grammar(_, grammar) => grammar.tolerant,
             Args::Check(program, _) => *program == "echo",
         }
+    }
+}
+
+impl Args {
+    /// Whether `xargs` may append words read from its input: only for a
+    /// tolerant program whose operands are not files it reads (`xargs cat`
+    /// reads files nobody named in the command).
+    pub fn tolerates_appended_words(&self) -> bool {
+        match self {
+            Args::Grammar(_, grammar) => {
+                grammar.tolerant && grammar.operands == Kind::Text && grammar.then.is_none()
+            }
+            Args::Check(program, _) => *program == "echo",
+        }
+    }
+}
+
+/// The path `find` substitutes for `{}`, as far as its expression proves it:
+/// with a single `-name '*.EXT'` test (no `-o`, `!`, `-not`, no second name
+/// test), a representative `found.EXT`, judged like any path; otherwise a
+/// path that could be any file (a key or `.env` included), which is refused.
+pub fn found_path(find_args: &[String]) -> String {
+    const UNKNOWN: &str = "{}";
+    let branches = find_args
+        .iter()
+        .any(|a| matches!(a.as_str(), "-o" | "-or" | "!" | "-not" | ","));
+    let names: Vec<&String> = find_args
+        .iter()
+        .zip(find_args.iter().skip(1))
+        .filter(|(test, _)| matches!(test.as_str(), "-name" | "-iname"))
+        .map(|(_, pattern)| pattern)
+        .collect();
+    let starts_hidden = find_args
+        .iter()
+        .take_while(|a| !a.starts_with('-'))
+        .any(|start| start.starts_with('/') || start.starts_with('~'));
+    match names.as_slice() {
+        [pattern] if !branches && !starts_hidden => {
+            let ext = pattern.strip_prefix("*.").unwrap_or("");
+            if !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric()) {
+                format!("found.{ext}")
+            } else {
+                String::from(UNKNOWN)
+            }
+        }
+        _ => String::from(UNKNOWN),
     }
 }
 

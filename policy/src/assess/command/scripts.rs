@@ -563,7 +563,14 @@ mod tests {
         assert!(awk("awk", &words("$3>100{print$1} f")).is_ok());
         assert!(awk("awk", &words("-F: {print$1} /etc/passwd")).is_ok());
         assert!(awk("awk", &words("-v n=3 NR<=n")).is_ok());
-        assert!(awk("awk", &words("{a[$1]++}END{for(k in a)print k,a[k]} f")).is_ok());
+        assert!(awk(
+            "awk",
+            &[
+                String::from("{a[$1]++}END{for(k in a)print k,a[k]}"),
+                String::from("f")
+            ]
+        )
+        .is_ok());
         for bad in [
             "BEGIN{system(\"id\")}",
             "{print>\"out\"}",
