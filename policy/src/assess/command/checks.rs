@@ -172,10 +172,7 @@ pub fn ps(args: &[String]) -> Result<(), Refusal> {
         }
     }
     let shown: Vec<&String> = args.iter().collect();
-    if shown
-        .iter()
-        .any(|a| a.to_ascii_lowercase().contains("environ"))
-    {
+    if shown.iter().any(|a| a.to_ascii_lowercase().contains("env")) {
         return Err(Refusal::new(
             crate::codes::COMMAND_ENVIRONMENT,
             String::from("`ps` would print processes' environments"),
@@ -325,8 +322,14 @@ pub fn tar(args: &[String]) -> Result<(), Refusal> {
     if !(parsed.has("-t") || parsed.has("--list")) {
         return Err(Refusal::argument("tar", "", "is not a listing (`-t`)"));
     }
-    let archives: Vec<&str> = parsed.values("-f").chain(parsed.values("--file")).collect();
-    if let Some(remote) = archives.iter().find(|a| a.contains(':')) {
+    // Old-style bundles (`tfz host:a.tar`) hand the archive to `f` in an
+    // order we do not model: no word may name a `host:file` archive.
+    let words: Vec<&str> = parsed
+        .values("-f")
+        .chain(parsed.values("--file"))
+        .chain(parsed.operands.iter().map(String::as_str))
+        .collect();
+    if let Some(remote) = words.iter().find(|a| a.contains(':')) {
         return Err(Refusal::argument(
             "tar",
             remote,

@@ -506,6 +506,7 @@ pub fn yq(args: &[String]) -> Result<(), Refusal> {
                 "load_base64",
                 "eval",
                 "from_file",
+                "system",
             ],
         )?;
     }

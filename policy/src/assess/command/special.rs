@@ -149,7 +149,6 @@ const RG: Grammar = Grammar {
             "no-config",
             "crlf",
             "binary",
-            "search-zip-never",
         ],
     )
 };
