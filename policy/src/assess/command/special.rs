@@ -102,7 +102,7 @@ const RG: Grammar = Grammar {
     long_paths: &["file", "ignore-file"],
     then: Some(pattern_then_paths),
     ..g(
-        "niSswvlcHNoFxULuIqapP0h",
+        "niSswvlcHNoFxULIqapP0h",
         &[
             "line-number",
             "ignore-case",
@@ -122,11 +122,6 @@ const RG: Grammar = Grammar {
             "line-regexp",
             "multiline",
             "follow",
-            "hidden",
-            "no-ignore",
-            "no-ignore-vcs",
-            "no-ignore-dot",
-            "no-ignore-parent",
             "files",
             "json",
             "heading",
@@ -145,7 +140,6 @@ const RG: Grammar = Grammar {
             "no-messages",
             "glob-case-insensitive",
             "byte-offset",
-            "unrestricted",
             "no-config",
             "crlf",
             "binary",
@@ -335,7 +329,36 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
         .any(|o| parsed.has(o))
         || parsed.has("--files")
         || parsed.has("--type-list");
-    let files = parsed.operands.iter().skip(usize::from(!given));
+    let files: Vec<&String> = parsed.operands.iter().skip(usize::from(!given)).collect();
+    // A recursive grep reads hidden files (`.env`, `.git/config`); over the
+    // working directory, a parent, the root or home it is a secret read.
+    let recursive = ["-r", "-R", "--recursive", "--dereference-recursive"]
+        .iter()
+        .any(|o| parsed.has(o))
+        || parsed
+            .values("-d")
+            .chain(parsed.values("--directories"))
+            .any(|v| v == "recurse");
+    if recursive && parsed.program.ends_with("grep") {
+        let broad = |f: &str| {
+            let f = f.trim_end_matches('/');
+            f.is_empty()
+                || f == "."
+                || f.starts_with("..")
+                || f.starts_with('~')
+                || f.starts_with("$HOME")
+                || f.starts_with("${HOME}")
+        };
+        if files.is_empty() || files.iter().any(|f| broad(f)) {
+            return Err(Refusal::new(
+                crate::codes::COMMAND_SENSITIVE_PATH,
+                format!(
+                    "`{} -r` over the working directory, a parent, the root or home reads hidden files such as `.env`",
+                    parsed.program
+                ),
+            ));
+        }
+    }
     for file in files {
         if file.contains('\n') {
             return Err(Refusal::argument(

@@ -93,6 +93,7 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             long_valued: &["lines", "bytes"],
             operands: Kind::Path,
             number_option: true,
+            then: Some(tail),
             ..g("qvzr", &["quiet", "silent", "verbose", "zero-terminated"])
         },
         // Not `--files0-from`: it reads a list of names and echoes them.
@@ -728,6 +729,7 @@ fn system(program: &str) -> Option<Grammar> {
         // Not `-r` (repeats forever), `+r`, `-F`, `-D`.
         "lsof" => Grammar {
             valued: "pucd",
+            then: Some(no_plus_options),
             ..g("nPlitwVUXa", &[])
         },
         "groups" | "users" => Grammar {
@@ -966,4 +968,27 @@ fn shuf(parsed: &Parsed) -> Result<(), Refusal> {
         .operands
         .iter()
         .try_for_each(|o| check_path("shuf", o))
+}
+
+/// `tail`: an obsolete `+NUMf` operand may be read as "follow"; `+` is
+/// accepted only before digits.
+fn tail(parsed: &Parsed) -> Result<(), Refusal> {
+    for operand in &parsed.operands {
+        if let Some(rest) = operand.strip_prefix('+') {
+            if !rest.chars().all(|c| c.is_ascii_digit()) {
+                return Err(Refusal::option("tail", operand));
+            }
+        }
+        check_path("tail", operand)?;
+    }
+    Ok(())
+}
+
+/// `lsof +r` repeats forever and `+D`/`+d` take values: `+` options are
+/// not declared.
+fn no_plus_options(parsed: &Parsed) -> Result<(), Refusal> {
+    match parsed.operands.iter().find(|o| o.starts_with('+')) {
+        Some(option) => Err(Refusal::option(&parsed.program, option)),
+        None => Ok(()),
+    }
 }

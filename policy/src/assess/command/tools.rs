@@ -328,6 +328,8 @@ const KUBECTL_CAN_I: Grammar = Grammar {
 /// forms, which read a template from any file.
 fn output_forms(parsed: &Parsed) -> Result<(), Refusal> {
     for value in parsed.values("-o").chain(parsed.values("--output")) {
+        // pflag reads `-o=json` as `json`.
+        let value = value.strip_prefix('=').unwrap_or(value);
         let form = value.split('=').next().unwrap_or(value);
         let ok = matches!(
             form,
