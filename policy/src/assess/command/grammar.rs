@@ -330,6 +330,12 @@ pub fn parse_with(
                     Refusal::argument(program, arg, "lacks a value it can be proven to take")
                 })?;
                 i += 1;
+                // Where a platform reads this letter as a flag, the word is
+                // an operand: a program that reads its operands must not be
+                // handed a secret that way either.
+                if grammar.operands == Kind::Path {
+                    check_path(program, next)?;
+                }
                 next.clone()
             } else {
                 rest.to_owned()

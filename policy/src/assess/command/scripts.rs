@@ -9,8 +9,10 @@ use crate::codes;
 /// `sed`. Not `-i`/`--in-place` (GNU in-place), `-I` (BSD in-place), `-f`/
 /// `--file` (a script file we cannot read), `-a`.
 const SED: Grammar = Grammar {
-    flags: "nErszu",
-    valued: "el",
+    // BSD `-l` is a flag (GNU's takes a length): as a flag, the letters
+    // after it are still checked (`-li.bak` is BSD's in-place edit).
+    flags: "nErszul",
+    valued: "e",
     long_flags: &[
         "quiet",
         "silent",

@@ -17,7 +17,7 @@ const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar 
 /// GNU/BSD/BusyBox grep: no option of any of them writes or runs anything;
 /// `-f FILE` and `--exclude-from` read a file (checked as a path).
 const GREP: Grammar = Grammar {
-    valued: "ABCDdeEmX",
+    valued: "ABCDdem",
     path_valued: "f",
     long_valued: &[
         "after-context",
