@@ -400,6 +400,9 @@ pub fn check_value(program: &str, kind: Kind, value: &str) -> Result<(), Refusal
     }
 }
 
+/// Devices that never reach their end.
+pub const ENDLESS: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+
 /// A file a program reads must not be one that holds secrets, under every
 /// reading of the word: a glob only when its last component is `*.EXT` (or
 /// `PREFIX*.EXT`) in a literal directory and the representative name is not a
@@ -424,6 +427,13 @@ pub fn check_path(program: &str, path: &str) -> Result<(), Refusal> {
             path = home_expanded.as_str();
             break;
         }
+    }
+    if ENDLESS.contains(&path) {
+        return Err(Refusal::argument(
+            program,
+            path,
+            "is a device that never ends; only `head -c` bounds it",
+        ));
     }
     if path == "{}" {
         return unknown("a path `find` found that no test of its expression proves");

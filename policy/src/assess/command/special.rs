@@ -266,7 +266,10 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             )
         },
         // Not `-v VAR` (bash's builtin assigns the variable).
-        "printf" => BASE,
+        "printf" => Grammar {
+            then: Some(printf_format),
+            ..BASE
+        },
         "printenv" => Grammar {
             then: Some(printenv),
             ..g("0", &["null"])
@@ -349,13 +352,22 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
                 || f.starts_with("$HOME")
                 || f.starts_with("${HOME}")
         };
-        if files.is_empty() || files.iter().any(|f| broad(f)) {
+        if files.is_empty() || files.iter().any(|f| broad(f) || holds_secrets(f)) {
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
                 format!(
                     "`{} -r` over the working directory, a parent, the root or home reads hidden files such as `.env`",
                     parsed.program
                 ),
+            ));
+        }
+    }
+    // ripgrep always recurses (skipping hidden files, not `/etc/shadow`).
+    if parsed.program == "rg" {
+        if let Some(dir) = files.iter().find(|f| holds_secrets(f)) {
+            return Err(Refusal::new(
+                crate::codes::COMMAND_SENSITIVE_PATH,
+                format!("`rg` would search `{dir}`, which holds files with secrets"),
             ));
         }
     }
@@ -574,4 +586,48 @@ fn top(parsed: &Parsed) -> Result<(), Refusal> {
             "runs only in batch mode with `-n COUNT` (otherwise it never ends)",
         ))
     }
+}
+
+/// Whether a directory searched recursively holds a system secret: the
+/// root, `/etc`, `/proc`, `/root`, `/home` and their like (judged by the
+/// secret-path check of files that live there).
+fn holds_secrets(dir: &str) -> bool {
+    if !(dir.starts_with('/') || dir.starts_with('~')) {
+        return false;
+    }
+    let dir = dir.trim_end_matches('/');
+    // Ancestors of the system's secret locations, and anything inside one.
+    matches!(
+        dir,
+        "" | "/etc" | "/etc/ssl" | "/var" | "/var/run" | "/run" | "/var/lib" | "/home" | "/Users"
+    ) || crate::assess::file::secret_path(&format!("{dir}/x")).is_some()
+}
+
+/// `printf` widths and precisions from arguments (`%*d`) or of seven digits
+/// and more print without bound.
+fn printf_format(parsed: &Parsed) -> Result<(), Refusal> {
+    let Some(format) = parsed.operands.first() else {
+        return Ok(());
+    };
+    let mut rest = format.as_str();
+    while let Some(at) = rest.find('%') {
+        let spec: String = rest
+            .get(at + 1..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| !c.is_ascii_alphabetic() && *c != '%')
+            .collect();
+        let digits = spec
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|run| run.len() >= 7);
+        if spec.contains('*') || digits {
+            return Err(Refusal::argument(
+                "printf",
+                format,
+                "takes a width that may print without bound",
+            ));
+        }
+        rest = rest.get(at + 1..).unwrap_or("");
+    }
+    Ok(())
 }

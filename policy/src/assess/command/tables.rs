@@ -85,6 +85,7 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             operands: Kind::Path,
             number_option: true,
             tolerant: true,
+            then: Some(head),
             ..g("qvz", &["quiet", "silent", "verbose", "zero-terminated"])
         },
         // Not `-f`/`-F`/`--follow`/`--retry`/`-s`/`--pid`: following never ends.
@@ -991,4 +992,16 @@ fn no_plus_options(parsed: &Parsed) -> Result<(), Refusal> {
         Some(option) => Err(Refusal::option(&parsed.program, option)),
         None => Ok(()),
     }
+}
+
+/// `head -c N` bounds an endless device; lines do not (`/dev/zero` has none).
+fn head(parsed: &Parsed) -> Result<(), Refusal> {
+    let bytes = parsed.has("-c") || parsed.has("--bytes");
+    for operand in &parsed.operands {
+        if bytes && super::grammar::ENDLESS.contains(&operand.as_str()) {
+            continue;
+        }
+        check_path("head", operand)?;
+    }
+    Ok(())
 }
