@@ -383,7 +383,6 @@ const LOG_EXTRA_FLAGS: &[&str] = &[
     "topics",
     "merge-base",
     "non-matching",
-    "no-index",
     "no-column",
     "no-abbrev",
     // status
@@ -546,7 +545,9 @@ fn cat_file(_: &str, args: &[String]) -> Result<(), Refusal> {
     parse("git cat-file", &CAT_FILE, args).map(|_| ())
 }
 
-/// `grep`: not `-O`/`--open-files-in-pager` (runs a program) or `--textconv`.
+/// `grep`: not `-O`/`--open-files-in-pager` (runs a program), `--textconv`,
+/// `--no-index` or `--no-exclude-standard` (they search files git does not
+/// track, `.env` and keys included).
 fn grep(_: &str, args: &[String]) -> Result<(), Refusal> {
     const GREP: Grammar = Grammar {
         valued: "eABCm",
@@ -566,7 +567,6 @@ fn grep(_: &str, args: &[String]) -> Result<(), Refusal> {
             &[
                 "cached",
                 "untracked",
-                "no-index",
                 "recurse-submodules",
                 "heading",
                 "break",
@@ -582,7 +582,6 @@ fn grep(_: &str, args: &[String]) -> Result<(), Refusal> {
                 "column",
                 "no-color",
                 "exclude-standard",
-                "no-exclude-standard",
                 "null",
                 "text",
                 "count",
