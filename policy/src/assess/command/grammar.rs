@@ -246,6 +246,17 @@ pub fn parse_with(
     let Some(grammar) = grammars.first() else {
         return Err(Refusal::argument(program, "", "has no grammar"));
     };
+    if grammar.tolerant && (grammar.operands == Kind::Path || grammar.then.is_some()) {
+        if let Some(word) = args.iter().find(|a| adds_words(a)) {
+            return Err(Refusal::new(
+                codes::COMMAND_EXPANSION,
+                format!(
+                    "`{program} {}`: the shell may expand it into more words, such as a file to read",
+                    preview(word, 60)
+                ),
+            ));
+        }
+    }
     let mut parsed = Parsed {
         program: program.to_owned(),
         ..Parsed::default()
@@ -398,6 +409,45 @@ pub fn check_value(program: &str, kind: Kind, value: &str) -> Result<(), Refusal
         Kind::Path => check_path(program, value),
         Kind::Url => check_url(program, value),
     }
+}
+
+/// Whether the shell could turn a word into other words a file reader would
+/// take as files: a variable or substitution (`$X`, `` ` ``; `$HOME` aside,
+/// and `$` before anything else is literal), or a brace list with an
+/// alternative that is absolute, in home, or a secret (`{x,/etc/shadow}`).
+/// Plain globs only add names of files in the directory they name.
+pub fn adds_words(word: &str) -> bool {
+    let word = word.replace("${HOME}", "~").replace("$HOME", "~");
+    if word.contains('`') {
+        return true;
+    }
+    let chars: Vec<char> = word.chars().collect();
+    let variable = chars
+        .windows(2)
+        .any(|w| matches!(w, ['$', c] if c.is_ascii_alphanumeric() || "_{(@*#?!-".contains(*c)));
+    if variable {
+        return true;
+    }
+    let mut rest = word.as_str();
+    while let Some(open) = rest.find('{') {
+        let after = rest.get(open + 1..).unwrap_or("");
+        let Some(close) = after.find('}') else {
+            break;
+        };
+        let inside = after.get(..close).unwrap_or("");
+        if inside.contains(',') || inside.contains("..") {
+            let unsafe_alternative = inside.split(',').any(|alt| {
+                alt.contains(['/', '~', '$'])
+                    || alt.starts_with('.') && !alt.starts_with("..")
+                    || crate::assess::file::secret_path(alt).is_some()
+            });
+            if unsafe_alternative {
+                return true;
+            }
+        }
+        rest = after.get(close + 1..).unwrap_or("");
+    }
+    false
 }
 
 /// Devices that never reach their end.

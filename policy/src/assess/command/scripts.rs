@@ -430,7 +430,8 @@ fn query_text(program: &str, text: &str, extra: &[&str]) -> Result<(), Refusal> 
     let mut rest = compact.as_str();
     while let Some(at) = rest.find("range(") {
         let after = rest.get(at + 6..).unwrap_or("");
-        let inside = after.split(')').next().unwrap_or("");
+        // A bounded look (linear time): small bounds are short.
+        let inside: String = after.chars().take_while(|c| *c != ')').take(16).collect();
         let small = inside.split(';').all(|n| {
             !n.is_empty() && n.len() <= 6 && n.chars().all(|c| c.is_ascii_digit() || c == '-')
         });
