@@ -421,6 +421,15 @@ enum Long {
 /// ends options; the rest are revisions and paths (checked for secrets by
 /// the caller).
 fn log_like(sub: &str, args: &[String]) -> Result<Parsed, Refusal> {
+    // `status -uno`: `-u` takes its mode only attached.
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| match (sub, a.as_str()) {
+            ("status", "-uno" | "-unormal" | "-uall") => String::from("-u"),
+            _ => a.clone(),
+        })
+        .collect();
+    let args = args.as_slice();
     let program = format!("git {sub}");
     let mut parsed = Parsed {
         program: program.clone(),

@@ -711,12 +711,12 @@ pub fn history(args: &[String]) -> Result<(), Refusal> {
 // curl ------------------------------------------------------------------
 
 /// `curl`: a GET (or HEAD) of public http(s) URLs, printed to standard
-/// output. Not `-o`/`-O`/`-D`/`-c`/`--trace*` (write), `-d`/`-F`/`-T`/
+/// output. `-o`/`-D` only to `/dev/null` or `-`. Not `-O`/`-c`/`--trace*` (write), `-d`/`-F`/`-T`/
 /// `--json` (send), `-K`/`--variable` (read a config or files), `-L`
 /// (follows redirects anywhere), `--resolve`/`--connect-to`/`-x`/
-/// `--unix-socket` (redirect the connection), `-w` (`@file` reads a file).
+/// `--unix-socket` (redirect the connection), `-w @file` (reads a file).
 const CURL: Grammar = Grammar {
-    valued: "HAmeurbX",
+    valued: "HAmeurbXowD",
     long_valued: &[
         "header",
         "user-agent",
@@ -734,6 +734,9 @@ const CURL: Grammar = Grammar {
         "oauth2-bearer",
         "url",
         "request",
+        "output",
+        "write-out",
+        "dump-header",
     ],
     operands: Kind::Url,
     then: Some(curl_whole),
@@ -781,6 +784,27 @@ fn curl_whole(parsed: &Parsed) -> Result<(), Refusal> {
                 header,
                 "reads headers from a file",
             ));
+        }
+    }
+    // Output only to standard output or nowhere.
+    for file in parsed
+        .values("-o")
+        .chain(parsed.values("--output"))
+        .chain(parsed.values("-D"))
+        .chain(parsed.values("--dump-header"))
+    {
+        if file != "/dev/null" && file != "-" {
+            return Err(Refusal::argument("curl", file, "writes a file"));
+        }
+    }
+    // `-w @file` reads a format from a file.
+    for format in parsed.values("-w").chain(parsed.values("--write-out")) {
+        if format.starts_with('@') {
+            return Err(Refusal::argument("curl", format, "reads a file"));
+        }
+        // `%output{FILE}` (curl 8.3) writes the rest of the output to a file.
+        if format.to_ascii_lowercase().contains("%output") {
+            return Err(Refusal::argument("curl", format, "writes a file"));
         }
     }
     // A cookie value without `=` is a file name.
