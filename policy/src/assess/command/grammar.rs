@@ -91,9 +91,11 @@ pub struct Grammar {
     pub max_operands: usize,
     /// `-NUM` is a count (`head -20`).
     pub number_option: bool,
-    /// No option of this program on any platform writes, executes, or reads
-    /// a file it was not given as an operand, so words the shell expands or
-    /// `xargs` appends cannot turn it into something else.
+    /// No option of this program on any platform writes or executes, so a
+    /// glob may add words: they name only files of the directory the glob
+    /// names (no `/`), matching it. Variables, substitutions and brace lists
+    /// that could add other files are still refused (`adds_words`); `xargs`
+    /// may append words only when the operands are not files it reads.
     pub tolerant: bool,
     /// A check of the parsed whole (required options, operand shapes).
     pub then: Option<WholeCheck>,

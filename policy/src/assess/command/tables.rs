@@ -98,8 +98,11 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             ..g("qvzr", &["quiet", "silent", "verbose", "zero-terminated"])
         },
         // Not `--files0-from`: it reads a list of names and echoes them.
+        // Tolerant: its one list-reading option (`--files0-from=F`) can come
+        // from a glob only as a file of that directory matching the glob.
         "wc" => Grammar {
             operands: Kind::Path,
+            tolerant: true,
             ..g(
                 "clwmL",
                 &["bytes", "chars", "lines", "words", "max-line-length"],
@@ -305,7 +308,11 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             ..g("L", &["dereference", "terse"])
         },
         // Not `--files0-from`; GNU `-X FILE` reads exclusion patterns.
+        // Its operands are judged as reads so that a variable, which could
+        // become `--files0-from=SECRET`, is refused with them.
         "du" => Grammar {
+            tolerant: true,
+            operands: Kind::Path,
             valued: "dBt",
             path_valued: "X",
             long_valued: &[
