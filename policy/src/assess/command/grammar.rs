@@ -77,6 +77,9 @@ pub struct Grammar {
     pub valued: &'static str,
     /// Short options whose value is a file the program reads.
     pub path_valued: &'static str,
+    /// Short options whose value is optional and only ever attached
+    /// (`lsof -iTCP`, `date -Iseconds`): a separate word is not their value.
+    pub optional_attached: &'static str,
     /// Long options without a value (`--name=x` on one is refused).
     pub long_flags: &'static [&'static str],
     /// Long options whose value is text (`--name=value` or `--name value`).
@@ -104,6 +107,7 @@ pub struct Grammar {
 /// The grammar every table entry starts from: no options, text operands.
 pub const BASE: Grammar = Grammar {
     flags: "",
+    optional_attached: "",
     valued: "",
     path_valued: "",
     long_flags: &[],
@@ -328,6 +332,12 @@ pub fn parse_with(
         }
         for (at, letter) in cluster.char_indices() {
             let canonical = format!("-{letter}");
+            if grammar.optional_attached.contains(letter) {
+                let rest = cluster.get(at + letter.len_utf8()..).unwrap_or("");
+                let value = (!rest.is_empty()).then(|| rest.to_owned());
+                parsed.options.push((canonical, value));
+                break;
+            }
             let kind = match short_kind(grammars, letter) {
                 Some(None) => {
                     parsed.options.push((canonical, None));

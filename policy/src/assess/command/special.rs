@@ -260,6 +260,7 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             long_optional: &["iso-8601", "rfc-3339"],
             max_operands: 1,
             then: Some(date),
+            optional_attached: "I",
             ..g(
                 "uR",
                 &["utc", "universal", "rfc-email", "rfc-2822", "debug"],

@@ -705,6 +705,7 @@ fn system(program: &str) -> Option<Grammar> {
         // `-e`/`-p` take their value only attached: left out.
         "lscpu" => Grammar {
             max_operands: 0,
+            optional_attached: "ep",
             ..g(
                 "abcxyJB",
                 &[
@@ -738,7 +739,8 @@ fn system(program: &str) -> Option<Grammar> {
         "lsof" => Grammar {
             valued: "pucd",
             then: Some(no_plus_options),
-            ..g("nPlitwVUXa", &[])
+            optional_attached: "isg",
+            ..g("nPltwVUXa", &[])
         },
         "groups" | "users" => Grammar {
             tolerant: true,
