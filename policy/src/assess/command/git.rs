@@ -707,8 +707,8 @@ fn remote(_: &str, args: &[String]) -> Result<(), Refusal> {
 
 /// `config`, read forms only, in their exact shapes: `--get NAME [REGEX]`,
 /// `--get-all NAME [REGEX]`, `--get-regexp REGEX [REGEX]`, `--get-urlmatch
-/// NAME URL`, `--list`/`-l`, and the newer `get NAME` and `list`. Any other
-/// shape may write: `git config NAME VALUE get` sets NAME.
+/// NAME URL`, `--list`/`-l`, `section.key` alone, and the newer `get NAME`
+/// and `list`. Any other shape may write: `git config NAME VALUE get` sets NAME.
 fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
     const CONFIG: Grammar = Grammar {
         long_valued: &["type", "default", "value"],
@@ -764,6 +764,15 @@ fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
         (None, ["--get" | "--get-all" | "--get-regexp"]) => (1..=2).contains(&operands),
         (None, ["--get-urlmatch"]) => operands == 2,
         (None, ["--list" | "-l"]) => operands == 0,
+        // `git config section.key` (one name, no value) prints the value; a
+        // word without a dot may be a newer subcommand (`edit`).
+        (None, []) => {
+            operands == 1
+                && parsed
+                    .operands
+                    .first()
+                    .is_some_and(|name| name.contains('.') && !name.starts_with('-'))
+        }
         _ => false,
     };
     if shape_ok {

@@ -215,6 +215,7 @@ pub fn grammar(program: &str) -> Option<Grammar> {
         // `-c` reads a list of files, but prints only whether each matches.
         "md5sum" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" => Grammar {
             operands: Kind::Path,
+            tolerant: true,
             ..g(
                 "bcwz",
                 &[
@@ -303,6 +304,7 @@ pub fn grammar(program: &str) -> Option<Grammar> {
         ),
         // BSD `stat -f` takes a format and GNU `-f` is a flag; `-t` differs too.
         "stat" => Grammar {
+            tolerant: true,
             valued: "c",
             long_valued: &["format", "printf"],
             ..g("L", &["dereference", "terse"])
@@ -348,8 +350,10 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             valued: "tx",
             long_valued: &["type", "exclude-type", "block-size"],
             long_optional: &["output"],
+            // macOS `-T` takes a type list; as a flag the letters after it
+            // are still checked, and the next word is an operand.
             ..g(
-                "hHkaiPl",
+                "hHkaiPlT",
                 &[
                     "human-readable",
                     "si",
