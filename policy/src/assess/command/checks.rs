@@ -145,6 +145,19 @@ pub fn ps(args: &[String]) -> Result<(), Refusal> {
     while let Some(arg) = args.get(i) {
         i += 1;
         if arg.starts_with('-') {
+            // FreeBSD reads `-u`, `-g`, `-C`, `-s` as flags, so an attached
+            // "value" (`-uxe`) is more letters there, and `e` shows the
+            // environment: a dash word with an `e`/`E` after its first value
+            // letter is refused.
+            let cluster = arg.trim_start_matches('-');
+            if let Some(at) = cluster.find(|c: char| UNIX.valued.contains(c)) {
+                if cluster
+                    .get(at + 1..)
+                    .is_some_and(|rest| rest.contains(['e', 'E']))
+                {
+                    return Err(Refusal::option("ps", arg));
+                }
+            }
             let parsed = parse("ps", &UNIX, std::slice::from_ref(arg));
             match parsed {
                 Ok(p) if p.operands.is_empty() => {}
