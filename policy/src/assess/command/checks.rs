@@ -149,7 +149,10 @@ pub fn ps(args: &[String]) -> Result<(), Refusal> {
             // "value" (`-uxe`) is more letters there, and `e` shows the
             // environment: a dash word with an `e`/`E` after its first value
             // letter is refused.
-            let cluster = arg.trim_start_matches('-');
+            let cluster = arg
+                .strip_prefix('-')
+                .filter(|c| !c.starts_with('-'))
+                .unwrap_or("");
             if let Some(at) = cluster.find(|c: char| UNIX.valued.contains(c)) {
                 if cluster
                     .get(at + 1..)
