@@ -566,6 +566,11 @@ pub fn check_url(program: &str, url: &str) -> Result<(), Refusal> {
     else {
         return refuse("does not start with http:// or https://");
     };
+    if !url.is_ascii() {
+        // curl resolves international names only when built with libidn2,
+        // and then not always as the WHATWG parser does.
+        return refuse("holds characters outside ASCII, which clients read differently");
+    }
     if url
         .chars()
         .any(|c| c == '\\' || c.is_whitespace() || c.is_control())
