@@ -156,3 +156,8 @@ pub const HTTP_METHOD_OVERRIDE: &str = "http.method-override";
 /// The tool name is not configured but looks like one that is (case,
 /// spacing, invisible or confusable characters).
 pub const TOOL_LOOKALIKE: &str = "tool.lookalike";
+/// An option outside the program's declared grammar, or an abbreviation of a
+/// long option (getopt resolves abbreviations against lists we do not hold).
+pub const COMMAND_OPTION: &str = "command.option";
+/// A read-only command would print the environment (where tokens live).
+pub const COMMAND_ENVIRONMENT: &str = "command.environment";

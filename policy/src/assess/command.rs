@@ -8,9 +8,14 @@
 //! The argument may also be an argv array (`["ls", "-la"]`), which a tool runs
 //! without a shell: then only the program and its arguments are judged.
 
+mod checks;
 mod git;
+mod grammar;
 mod lexer;
 mod programs;
+mod scripts;
+mod special;
+mod tables;
 mod tools;
 
 use super::{Assessment, Assessor, Verdict};
@@ -20,7 +25,6 @@ use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use lexer::{lex, Construct, Segment};
-use programs::Args;
 use serde_json::{Map, Value};
 
 /// How deep wrappers and `bash -c '…'` are followed.
@@ -451,31 +455,23 @@ fn check_words(
             format!("`{name}` is not on the read-only list"),
         ));
     };
-    if !matches!(rule, Args::Any) {
-        if from_stdin {
+    {
+        if from_stdin && !rule.tolerates_appended_words() {
             return Err((
                 codes::COMMAND_EXPANSION,
                 format!(
-                    "`xargs` adds arguments to `{name}` from its input, which could add options"
+                    "`xargs` adds arguments to `{name}` from its input, which could add options or name files it reads"
                 ),
             ));
         }
-        if expands {
+        if expands && !rule.tolerates_expansion() {
             return Err((
                 codes::COMMAND_EXPANSION,
                 format!("`{name}` has arguments the shell expands, which could add options"),
             ));
         }
     }
-    programs::check_args(rule, args).map_err(|arg| {
-        (
-            codes::COMMAND_UNSAFE_ARGUMENT,
-            format!(
-                "`{name} {}` can write, delete or run programs",
-                preview(&arg, 60)
-            ),
-        )
-    })?;
+    programs::check_args(rule, args).map_err(grammar::Refusal::into_pair)?;
     check_secret_reads(name, args)
 }
 
@@ -555,7 +551,14 @@ fn check_find(
                     format!("`find {arg}` runs nothing"),
                 ));
             }
-            check_words(inner, expands, depth + 1, from_stdin)?;
+            // `{}` is a found path: a representative one if the expression
+            // proves its name, otherwise an unknown path that is refused.
+            let found = programs::found_path(args);
+            let inner: Vec<String> = inner
+                .iter()
+                .map(|w| if w == "{}" { found.clone() } else { w.clone() })
+                .collect();
+            check_words(&inner, expands, depth + 1, from_stdin)?;
             i = end + 1;
         } else {
             own.push(arg.clone());
@@ -572,15 +575,7 @@ fn check_find(
             String::from("`find` has arguments the shell or `xargs` could turn into options"),
         ));
     }
-    programs::check_args(rule, &own).map_err(|arg| {
-        (
-            codes::COMMAND_UNSAFE_ARGUMENT,
-            format!(
-                "`find {}` can write, delete or run programs",
-                preview(&arg, 60)
-            ),
-        )
-    })
+    programs::check_args(rule, &own).map_err(grammar::Refusal::into_pair)
 }
 
 type Unwrapped<'a> = Result<Option<Option<&'a [String]>>, (&'static str, String)>;
@@ -625,14 +620,12 @@ fn unwrap<'a>(name: &str, args: &'a [String]) -> Unwrapped<'a> {
                 "-s",
                 "-L",
                 "-l",
-                "-a",
                 "--max-args",
                 "--max-procs",
                 "--delimiter",
                 "--eof",
                 "--max-chars",
                 "--max-lines",
-                "--arg-file",
                 "--replace",
             ],
             &[
@@ -916,8 +909,7 @@ mod tests {
             "git status && git diff --stat",
             "LC_ALL=C sort names.txt",
             "timeout 5 cat /var/log/syslog",
-            "find . -name '*.log' | xargs grep -l ERROR",
-            "find . -type f -exec grep -l TODO {} +",
+            "find . -name '*.rs' -exec grep -l TODO {} +",
             "sed -n '1,20p' src/main.rs",
             "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
             "env",
@@ -954,7 +946,7 @@ mod tests {
             ("FOO=1 ls", codes::COMMAND_ENV_ASSIGNMENT),
             ("PAGER=sh git log", codes::COMMAND_ENV_ASSIGNMENT),
             ("env PATH=/tmp ls", codes::COMMAND_ENV_ASSIGNMENT),
-            ("sort -o /etc/passwd x", codes::COMMAND_UNSAFE_ARGUMENT),
+            ("sort -o /etc/passwd x", codes::COMMAND_OPTION),
             ("sort $OPTS x", codes::COMMAND_EXPANSION),
             ("$CMD x", codes::COMMAND_EXPANSION),
             ("./ls", codes::COMMAND_UNKNOWN_PROGRAM),
@@ -964,10 +956,7 @@ mod tests {
             ("echo 'x", codes::COMMAND_PARSE_ERROR),
             ("   ", codes::COMMAND_EMPTY),
             ("# just a comment", codes::COMMAND_EMPTY),
-            (
-                "git -c core.pager='sh -c id' log",
-                codes::COMMAND_UNSAFE_ARGUMENT,
-            ),
+            ("git -c core.pager='sh -c id' log", codes::COMMAND_OPTION),
             ("env -S 'sh -c id'", codes::COMMAND_UNSAFE_ARGUMENT),
             ("time -o out.txt ls", codes::COMMAND_UNSAFE_ARGUMENT),
             ("find . | xargs sort", codes::COMMAND_EXPANSION),
@@ -976,7 +965,18 @@ mod tests {
             ("echo ${!x}", codes::COMMAND_SUBSTITUTION),
             ("cat <<EOF\n$(id)\nEOF", codes::COMMAND_UNSUPPORTED_SYNTAX),
             ("echo hi | tee out.txt", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("xargs -a list.txt sed -i s/a/b/", codes::COMMAND_EXPANSION),
+            (
+                "xargs -a list.txt sed -i s/a/b/",
+                codes::COMMAND_UNSAFE_ARGUMENT,
+            ),
+            (
+                "find . -name '*.log' | xargs grep -l ERROR",
+                codes::COMMAND_EXPANSION,
+            ),
+            (
+                "find . -type f -exec cat {} +",
+                codes::COMMAND_SENSITIVE_PATH,
+            ),
         ] {
             assert_eq!(first_code(line), code, "{line}");
         }

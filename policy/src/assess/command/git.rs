@@ -1,288 +1,853 @@
-//! `git`: read-only subcommands with their writing and executing options
-//! refused, and the destructive patterns the floor must see.
+//! `git`: read-only subcommands, each with its option grammar, and the
+//! destructive patterns the floor must see.
 //!
 //! The repository's own configuration is trusted (an agent works in a checkout
-//! its user chose); the command line is not: `-c`, `--config-env`, `--exec-path`
-//! and the options that run external programs (`--ext-diff`, `--textconv`,
-//! `grep -O`) or write files (`--output`) are refused everywhere.
+//! its user chose); the command line is not. Every global option that points
+//! git at another repository or configuration is refused: `-C`, `--git-dir`,
+//! `--work-tree`, `--bare`, `--namespace`, `-c`, `--config-env`,
+//! `--exec-path` (another repository's `core.fsmonitor`, `core.pager` or
+//! aliases run programs). So are the options that run external programs
+//! (`--ext-diff`, `--textconv`, `grep -O`, `--show-signature`) or write files
+//! (`--output`): none is declared.
 
-use super::programs::long_matches;
+use super::grammar::{parse, Grammar, Parsed, Refusal, BASE};
 
-/// Global options that take a value as the next word.
-const GLOBAL_WITH_VALUE: &[&str] = &["-C", "--git-dir", "--work-tree", "--namespace"];
-/// Global options that are read-only by themselves.
+const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
+    Grammar {
+        flags,
+        long_flags,
+        ..BASE
+    }
+}
+
+/// Global options that change nothing but output and pathspec matching.
 const GLOBAL_FLAGS: &[&str] = &[
     "--no-pager",
     "-P",
     "--no-replace-objects",
-    "--bare",
     "--literal-pathspecs",
     "--glob-pathspecs",
     "--noglob-pathspecs",
     "--icase-pathspecs",
     "--no-optional-locks",
-    "--version",
-    "--help",
-];
-/// Options refused in every subcommand: they run programs or write files.
-const REFUSED_LONG: &[&str] = &[
-    "--output",
-    "--ext-diff",
-    "--textconv",
-    "--open-files-in-pager",
-    "--exec",
-    "--upload-pack",
-    "--receive-pack",
-    "--config-env",
-    "--exec-path",
-    "--run",
-    "--edit",
-    "--output-directory",
 ];
 
-/// A check of a subcommand's own arguments; `Err` names the unsafe one.
-type ArgCheck = fn(&[String]) -> Result<(), String>;
+/// Diff output options shared by `diff`, `show`, `log -p` and the diff
+/// plumbing. Not `--output`, `--ext-diff`, `--textconv`.
+const DIFF_FLAGS: &[&str] = &[
+    "patch",
+    "no-patch",
+    "raw",
+    "patch-with-raw",
+    "patch-with-stat",
+    "shortstat",
+    "numstat",
+    "summary",
+    "name-only",
+    "name-status",
+    "compact-summary",
+    "full-index",
+    "binary",
+    "minimal",
+    "patience",
+    "histogram",
+    "no-renames",
+    "check",
+    "text",
+    "ignore-space-at-eol",
+    "ignore-space-change",
+    "ignore-all-space",
+    "ignore-blank-lines",
+    "ignore-cr-at-eol",
+    "function-context",
+    "exit-code",
+    "quiet",
+    "no-prefix",
+    "default-prefix",
+    "no-color",
+    "no-ext-diff",
+    "no-textconv",
+    "cached",
+    "staged",
+    "merge-base",
+    "indent-heuristic",
+    "no-indent-heuristic",
+    "irreversible-delete",
+    "full-diff",
+    "cc",
+    "combined-all-paths",
+    "no-relative",
+    "ita-invisible-in-index",
+    "ita-visible-in-index",
+    "color-moved-ws",
+];
+const DIFF_VALUED: &[&str] = &[
+    "unified",
+    "diff-algorithm",
+    "diff-filter",
+    "src-prefix",
+    "dst-prefix",
+    "line-prefix",
+    "anchored",
+    "inter-hunk-context",
+    "ws-error-highlight",
+    "stat-width",
+    "stat-name-width",
+    "stat-count",
+    "stat-graph-width",
+    "break-rewrites",
+    "skip-to",
+    "rotate-to",
+    "G",
+    "S",
+];
+const DIFF_OPTIONAL: &[&str] = &[
+    "stat",
+    "dirstat",
+    "color",
+    "color-moved",
+    "color-words",
+    "word-diff",
+    "word-diff-regex",
+    "find-renames",
+    "find-copies",
+    "find-copies-harder",
+    "relative",
+    "abbrev",
+    "submodule",
+    "ignore-submodules",
+];
+
+/// Revision walking options (`log`, `shortlog`, `rev-list`, `whatchanged`).
+const LOG_FLAGS: &[&str] = &[
+    "oneline",
+    "graph",
+    "all",
+    "abbrev-commit",
+    "no-abbrev-commit",
+    "regexp-ignore-case",
+    "extended-regexp",
+    "fixed-strings",
+    "basic-regexp",
+    "perl-regexp",
+    "all-match",
+    "invert-grep",
+    "reverse",
+    "first-parent",
+    "merges",
+    "no-merges",
+    "relative-date",
+    "follow",
+    "left-right",
+    "cherry-pick",
+    "cherry-mark",
+    "cherry",
+    "boundary",
+    "topo-order",
+    "date-order",
+    "author-date-order",
+    "full-history",
+    "simplify-by-decoration",
+    "simplify-merges",
+    "ancestry-path",
+    "source",
+    "parents",
+    "children",
+    "log-size",
+    "mailmap",
+    "use-mailmap",
+    "no-mailmap",
+    "no-use-mailmap",
+    "no-notes",
+    "show-linear-break",
+    "not",
+    "count",
+    "objects",
+    "no-walk",
+    "no-decorate",
+    "no-expand-tabs",
+    "left-only",
+    "right-only",
+    "show-pulls",
+    "dense",
+    "sparse",
+    "no-min-parents",
+    "no-max-parents",
+    "remove-empty",
+    "in-commit-order",
+    "single-worktree",
+    "stdin",
+    "no-graph",
+];
+const LOG_VALUED: &[&str] = &[
+    "format",
+    "since",
+    "until",
+    "after",
+    "before",
+    "author",
+    "committer",
+    "grep",
+    "max-count",
+    "skip",
+    "date",
+    "encoding",
+    "exclude",
+    "glob",
+    "min-parents",
+    "max-parents",
+    "since-as-filter",
+    "decorate-refs",
+    "decorate-refs-exclude",
+    "grep-reflog",
+];
+const LOG_OPTIONAL: &[&str] = &[
+    "abbrev-ref",
+    "short",
+    "porcelain",
+    "untracked-files",
+    "ignored",
+    "column",
+    "hash",
+    "pretty",
+    "decorate",
+    "branches",
+    "tags",
+    "remotes",
+    "notes",
+    "expand-tabs",
+    "show-notes",
+    "abbrev",
+    "stat",
+];
+
+/// `log`, `show`, `whatchanged`, `rev-list`, `shortlog`, `diff` and the diff
+/// plumbing share one grammar of revision and diff options.
+const LOG: Grammar = Grammar {
+    valued: "nUSGL",
+    number_option: true,
+    ..g("pusimcrtRWabwzEFPMCDBq", &[])
+};
+
+/// The short options of the other subcommands that share the log parser.
+fn shorts(sub: &str) -> &'static Grammar {
+    const SHORTLOG: Grammar = g("snec", &[]);
+    const STATUS: Grammar = g("sbvuz", &[]);
+    const BLAME: Grammar = Grammar {
+        valued: "L",
+        ..g("wMCesltnfpcb", &[])
+    };
+    const LS_FILES: Grammar = Grammar {
+        valued: "x",
+        path_valued: "X",
+        ..g("cdmoisukzvtf", &[])
+    };
+    const LS_TREE: Grammar = g("drtlz", &[]);
+    const SHOW_REF: Grammar = g("dsq", &[]);
+    const QUIET: Grammar = g("q", &[]);
+    const MERGE_BASE: Grammar = g("a", &[]);
+    const COUNT_OBJECTS: Grammar = g("vH", &[]);
+    const CHECK_IGNORE: Grammar = g("qvnz", &[]);
+    const CHECK_ATTR: Grammar = g("az", &[]);
+    const SHOW_BRANCH: Grammar = g("ar", &[]);
+    const CHERRY: Grammar = g("v", &[]);
+    match sub {
+        "shortlog" => &SHORTLOG,
+        "status" => &STATUS,
+        "blame" | "annotate" => &BLAME,
+        "ls-files" => &LS_FILES,
+        "ls-tree" => &LS_TREE,
+        "show-ref" => &SHOW_REF,
+        "rev-parse" => &QUIET,
+        "merge-base" => &MERGE_BASE,
+        "count-objects" => &COUNT_OBJECTS,
+        "check-ignore" => &CHECK_IGNORE,
+        "check-attr" => &CHECK_ATTR,
+        "show-branch" => &SHOW_BRANCH,
+        "cherry" => &CHERRY,
+        "describe" | "name-rev" | "for-each-ref" | "version" => &BASE,
+        _ => &LOG,
+    }
+}
+
+/// Every long name of the log grammar, in one place.
+fn log_long(name: &str) -> Option<Long> {
+    if LOG_FLAGS.contains(&name) || DIFF_FLAGS.contains(&name) || LOG_EXTRA_FLAGS.contains(&name) {
+        Some(Long::Flag)
+    } else if LOG_VALUED.contains(&name)
+        || DIFF_VALUED.contains(&name)
+        || LOG_EXTRA_VALUED.contains(&name)
+    {
+        Some(Long::Valued)
+    } else if LOG_OPTIONAL.contains(&name) || DIFF_OPTIONAL.contains(&name) {
+        Some(Long::Optional)
+    } else {
+        None
+    }
+}
+
+/// Long options of the other read-only subcommands that share the log parser.
+const LOG_EXTRA_FLAGS: &[&str] = &[
+    // shortlog
+    "summary",
+    "numbered",
+    "email",
+    "committer",
+    // rev-parse
+    "verify",
+    "show-toplevel",
+    "git-dir",
+    "show-prefix",
+    "show-cdup",
+    "is-inside-work-tree",
+    "is-inside-git-dir",
+    "is-bare-repository",
+    "is-shallow-repository",
+    "symbolic",
+    "symbolic-full-name",
+    "git-common-dir",
+    "absolute-git-dir",
+    "local-env-vars",
+    "sq",
+    "show-superproject-working-tree",
+    "show-object-format",
+    // ls-files / ls-tree
+    "deleted",
+    "modified",
+    "others",
+    "ignored",
+    "stage",
+    "unmerged",
+    "killed",
+    "directory",
+    "no-empty-directory",
+    "exclude-standard",
+    "full-name",
+    "full-tree",
+    "recurse-submodules",
+    "eol",
+    "error-unmatch",
+    "deduplicate",
+    "name-only",
+    "object-only",
+    "long",
+    "debug",
+    // diff-tree and friends
+    "root",
+    "always",
+    "no-commit-id",
+    // blame
+    "porcelain",
+    "line-porcelain",
+    "incremental",
+    "show-stats",
+    "show-email",
+    "show-name",
+    "show-number",
+    "color-lines",
+    "color-by-age",
+    "score-debug",
+    // cat-file
+    "allow-unknown-type",
+    "follow-symlinks",
+    "buffer",
+    // show-ref / for-each-ref / name-rev / describe / merge-base / cherry
+    "head",
+    "heads",
+    "dereference",
+    "exists",
+    "shell",
+    "perl",
+    "python",
+    "tcl",
+    "ignore-case",
+    "omit-empty",
+    "annotate-stdin",
+    "name-only",
+    "no-undefined",
+    "long",
+    "exact-match",
+    "contains",
+    "octopus",
+    "independent",
+    "is-ancestor",
+    "fork-point",
+    "human-readable",
+    "verbose",
+    "build-options",
+    "list",
+    "current",
+    "more",
+    "no-name",
+    "sha1-name",
+    "topics",
+    "merge-base",
+    "non-matching",
+    "no-column",
+    "no-abbrev",
+    // status
+    "branch",
+    "show-stash",
+    "ahead-behind",
+    "no-ahead-behind",
+    "renames",
+    "null",
+    // range-diff
+    "no-dual-color",
+];
+const LOG_EXTRA_VALUED: &[&str] = &[
+    "sort",
+    "count",
+    "points-at",
+    "refs",
+    "match",
+    "candidates",
+    "ignore-rev",
+    "creation-factor",
+    "group",
+    "path-format",
+    "default",
+    "exclude-per-directory",
+    "source",
+];
+
+enum Long {
+    Flag,
+    Valued,
+    Optional,
+}
+
+/// Parses a subcommand's arguments against the shared log grammar. `--`
+/// ends options; the rest are revisions and paths (checked for secrets by
+/// the caller).
+fn log_like(sub: &str, args: &[String]) -> Result<Parsed, Refusal> {
+    // `status -uno`: `-u` takes its mode only attached.
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| match (sub, a.as_str()) {
+            ("status", "-uno" | "-unormal" | "-uall") => String::from("-u"),
+            _ => a.clone(),
+        })
+        .collect();
+    let args = args.as_slice();
+    let program = format!("git {sub}");
+    let mut parsed = Parsed {
+        program: program.clone(),
+        ..Parsed::default()
+    };
+    let mut shorts = Vec::new();
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if arg == "--" {
+            parsed
+                .operands
+                .extend(args.get(i..).unwrap_or(&[]).iter().cloned());
+            break;
+        }
+        let Some(long) = arg.strip_prefix("--") else {
+            shorts.push(arg.clone());
+            continue;
+        };
+        let (name, inline) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        match log_long(name) {
+            Some(Long::Flag) if inline.is_none() => {
+                parsed.options.push((format!("--{name}"), None))
+            }
+            Some(Long::Optional) => parsed
+                .options
+                .push((format!("--{name}"), inline.map(str::to_owned))),
+            Some(Long::Valued) => {
+                let value = match inline {
+                    Some(v) => v.to_owned(),
+                    None => {
+                        let next = args
+                            .get(i)
+                            .filter(|w| !w.starts_with('-'))
+                            .ok_or_else(|| Refusal::argument(&program, arg, "lacks its value"))?;
+                        i += 1;
+                        next.clone()
+                    }
+                };
+                parsed.options.push((format!("--{name}"), Some(value)));
+            }
+            Some(Long::Flag) => {
+                return Err(Refusal::argument(
+                    &program,
+                    arg,
+                    "gives a value to an option that takes none",
+                ))
+            }
+            None => {
+                return Err(Refusal::option(
+                    &program,
+                    arg.split('=').next().unwrap_or(arg),
+                ))
+            }
+        }
+    }
+    // The short options and operands, through the grammar.
+    let short = parse(&program, self::shorts(sub), &shorts)?;
+    parsed.options.extend(short.options);
+    parsed.operands.splice(0..0, short.operands);
+    Ok(parsed)
+}
+
+/// A subcommand's check.
+type SubCheck = fn(&str, &[String]) -> Result<(), Refusal>;
 
 /// Subcommands that only read, with the check for their own arguments.
-fn subcommand(name: &str) -> Option<ArgCheck> {
-    let check: ArgCheck = match name {
+fn subcommand(name: &str) -> Option<SubCheck> {
+    let check: SubCheck = match name {
         "status" | "log" | "show" | "diff" | "blame" | "annotate" | "shortlog" | "describe"
-        | "rev-parse" | "rev-list" | "ls-files" | "ls-tree" | "cat-file" | "show-ref"
-        | "for-each-ref" | "merge-base" | "name-rev" | "count-objects" | "whatchanged"
-        | "diff-tree" | "diff-files" | "diff-index" | "range-diff" | "cherry" | "var"
-        | "check-ignore" | "check-attr" | "verify-commit" | "verify-tag" | "show-branch"
-        | "version" | "help" => |_| Ok(()),
-        "grep" => |args| refuse_short(args, &['O']),
+        | "rev-parse" | "rev-list" | "ls-files" | "ls-tree" | "show-ref" | "for-each-ref"
+        | "merge-base" | "name-rev" | "count-objects" | "whatchanged" | "diff-tree"
+        | "diff-files" | "diff-index" | "range-diff" | "cherry" | "check-ignore" | "check-attr"
+        | "show-branch" | "version" => |sub, args| log_like(sub, args).map(|_| ()),
+        "cat-file" => cat_file,
+        "var" => |sub, args| parse(&format!("git {sub}"), &g("l", &[]), args).map(|_| ()),
+        "grep" => grep,
         "branch" => branch,
         "tag" => tag,
         "remote" => remote,
         "config" => config,
-        "stash" => |args| match args.first().map(String::as_str) {
-            Some("list" | "show") => Ok(()),
-            Some(other) => Err(other.to_owned()),
-            None => Err(String::from("stash")),
-        },
-        "reflog" => |args| match args.first().map(String::as_str) {
-            None | Some("show") => Ok(()),
-            Some(other) if other.starts_with('-') => Ok(()),
-            Some(other) => Err(other.to_owned()),
-        },
-        "worktree" | "submodule" => |args| match args.first().map(String::as_str) {
-            Some("list" | "status")
-                if args.len() == 1 || args.iter().skip(1).all(|a| a.starts_with('-')) =>
-            {
-                Ok(())
-            }
-            Some(other) => Err(other.to_owned()),
-            None => Err(String::from("(no subcommand)")),
+        "stash" => stash,
+        "reflog" => reflog,
+        "worktree" => |_, args| match args {
+            [list, rest @ ..] if list == "list" => parse(
+                "git worktree list",
+                &Grammar {
+                    max_operands: 0,
+                    ..g("v", &["porcelain", "verbose"])
+                },
+                rest,
+            )
+            .map(|_| ()),
+            _ => Err(Refusal::argument(
+                "git worktree",
+                &args.join(" "),
+                "is not a listing",
+            )),
         },
         _ => return None,
     };
     Some(check)
 }
 
-fn refuse_short(args: &[String], letters: &[char]) -> Result<(), String> {
-    match args.iter().find(|a| {
-        a.starts_with('-')
-            && !a.starts_with("--")
-            && a.chars().skip(1).any(|c| letters.contains(&c))
-    }) {
-        Some(arg) => Err(arg.clone()),
-        None => Ok(()),
+/// `cat-file`: not `--textconv` or `--filters` (they run configured programs).
+fn cat_file(_: &str, args: &[String]) -> Result<(), Refusal> {
+    const CAT_FILE: Grammar = Grammar {
+        long_optional: &["batch", "batch-check"],
+        ..g(
+            "tsepZ",
+            &[
+                "allow-unknown-type",
+                "follow-symlinks",
+                "buffer",
+                "batch-all-objects",
+            ],
+        )
+    };
+    parse("git cat-file", &CAT_FILE, args).map(|_| ())
+}
+
+/// `grep`: not `-O`/`--open-files-in-pager` (runs a program), `--textconv`,
+/// `--no-index` or `--no-exclude-standard` (they search files git does not
+/// track, `.env` and keys included).
+fn grep(_: &str, args: &[String]) -> Result<(), Refusal> {
+    const GREP: Grammar = Grammar {
+        valued: "eABCm",
+        path_valued: "f",
+        long_valued: &[
+            "max-depth",
+            "threads",
+            "after-context",
+            "before-context",
+            "context",
+            "max-count",
+        ],
+        long_optional: &["color"],
+        number_option: true,
+        ..g(
+            "nivwlLchHEFGPpWoqzaIr",
+            &[
+                "cached",
+                "untracked",
+                "recurse-submodules",
+                "heading",
+                "break",
+                "show-function",
+                "function-context",
+                "only-matching",
+                "quiet",
+                "and",
+                "or",
+                "not",
+                "all-match",
+                "full-name",
+                "column",
+                "no-color",
+                "exclude-standard",
+                "null",
+                "text",
+                "count",
+                "name-only",
+                "files-with-matches",
+                "files-without-match",
+                "ignore-case",
+                "word-regexp",
+                "invert-match",
+                "line-number",
+                "extended-regexp",
+                "fixed-strings",
+                "basic-regexp",
+                "perl-regexp",
+                "no-textconv",
+            ],
+        )
+    };
+    parse("git grep", &GREP, args).map(|_| ())
+}
+
+/// Listing forms only: an operand is a pattern only with `--list`/`-l`;
+/// otherwise it names a branch or tag to create.
+fn listing(parsed: &Parsed) -> Result<(), Refusal> {
+    let listing = parsed.has("--list") || parsed.has("-l");
+    match parsed.operands.first() {
+        Some(name) if !listing => Err(Refusal::argument(
+            &parsed.program,
+            name,
+            "creates a branch or tag (an operand without `--list`)",
+        )),
+        _ => Ok(()),
     }
 }
 
-/// Listing forms only: no name operand unless `--list` makes it a pattern, and
-/// none of the options that create, delete, rename or configure.
-fn list_only(
-    args: &[String],
-    list_flags: &[&str],
-    mutating: &[char],
-    mutating_long: &[&str],
-) -> Result<(), String> {
-    let listing = args.iter().any(|a| list_flags.contains(&a.as_str()));
-    for arg in args {
-        if let Some(name) = arg.strip_prefix("--") {
-            if long_matches(mutating_long, name) {
-                return Err(arg.clone());
-            }
-        } else if arg.starts_with('-') {
-            if arg.chars().skip(1).any(|c| mutating.contains(&c)) {
-                return Err(arg.clone());
-            }
-        } else if !listing {
-            return Err(arg.clone());
+/// `branch`: not `-d`/`-D`/`-m`/`-M`/`-c`/`-C`/`-f`/`-u`/`-t` or their long
+/// forms, `--edit-description`, `--create-reflog`.
+fn branch(_: &str, args: &[String]) -> Result<(), Refusal> {
+    const BRANCH: Grammar = Grammar {
+        long_valued: &["format", "sort"],
+        long_optional: &[
+            "contains",
+            "no-contains",
+            "merged",
+            "no-merged",
+            "points-at",
+            "color",
+            "column",
+            "abbrev",
+        ],
+        then: Some(listing),
+        ..g(
+            "arvli",
+            &[
+                "all",
+                "remotes",
+                "verbose",
+                "list",
+                "show-current",
+                "ignore-case",
+                "no-color",
+                "no-column",
+                "no-abbrev",
+                "omit-empty",
+            ],
+        )
+    };
+    parse("git branch", &BRANCH, args).map(|_| ())
+}
+
+/// `tag`: not `-a`/`-s`/`-u`/`-f`/`-d`/`-v`/`-m`/`-F`/`-e`.
+fn tag(_: &str, args: &[String]) -> Result<(), Refusal> {
+    const TAG: Grammar = Grammar {
+        long_valued: &["format", "sort"],
+        long_optional: &[
+            "contains",
+            "no-contains",
+            "merged",
+            "no-merged",
+            "points-at",
+            "color",
+            "column",
+        ],
+        then: Some(listing),
+        ..g("lin", &["list", "ignore-case", "no-column", "omit-empty"])
+    };
+    parse("git tag", &TAG, args).map(|_| ())
+}
+
+/// `remote`, `remote -v`, `remote show NAME`, `remote get-url NAME`.
+fn remote(_: &str, args: &[String]) -> Result<(), Refusal> {
+    match args {
+        [] => Ok(()),
+        [v] if v == "-v" || v == "--verbose" => Ok(()),
+        [show, rest @ ..] if show == "show" => {
+            parse("git remote show", &g("n", &[]), rest).map(|_| ())
         }
-    }
-    Ok(())
-}
-
-fn branch(args: &[String]) -> Result<(), String> {
-    list_only(
-        args,
-        &[
-            "--list",
-            "-l",
-            "-a",
-            "-r",
-            "--all",
-            "--remotes",
-            "--contains",
-            "--merged",
-            "--no-merged",
-            "--points-at",
-        ],
-        &['d', 'D', 'm', 'M', 'c', 'C', 'f', 'u', 't'],
-        &[
-            "--delete",
-            "--move",
-            "--copy",
-            "--force",
-            "--set-upstream-to",
-            "--unset-upstream",
-            "--edit-description",
-            "--track",
-            "--create-reflog",
-        ],
-    )
-}
-
-fn tag(args: &[String]) -> Result<(), String> {
-    list_only(
-        args,
-        &[
-            "--list",
-            "-l",
-            "--contains",
-            "--merged",
-            "--no-merged",
-            "--points-at",
-        ],
-        &['d', 'a', 's', 'u', 'f', 'm', 'F', 'e'],
-        &[
-            "--delete",
-            "--annotate",
-            "--sign",
-            "--local-user",
-            "--force",
-            "--message",
-            "--file",
-            "--create-reflog",
-        ],
-    )
-}
-
-fn remote(args: &[String]) -> Result<(), String> {
-    match args
-        .iter()
-        .find(|a| !a.starts_with('-'))
-        .map(String::as_str)
-    {
-        None | Some("show" | "get-url") => Ok(()),
-        Some(other) => Err(other.to_owned()),
+        [get, rest @ ..] if get == "get-url" => parse(
+            "git remote get-url",
+            &Grammar {
+                max_operands: 1,
+                ..g("", &["push", "all"])
+            },
+            rest,
+        )
+        .map(|_| ()),
+        [first, ..] => Err(Refusal::argument(
+            "git remote",
+            first,
+            "is not a read-only form",
+        )),
     }
 }
 
-fn config(args: &[String]) -> Result<(), String> {
-    const READS: &[&str] = &[
+/// `config`, read forms only, in their exact shapes: `--get NAME [REGEX]`,
+/// `--get-all NAME [REGEX]`, `--get-regexp REGEX [REGEX]`, `--get-urlmatch
+/// NAME URL`, `--list`/`-l`, `section.key` alone, and the newer `get NAME`
+/// and `list`. Any other shape may write: `git config NAME VALUE get` sets NAME.
+fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
+    const CONFIG: Grammar = Grammar {
+        long_valued: &["type", "default", "value"],
+        ..g(
+            "lz",
+            &[
+                "get",
+                "get-all",
+                "get-regexp",
+                "get-urlmatch",
+                "list",
+                "show-origin",
+                "show-scope",
+                "name-only",
+                "global",
+                "system",
+                "local",
+                "worktree",
+                "null",
+                "bool",
+                "int",
+                "bool-or-int",
+                "path",
+                "expiry-date",
+                "includes",
+                "no-includes",
+                "all",
+                "regexp",
+            ],
+        )
+    };
+    let program = "git config";
+    let (new_form, rest) = match args.split_first() {
+        Some((first, rest)) if first == "get" || first == "list" => (Some(first.as_str()), rest),
+        _ => (None, args),
+    };
+    let parsed = parse(program, &CONFIG, rest)?;
+    let actions: Vec<&str> = [
         "--get",
         "--get-all",
         "--get-regexp",
         "--get-urlmatch",
         "--list",
         "-l",
-        "--show-origin",
-        "--show-scope",
-        "--name-only",
-        "--global",
-        "--system",
-        "--local",
-        "--worktree",
-        "--null",
-        "-z",
-        "--type",
-        "--bool",
-        "--int",
-        "--includes",
-        "--no-includes",
-        "get",
-        "list",
-    ];
-    let reading = args.iter().any(|a| {
-        matches!(
-            a.as_str(),
-            "--get"
-                | "--get-all"
-                | "--get-regexp"
-                | "--get-urlmatch"
-                | "--list"
-                | "-l"
-                | "get"
-                | "list"
-        )
-    });
-    if !reading {
-        return Err(args
-            .first()
-            .cloned()
-            .unwrap_or_else(|| String::from("config")));
+    ]
+    .into_iter()
+    .filter(|a| parsed.has(a))
+    .collect();
+    let operands = parsed.operands.len();
+    let shape_ok = match (new_form, actions.as_slice()) {
+        (Some("get"), []) => operands == 1,
+        (Some("list"), []) => operands == 0,
+        (None, ["--get" | "--get-all" | "--get-regexp"]) => (1..=2).contains(&operands),
+        (None, ["--get-urlmatch"]) => operands == 2,
+        (None, ["--list" | "-l"]) => operands == 0,
+        // `git config section.key` (one name, no value) prints the value; a
+        // word without a dot may be a newer subcommand (`edit`).
+        (None, []) => {
+            operands == 1
+                && parsed
+                    .operands
+                    .first()
+                    .is_some_and(|name| name.contains('.') && !name.starts_with('-'))
+        }
+        _ => false,
+    };
+    if shape_ok {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            program,
+            &args.join(" "),
+            "is not one of the exact read shapes (another shape may set a value)",
+        ))
     }
-    match args
-        .iter()
-        .find(|a| a.starts_with('-') && !READS.contains(&a.split('=').next().unwrap_or(a)))
-    {
-        Some(arg) => Err(arg.clone()),
-        None => Ok(()),
+}
+
+/// `stash list` and `stash show`.
+fn stash(_: &str, args: &[String]) -> Result<(), Refusal> {
+    match args.split_first() {
+        Some((sub, rest)) if sub == "list" || sub == "show" => log_like("stash", rest).map(|_| ()),
+        _ => Err(Refusal::argument(
+            "git stash",
+            &args.join(" "),
+            "is not `list` or `show`",
+        )),
+    }
+}
+
+/// `reflog` and `reflog show`: not `expire` or `delete`.
+fn reflog(_: &str, args: &[String]) -> Result<(), Refusal> {
+    let rest = match args.split_first() {
+        Some((sub, rest)) if sub == "show" => rest,
+        _ => args,
+    };
+    let parsed = log_like("reflog", rest)?;
+    match parsed.operands.first() {
+        Some(word) if matches!(word.as_str(), "expire" | "delete" | "drop" | "write") => {
+            Err(Refusal::argument("git reflog", word, "changes the reflog"))
+        }
+        _ => Ok(()),
     }
 }
 
 /// Checks a whole `git` argument list (everything after `git`).
-pub fn check(args: &[String]) -> Result<(), String> {
+pub fn check(args: &[String]) -> Result<(), Refusal> {
     let mut i = 0;
     while let Some(arg) = args.get(i) {
-        if GLOBAL_WITH_VALUE.contains(&arg.as_str()) {
-            i += 2;
-            continue;
-        }
-        if arg.starts_with("--git-dir=")
-            || arg.starts_with("--work-tree=")
-            || arg.starts_with("--namespace=")
-        {
-            i += 1;
-            continue;
-        }
         if GLOBAL_FLAGS.contains(&arg.as_str()) {
-            if arg == "--version" || arg == "--help" {
-                return Ok(());
-            }
             i += 1;
             continue;
         }
         break;
     }
-    let Some(name) = args.get(i) else {
-        return Err(String::from("(no subcommand)"));
+    let rest = args.get(i..).unwrap_or(&[]);
+    if matches!(rest, [v] if v == "--version") {
+        return Ok(());
+    }
+    let Some((name, sub_args)) = rest.split_first() else {
+        return Err(Refusal::argument("git", "", "names no subcommand"));
     };
     if name.starts_with('-') {
-        // `-c name=value`, `--exec-path`, `--config-env` and unknown globals.
-        return Err(name.clone());
+        return Err(Refusal::option(
+            "git",
+            name.split('=').next().unwrap_or(name),
+        ));
     }
     let Some(check) = subcommand(name) else {
-        return Err(name.clone());
+        return Err(Refusal::argument(
+            "git",
+            name,
+            "is not a subcommand proven read-only",
+        ));
     };
-    let rest = args.get(i + 1..).unwrap_or_default();
-    for arg in rest {
-        if arg == "--" {
-            break;
-        }
-        if let Some(option) = arg.strip_prefix("--") {
-            if long_matches(REFUSED_LONG, option) {
-                return Err(arg.clone());
-            }
-        }
-    }
-    check(rest).map_err(|bad| format!("{name} {bad}"))
+    check(name, sub_args)
 }
+
+/// Global options that take a value as the next word (for the floor).
+const GLOBAL_WITH_VALUE: &[&str] = &["-C", "--git-dir", "--work-tree", "--namespace"];
 
 /// The index of the subcommand: past global options and their values.
 fn subcommand_index(words: &[&str]) -> Option<usize> {
@@ -385,7 +950,6 @@ mod tests {
             "rev-parse HEAD",
             "ls-files",
             "grep -n TODO",
-            "-C repo status",
             "--no-pager log",
             "stash list",
             "describe --tags",
@@ -394,13 +958,32 @@ mod tests {
             "reflog",
             "worktree list",
         ] {
-            assert_eq!(check(&args(line)), Ok(()), "git {line}");
+            assert_eq!(
+                check(&args(line)).map_err(|r| r.message),
+                Ok(()),
+                "git {line}"
+            );
         }
     }
 
     #[test]
     fn writing_or_executing_git() {
         for line in [
+            "-C repo status",
+            "--git-dir=vendor/x.git diff",
+            "--work-tree=/tmp log",
+            "--bare log",
+            "config user.name x get",
+            "config --get",
+            "config --list extra",
+            "config get a b",
+            "log --outp=x",
+            "diff --ext-d",
+            "log --show-signature",
+            "cat-file --textconv HEAD:x",
+            "cat-file --filters HEAD:x",
+            "verify-commit HEAD",
+            "help log",
             "-c core.pager=sh log",
             "-c alias.x=!sh x",
             "--exec-path=/tmp log",

@@ -1,94 +1,359 @@
-//! Everyday tools with read-only subcommands: containers, clusters, services,
-//! logs, package managers, `curl`. Each check accepts a subcommand only if,
-//! with the options it allows, it cannot write, delete, run another program or
-//! change the system; anything else (an unknown option included, where the
-//! rule is a whitelist) needs confirmation. `Err` names the argument that
-//! made the call unproven.
+//! Everyday tools with subcommands: containers, clusters, services, logs,
+//! package managers, `curl`. Each has a grammar of global options and one
+//! per read-only subcommand; what is not declared needs confirmation. Not
+//! declared anywhere: options that name another server or daemon (`docker
+//! -H`, `kubectl -s`/`--server`, `--registry`, `--index-url`), another
+//! configuration (`--kubeconfig`, `--config`, `--userconfig`), a program to
+//! run (`npm --git`, `pip --python`), a file to write (`--log`), or a form
+//! that never ends (`-f`, `--watch`).
 
-use crate::assess::http::url_problem;
+use super::grammar::{
+    check_url, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, Refusal, BASE,
+};
+use crate::codes;
 
-/// Splits leading global options off: returns the first word that is not an
-/// option (the subcommand) and the words after it. `with_value` options take
-/// the next word unless written `--name=value`; an option in neither list is
-/// refused.
-fn split_global<'a>(
-    args: &'a [String],
-    with_value: &[&str],
-    flags: &[&str],
-) -> Result<(Option<&'a str>, &'a [String]), String> {
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        if !arg.starts_with('-') || arg == "-" {
-            return Ok((Some(arg.as_str()), args.get(i + 1..).unwrap_or(&[])));
-        }
-        let name = arg.split('=').next().unwrap_or(arg);
-        if with_value.contains(&name) {
-            i += if arg.contains('=') { 1 } else { 2 };
-        } else if flags.contains(&name) {
-            i += 1;
-        } else {
-            return Err(arg.clone());
-        }
+const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
+    Grammar {
+        flags,
+        long_flags,
+        ..BASE
     }
-    Ok((None, &[]))
 }
 
-/// The first word of `rest` that is not an option.
-fn first_word(rest: &[String]) -> Option<&str> {
-    rest.iter()
-        .map(String::as_str)
-        .find(|a| !a.starts_with('-'))
+/// A subcommand table: the grammar for a subcommand (and the word after it)
+/// and how many words name it.
+type SubTable = fn(&str, Option<&str>) -> Option<(&'static Grammar, usize)>;
+
+/// Splits off the global options, then parses a subcommand (and, for tools
+/// with nested subcommands, the word after it) with its grammar and the
+/// globals together (these tools accept global options anywhere).
+fn with_subcommand(
+    program: &str,
+    globals: &Grammar,
+    args: &[String],
+    table: SubTable,
+) -> Result<Parsed, Refusal> {
+    let (_, at) = parse_prefix(program, globals, args)?;
+    let Some(sub) = args.get(at) else {
+        return Err(Refusal::argument(program, "", "names no subcommand"));
+    };
+    let next = args.get(at + 1).map(String::as_str);
+    let Some((grammar, words)) = table(sub, next) else {
+        let shown = match next {
+            Some(n) if !n.starts_with('-') => format!("{sub} {n}"),
+            _ => sub.clone(),
+        };
+        return Err(Refusal::argument(
+            program,
+            &shown,
+            "is not a subcommand proven read-only",
+        ));
+    };
+    let rest = args.get(at + words..).unwrap_or(&[]);
+    parse_with(&format!("{program} {sub}"), &[grammar, globals], rest).map(|(p, _)| p)
+}
+
+// docker ----------------------------------------------------------------
+
+/// Not `-H`/`--host` (another daemon), `--config` (another configuration
+/// directory, which may name credential helpers), `--tls*` files.
+const DOCKER_GLOBAL: Grammar = Grammar {
+    valued: "cl",
+    long_valued: &["context", "log-level"],
+    max_operands: 0,
+    ..g("D", &["debug"])
+};
+const DOCKER_PS: Grammar = Grammar {
+    valued: "nf",
+    long_valued: &["filter", "format", "last"],
+    max_operands: 0,
+    ..g("aqls", &["all", "quiet", "latest", "size", "no-trunc"])
+};
+const DOCKER_IMAGES: Grammar = Grammar {
+    valued: "f",
+    long_valued: &["filter", "format"],
+    max_operands: 1,
+    ..g("aq", &["all", "quiet", "digests", "no-trunc"])
+};
+const DOCKER_INSPECT: Grammar = Grammar {
+    valued: "f",
+    long_valued: &["format", "type"],
+    ..g("s", &["size"])
+};
+/// Not `-f`/`--follow`.
+const DOCKER_LOGS: Grammar = Grammar {
+    valued: "n",
+    long_valued: &["tail", "since", "until"],
+    max_operands: 1,
+    ..g("t", &["timestamps", "details"])
+};
+const DOCKER_FORMAT: Grammar = Grammar {
+    valued: "f",
+    long_valued: &["format"],
+    max_operands: 0,
+    ..BASE
+};
+const DOCKER_TOP: Grammar = BASE;
+const DOCKER_PORT: Grammar = Grammar {
+    max_operands: 2,
+    ..BASE
+};
+const DOCKER_HISTORY: Grammar = Grammar {
+    long_valued: &["format"],
+    max_operands: 1,
+    ..g("qH", &["quiet", "human", "no-trunc"])
+};
+const DOCKER_DIFF: Grammar = Grammar {
+    max_operands: 1,
+    ..BASE
+};
+/// `stats` streams forever without `--no-stream`.
+const DOCKER_STATS: Grammar = Grammar {
+    long_valued: &["format"],
+    then: Some(no_stream),
+    ..g("a", &["all", "no-stream", "no-trunc"])
+};
+const DOCKER_LIST: Grammar = Grammar {
+    valued: "f",
+    long_valued: &["filter", "format"],
+    max_operands: 0,
+    ..g("q", &["quiet"])
+};
+const DOCKER_SYSTEM_DF: Grammar = Grammar {
+    long_valued: &["format"],
+    max_operands: 0,
+    ..g("v", &["verbose"])
+};
+
+fn no_stream(parsed: &Parsed) -> Result<(), Refusal> {
+    if parsed.has("--no-stream") {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            &parsed.program,
+            "",
+            "streams forever without `--no-stream`",
+        ))
+    }
+}
+
+fn docker_table(sub: &str, next: Option<&str>) -> Option<(&'static Grammar, usize)> {
+    let one = |g: &'static Grammar| Some((g, 1));
+    let two = |g: &'static Grammar| Some((g, 2));
+    match (sub, next) {
+        ("ps", _) => one(&DOCKER_PS),
+        ("images", _) => one(&DOCKER_IMAGES),
+        ("inspect", _) => one(&DOCKER_INSPECT),
+        ("logs", _) => one(&DOCKER_LOGS),
+        ("version" | "info", _) => one(&DOCKER_FORMAT),
+        ("top", _) => one(&DOCKER_TOP),
+        ("port", _) => one(&DOCKER_PORT),
+        ("history", _) => one(&DOCKER_HISTORY),
+        ("diff", _) => one(&DOCKER_DIFF),
+        ("stats", _) => one(&DOCKER_STATS),
+        ("image", Some("ls" | "list")) => two(&DOCKER_IMAGES),
+        ("image", Some("inspect")) => two(&DOCKER_INSPECT),
+        ("image", Some("history")) => two(&DOCKER_HISTORY),
+        ("container", Some("ls" | "list" | "ps")) => two(&DOCKER_PS),
+        ("container", Some("inspect")) => two(&DOCKER_INSPECT),
+        ("container", Some("logs")) => two(&DOCKER_LOGS),
+        ("container", Some("top")) => two(&DOCKER_TOP),
+        ("container", Some("port")) => two(&DOCKER_PORT),
+        ("container", Some("diff")) => two(&DOCKER_DIFF),
+        ("container", Some("stats")) => two(&DOCKER_STATS),
+        ("volume" | "network" | "context", Some("ls" | "list")) => two(&DOCKER_LIST),
+        ("volume" | "network" | "context", Some("inspect")) => two(&DOCKER_INSPECT),
+        ("context", Some("show")) => two(&DOCKER_FORMAT),
+        ("system", Some("df")) => two(&DOCKER_SYSTEM_DF),
+        ("system", Some("info")) => two(&DOCKER_FORMAT),
+        _ => None,
+    }
 }
 
 /// `docker`: listing and inspecting containers, images, volumes, networks.
-pub fn docker(args: &[String]) -> Result<(), String> {
-    let (sub, rest) = split_global(
-        args,
-        // Not `--config`: another configuration directory could name helpers.
-        &[
-            "-H",
-            "--host",
-            "-c",
-            "--context",
-            "-l",
-            "--log-level",
-            "--tlscacert",
-            "--tlscert",
-            "--tlskey",
-        ],
-        &[
-            "-D",
-            "--debug",
-            "--tls",
-            "--tlsverify",
-            "-v",
-            "--version",
-            "-h",
-            "--help",
-        ],
-    )?;
-    let Some(sub) = sub else { return Ok(()) };
-    let reads = |allowed: &[&str]| match first_word(rest) {
-        Some(word) if allowed.contains(&word) => Ok(()),
-        Some(word) => Err(word.to_owned()),
-        None => Err(sub.to_owned()),
-    };
-    match sub {
-        "ps" | "images" | "inspect" | "logs" | "version" | "info" | "top" | "port" | "history"
-        | "diff" | "stats" | "events" | "search" => Ok(()),
-        "image" => reads(&["ls", "list", "inspect", "history"]),
-        "container" => reads(&[
-            "ls", "list", "ps", "inspect", "logs", "top", "port", "diff", "stats",
-        ]),
-        "volume" | "network" | "context" => reads(&["ls", "list", "inspect", "show"]),
-        "system" => reads(&["df", "info", "events"]),
-        "compose" => reads(&["ps", "ls", "logs", "images", "top", "version", "config"]),
-        other => Err(other.to_owned()),
+/// Not `compose` (a project file may include remote resources), `events`
+/// (never ends), `search` (a term may name another registry).
+pub fn docker(args: &[String]) -> Result<(), Refusal> {
+    if matches!(args, [only] if only == "--version" || only == "-v") {
+        return Ok(());
     }
+    with_subcommand("docker", &DOCKER_GLOBAL, args, docker_table).map(|_| ())
 }
 
-/// Whether a kubectl resource list (`pods,secrets`, `secret/db`) names secrets,
-/// whose values reading would disclose.
+// kubectl ---------------------------------------------------------------
+
+/// Not `--kubeconfig` (its `exec` plugin runs any program), `-s`/`--server`
+/// (sends the token elsewhere), `--token`, `--as*`, certificate files,
+/// `--insecure-skip-tls-verify`, `--cache-dir` (writes), `-v` (may log
+/// credentials), `--profile*` (writes).
+const KUBECTL_GLOBAL: Grammar = Grammar {
+    valued: "n",
+    long_valued: &["namespace", "context", "cluster", "user", "request-timeout"],
+    max_operands: 0,
+    ..g("", &["match-server-version", "warnings-as-errors"])
+};
+/// Not `-f`/`--filename` (a manifest may name a Secret), `-k`, `-w`/
+/// `--watch` (never ends), `--raw` (any API path), `-o *-file=`.
+const KUBECTL_GET: Grammar = Grammar {
+    valued: "olL",
+    long_valued: &[
+        "output",
+        "sort-by",
+        "field-selector",
+        "label-columns",
+        "selector",
+        "chunk-size",
+        "template",
+        "subresource",
+    ],
+    then: Some(no_secrets),
+    ..g(
+        "A",
+        &[
+            "show-labels",
+            "show-kind",
+            "no-headers",
+            "ignore-not-found",
+            "all-namespaces",
+            "show-managed-fields",
+        ],
+    )
+};
+const KUBECTL_DESCRIBE: Grammar = Grammar {
+    valued: "l",
+    long_valued: &["selector", "chunk-size"],
+    then: Some(no_secrets),
+    ..g("A", &["show-events", "all-namespaces"])
+};
+/// Not `-f`/`--follow`.
+const KUBECTL_LOGS: Grammar = Grammar {
+    valued: "cl",
+    long_valued: &[
+        "container",
+        "since",
+        "since-time",
+        "tail",
+        "limit-bytes",
+        "selector",
+        "max-log-requests",
+        "pod-running-timeout",
+    ],
+    max_operands: 2,
+    ..g(
+        "p",
+        &[
+            "previous",
+            "timestamps",
+            "all-containers",
+            "prefix",
+            "ignore-errors",
+        ],
+    )
+};
+const KUBECTL_OUTPUT: Grammar = Grammar {
+    valued: "o",
+    long_valued: &["output"],
+    max_operands: 0,
+    then: Some(output_forms),
+    ..g("", &["client"])
+};
+const KUBECTL_API_RESOURCES: Grammar = Grammar {
+    valued: "o",
+    long_valued: &[
+        "namespaced",
+        "api-group",
+        "verbs",
+        "output",
+        "sort-by",
+        "categories",
+    ],
+    max_operands: 0,
+    then: Some(output_forms),
+    ..g("", &["no-headers", "cached"])
+};
+const KUBECTL_EXPLAIN: Grammar = Grammar {
+    long_valued: &["api-version", "output"],
+    max_operands: 1,
+    ..g("", &["recursive"])
+};
+const KUBECTL_TOP: Grammar = Grammar {
+    valued: "l",
+    long_valued: &["sort-by", "selector"],
+    max_operands: 2,
+    ..g(
+        "A",
+        &[
+            "containers",
+            "no-headers",
+            "sum",
+            "all-namespaces",
+            "use-protocol-buffers",
+        ],
+    )
+};
+/// Not `-w`/`--watch`.
+const KUBECTL_EVENTS: Grammar = Grammar {
+    valued: "o",
+    long_valued: &["for", "types", "output"],
+    max_operands: 0,
+    then: Some(output_forms),
+    ..g("A", &["all-namespaces", "no-headers"])
+};
+const KUBECTL_NOTHING: Grammar = Grammar {
+    max_operands: 0,
+    ..BASE
+};
+/// Not `--raw` or `--flatten` (they print the credentials).
+const KUBECTL_CONFIG_VIEW: Grammar = Grammar {
+    valued: "o",
+    long_valued: &["output", "template"],
+    max_operands: 0,
+    then: Some(output_forms),
+    ..g("", &["minify"])
+};
+const KUBECTL_CONFIG_LIST: Grammar = Grammar {
+    valued: "o",
+    long_valued: &["output"],
+    max_operands: 1,
+    then: Some(output_forms),
+    ..g("", &["no-headers"])
+};
+const KUBECTL_CAN_I: Grammar = Grammar {
+    long_valued: &["subresource"],
+    max_operands: 2,
+    ..g("Aq", &["list", "quiet", "all-namespaces", "no-headers"])
+};
+
+/// `-o` forms that read nothing but the API's answer: not the `*-file=`
+/// forms, which read a template from any file.
+fn output_forms(parsed: &Parsed) -> Result<(), Refusal> {
+    for value in parsed.values("-o").chain(parsed.values("--output")) {
+        // pflag reads `-o=json` as `json`.
+        let value = value.strip_prefix('=').unwrap_or(value);
+        let form = value.split('=').next().unwrap_or(value);
+        let ok = matches!(
+            form,
+            "json"
+                | "yaml"
+                | "wide"
+                | "name"
+                | "custom-columns"
+                | "jsonpath"
+                | "jsonpath-as-json"
+                | "go-template"
+        );
+        if !ok {
+            return Err(Refusal::argument(
+                &parsed.program,
+                &format!("-o {value}"),
+                "is not an output form proven to read no file",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a kubectl resource list (`pods,secrets`, `secret/db`) names secrets.
 fn names_secrets(word: &str) -> bool {
     word.split(',').any(|r| {
         let kind = r.split('/').next().unwrap_or(r).to_ascii_lowercase();
@@ -99,322 +364,479 @@ fn names_secrets(word: &str) -> bool {
     })
 }
 
-/// `kubectl`: reading cluster state; secrets and profile files excluded. The
-/// user's own kubeconfig only: `--kubeconfig` could name a file whose `exec`
-/// credential plugin runs any command, and `--server` would send the current
-/// user's credentials to another server.
-pub fn kubectl(args: &[String]) -> Result<(), String> {
-    if let Some(bad) = args.iter().find(|a| {
-        let name = a.split('=').next().unwrap_or(a);
-        matches!(name, "--kubeconfig" | "-s" | "--server")
-    }) {
-        return Err(bad.clone());
+fn no_secrets(parsed: &Parsed) -> Result<(), Refusal> {
+    output_forms(parsed)?;
+    match parsed.operands.iter().find(|w| names_secrets(w)) {
+        Some(secret) => Err(Refusal::new(
+            codes::COMMAND_SENSITIVE_PATH,
+            format!("`{} {secret}` would print secrets", parsed.program),
+        )),
+        None => Ok(()),
     }
-    const WITH_VALUE: &[&str] = &[
-        "--context",
-        "--cluster",
-        "--user",
-        "-n",
-        "--namespace",
-        "--token",
-        "--as",
-        "--as-group",
-        "--as-uid",
-        "--request-timeout",
-        "--certificate-authority",
-        "--client-certificate",
-        "--client-key",
-        "--tls-server-name",
-        "-v",
-        "--v",
-        "--cache-dir",
-        "-l",
-        "--selector",
-    ];
-    const FLAGS: &[&str] = &[
-        "--insecure-skip-tls-verify",
-        "--match-server-version",
-        "--warnings-as-errors",
-        "-h",
-        "--help",
-        "-A",
-        "--all-namespaces",
-    ];
-    let (sub, rest) = split_global(args, WITH_VALUE, FLAGS)?;
-    let Some(sub) = sub else { return Ok(()) };
-    if let Some(bad) = rest.iter().find(|a| {
-        let name = a.split('=').next().unwrap_or(a);
-        // `--raw` names any API path (secrets included) as text.
-        matches!(
-            name,
-            "--profile" | "--profile-output" | "--output-directory" | "--raw"
-        )
-    }) {
-        return Err(bad.clone());
-    }
-    let second = first_word(rest);
-    match sub {
-        "get" | "describe" => match rest
-            .iter()
-            .find(|a| !a.starts_with('-') && names_secrets(a))
-        {
-            Some(secret) => Err(secret.clone()),
-            None => Ok(()),
-        },
-        "logs" | "version" | "api-resources" | "api-versions" | "explain" | "top" | "events" => {
-            Ok(())
+}
+
+fn kubectl_table(sub: &str, next: Option<&str>) -> Option<(&'static Grammar, usize)> {
+    let one = |g: &'static Grammar| Some((g, 1));
+    let two = |g: &'static Grammar| Some((g, 2));
+    match (sub, next) {
+        ("get", _) => one(&KUBECTL_GET),
+        ("describe", _) => one(&KUBECTL_DESCRIBE),
+        ("logs", _) => one(&KUBECTL_LOGS),
+        ("version", _) => one(&KUBECTL_OUTPUT),
+        ("api-resources", _) => one(&KUBECTL_API_RESOURCES),
+        ("api-versions", _) => one(&KUBECTL_NOTHING),
+        ("explain", _) => one(&KUBECTL_EXPLAIN),
+        ("top", _) => one(&KUBECTL_TOP),
+        ("events", _) => one(&KUBECTL_EVENTS),
+        ("cluster-info", None) => one(&KUBECTL_NOTHING),
+        ("config", Some("view")) => two(&KUBECTL_CONFIG_VIEW),
+        ("config", Some("get-contexts" | "get-clusters" | "get-users")) => {
+            two(&KUBECTL_CONFIG_LIST)
         }
-        "cluster-info" => match second {
-            Some("dump") => Err(String::from("dump")),
-            _ => Ok(()),
-        },
-        "config" => match second {
-            Some("view" | "get-contexts" | "current-context" | "get-clusters" | "get-users") => {
-                Ok(())
-            }
-            other => Err(other.unwrap_or("config").to_owned()),
-        },
-        "auth" => match second {
-            Some("can-i" | "whoami") => Ok(()),
-            other => Err(other.unwrap_or("auth").to_owned()),
-        },
-        other => Err(other.to_owned()),
+        ("config", Some("current-context")) => two(&KUBECTL_NOTHING),
+        ("auth", Some("can-i")) => two(&KUBECTL_CAN_I),
+        ("auth", Some("whoami")) => two(&KUBECTL_OUTPUT),
+        _ => None,
     }
+}
+
+/// `kubectl`: reading cluster state with the user's own configuration;
+/// secrets excluded.
+pub fn kubectl(args: &[String]) -> Result<(), Refusal> {
+    with_subcommand("kubectl", &KUBECTL_GLOBAL, args, kubectl_table).map(|_| ())
+}
+
+// systemd ---------------------------------------------------------------
+
+/// Not `-H`/`--host` (over ssh), `-M`/`--machine`, `--root`, `--image`.
+const SYSTEMCTL_GLOBAL: Grammar = Grammar {
+    valued: "tpno",
+    long_valued: &["type", "state", "property", "lines", "output", "legend"],
+    max_operands: 0,
+    ..g(
+        "alqr",
+        &[
+            "no-pager",
+            "full",
+            "all",
+            "quiet",
+            "recursive",
+            "reverse",
+            "after",
+            "before",
+            "value",
+            "system",
+            "user",
+            "failed",
+            "plain",
+            "no-legend",
+            "show-types",
+            "with-dependencies",
+        ],
+    )
+};
+
+/// Not `show-environment` (the manager's environment), `help` (runs `man`).
+fn systemctl_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
+    matches!(
+        sub,
+        "status"
+            | "show"
+            | "cat"
+            | "list-units"
+            | "list-unit-files"
+            | "list-sockets"
+            | "list-timers"
+            | "list-dependencies"
+            | "list-jobs"
+            | "list-automounts"
+            | "list-paths"
+            | "is-active"
+            | "is-enabled"
+            | "is-failed"
+            | "is-system-running"
+            | "get-default"
+    )
+    .then_some((&BASE, 1))
 }
 
 /// `systemctl`: the subcommands that report on units.
-pub fn systemctl(args: &[String]) -> Result<(), String> {
-    match first_word(args) {
-        None => Ok(()),
-        Some(
-            "status" | "show" | "cat" | "list-units" | "list-unit-files" | "list-sockets"
-            | "list-timers" | "list-dependencies" | "list-jobs" | "list-machines"
-            | "list-automounts" | "list-paths" | "is-active" | "is-enabled" | "is-failed"
-            | "is-system-running" | "get-default" | "show-environment" | "help",
-        ) => Ok(()),
-        Some(other) => Err(other.to_owned()),
+pub fn systemctl(args: &[String]) -> Result<(), Refusal> {
+    if args.is_empty() || matches!(args, [only] if only == "--version") {
+        return Ok(());
+    }
+    let (_, at) = parse_prefix("systemctl", &SYSTEMCTL_GLOBAL, args)?;
+    if at == args.len() {
+        return Ok(());
+    }
+    with_subcommand("systemctl", &SYSTEMCTL_GLOBAL, args, systemctl_table).map(|_| ())
+}
+
+const SYSTEMD_GLOBAL: Grammar = Grammar {
+    valued: "pno",
+    long_valued: &["property", "lines", "output", "json"],
+    max_operands: 0,
+    ..g(
+        "al",
+        &[
+            "no-pager",
+            "no-legend",
+            "all",
+            "value",
+            "full",
+            "static",
+            "transient",
+            "pretty",
+        ],
+    )
+};
+
+/// The reporting verbs of `hostnamectl`, `timedatectl`, `localectl` and
+/// `loginctl`: with no operand they print (`hostnamectl hostname NAME` sets).
+fn systemd_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
+    const PRINTS: Grammar = Grammar {
+        max_operands: 0,
+        ..BASE
+    };
+    match sub {
+        "status" | "show" | "list-timezones" | "list-keymaps" | "list-locales"
+        | "list-sessions" | "list-users" | "list-seats" | "timesync-status" | "show-timesync"
+        | "hostname" => Some((&PRINTS, 1)),
+        "show-session" | "show-user" | "show-seat" | "session-status" | "user-status"
+        | "seat-status" => Some((&BASE, 1)),
+        _ => None,
     }
 }
 
-/// `journalctl` options that write, rotate or delete the journal (or a file).
-pub const JOURNALCTL_WRITES: &[&str] = &[
-    "--vacuum-size",
-    "--vacuum-time",
-    "--vacuum-files",
-    "--rotate",
-    "--flush",
-    "--sync",
-    "--relinquish-var",
-    "--smart-relinquish-var",
-    "--setup-keys",
-    "--update-catalog",
-    "--cursor-file",
-];
+/// `hostnamectl`, `timedatectl`, `localectl`, `loginctl`.
+pub fn systemd_status(args: &[String]) -> Result<(), Refusal> {
+    let (_, at) = parse_prefix("systemd", &SYSTEMD_GLOBAL, args)?;
+    if at == args.len() {
+        return Ok(());
+    }
+    with_subcommand("systemd", &SYSTEMD_GLOBAL, args, systemd_table).map(|_| ())
+}
+
+/// `journalctl`. Not `-f`/`--follow` (never ends), `--vacuum-*`, `--rotate`,
+/// `--flush`, `--sync`, `--relinquish-var`, `--setup-keys`,
+/// `--update-catalog`, `--cursor-file` (change or write), `-D`/`--file`/
+/// `--root`/`--image`/`-M`/`--namespace` (other journals).
+const JOURNALCTL: Grammar = Grammar {
+    valued: "unpSUgtoFc",
+    long_valued: &[
+        "unit",
+        "user-unit",
+        "priority",
+        "since",
+        "until",
+        "output",
+        "output-fields",
+        "identifier",
+        "grep",
+        "field",
+        "facility",
+        "cursor",
+        "after-cursor",
+    ],
+    long_optional: &["boot", "lines", "case-sensitive"],
+    number_option: true,
+    ..g(
+        "rxeakqlmNb",
+        &[
+            "reverse",
+            "catalog",
+            "pager-end",
+            "all",
+            "dmesg",
+            "quiet",
+            "full",
+            "no-full",
+            "merge",
+            "no-pager",
+            "utc",
+            "no-hostname",
+            "list-boots",
+            "disk-usage",
+            "system",
+            "user",
+            "fields",
+            "show-cursor",
+        ],
+    )
+};
+
+/// Checks `journalctl`'s arguments.
+pub fn journalctl(args: &[String]) -> Result<(), Refusal> {
+    parse("journalctl", &JOURNALCTL, args).map(|_| ())
+}
+
+// npm and pip -----------------------------------------------------------
+
+/// npm accepts `--any-config=value` for every setting (`--registry`,
+/// `--userconfig`, `--git`, `--script-shell`, `--prefix`…); only these are
+/// declared.
+const NPM_GLOBAL: Grammar = Grammar {
+    long_valued: &["workspace", "loglevel"],
+    max_operands: 0,
+    ..g("", &["json", "silent", "quiet", "no-color"])
+};
+const NPM_LS: Grammar = Grammar {
+    long_valued: &["depth", "omit", "include"],
+    ..g(
+        "aglp",
+        &[
+            "all",
+            "global",
+            "long",
+            "parseable",
+            "link",
+            "production",
+            "dev",
+            "unicode",
+            "workspaces",
+        ],
+    )
+};
+const NPM_VIEW: Grammar = BASE;
+const NPM_OUTDATED: Grammar = g("aglp", &["all", "global", "long", "parseable"]);
+const NPM_ROOT: Grammar = Grammar {
+    max_operands: 0,
+    ..g("g", &["global"])
+};
+const NPM_SEARCH: Grammar = g("lp", &["long", "parseable"]);
+
+fn npm_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
+    let grammar: &'static Grammar = match sub {
+        "ls" | "list" | "ll" | "la" => &NPM_LS,
+        "view" | "info" | "show" | "v" => &NPM_VIEW,
+        "outdated" => &NPM_OUTDATED,
+        "explain" | "why" => &NPM_VIEW,
+        "root" | "prefix" => &NPM_ROOT,
+        "search" | "find" | "s" => &NPM_SEARCH,
+        _ => return None,
+    };
+    Some((grammar, 1))
+}
 
 /// `npm`: reading the installed tree and the registry's metadata.
-pub fn npm(args: &[String]) -> Result<(), String> {
-    match first_word(args) {
-        None => match args {
-            [flag] if flag == "-v" || flag == "--version" => Ok(()),
-            _ => Err(args.first().cloned().unwrap_or_default()),
-        },
-        Some(
-            "ls" | "list" | "ll" | "la" | "view" | "info" | "show" | "v" | "outdated" | "explain"
-            | "why" | "root" | "prefix" | "search" | "find",
-        ) => Ok(()),
-        Some(other) => Err(other.to_owned()),
+pub fn npm(args: &[String]) -> Result<(), Refusal> {
+    if matches!(args, [only] if only == "-v" || only == "--version") {
+        return Ok(());
     }
+    with_subcommand("npm", &NPM_GLOBAL, args, npm_table).map(|_| ())
 }
 
-/// `pip`: reading what is installed. `--log` writes a file.
-pub fn pip(args: &[String]) -> Result<(), String> {
-    if let Some(log) = args.iter().find(|a| {
-        super::programs::long_matches(&["--log", "--log-file"], a.trim_start_matches('-'))
-            && a.starts_with("--")
-    }) {
-        return Err(log.clone());
-    }
-    match first_word(args) {
-        None => match args {
-            [flag] if flag == "-V" || flag == "--version" => Ok(()),
-            _ => Err(args.first().cloned().unwrap_or_default()),
-        },
-        Some("list" | "show" | "freeze" | "check" | "help" | "inspect") => Ok(()),
-        Some(other) => Err(other.to_owned()),
-    }
+/// Not `--python` (runs pip under another program), `--log`/`--local-log`
+/// (write), `--index-url`/`-i`/`--extra-index-url`/`-f`/`--find-links`/
+/// `--proxy`/`--trusted-host` (other servers), `--cert`/`--client-cert`,
+/// `--cache-dir`, `--config-settings`. optparse also resolves abbreviations.
+const PIP_GLOBAL: Grammar = Grammar {
+    max_operands: 0,
+    ..g(
+        "qv",
+        &[
+            "quiet",
+            "verbose",
+            "isolated",
+            "no-color",
+            "disable-pip-version-check",
+            "no-input",
+            "require-virtualenv",
+            "no-python-version-warning",
+        ],
+    )
+};
+const PIP_LIST: Grammar = Grammar {
+    long_valued: &["format", "exclude", "path"],
+    max_operands: 0,
+    ..g(
+        "loue",
+        &[
+            "local",
+            "outdated",
+            "uptodate",
+            "editable",
+            "user",
+            "pre",
+            "not-required",
+            "exclude-editable",
+            "include-editable",
+        ],
+    )
+};
+const PIP_SHOW: Grammar = g("f", &["files"]);
+/// Not `-r`/`--requirement` (reads a file).
+const PIP_FREEZE: Grammar = Grammar {
+    long_valued: &["exclude", "path"],
+    max_operands: 0,
+    ..g("l", &["local", "user", "all", "exclude-editable"])
+};
+const PIP_INSPECT: Grammar = Grammar {
+    long_valued: &["path"],
+    max_operands: 0,
+    ..g("", &["local", "user"])
+};
+
+fn pip_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
+    let grammar: &'static Grammar = match sub {
+        "list" => &PIP_LIST,
+        "show" => &PIP_SHOW,
+        "freeze" => &PIP_FREEZE,
+        "check" => &KUBECTL_NOTHING,
+        "inspect" => &PIP_INSPECT,
+        _ => return None,
+    };
+    Some((grammar, 1))
 }
 
-/// `top`: only in batch mode (`-b`), where no keystroke can kill or renice.
-pub fn top(args: &[String]) -> Result<(), String> {
-    let batch = args
-        .iter()
-        .any(|a| a == "--batch" || (a.starts_with('-') && !a.starts_with("--") && a.contains('b')));
-    if batch {
-        Ok(())
-    } else {
-        Err(String::from("(not in batch mode)"))
+/// `pip`: reading what is installed.
+pub fn pip(args: &[String]) -> Result<(), Refusal> {
+    if matches!(args, [only] if only == "-V" || only == "--version") {
+        return Ok(());
     }
+    with_subcommand("pip", &PIP_GLOBAL, args, pip_table).map(|_| ())
 }
+
+// small builtins ---------------------------------------------------------
 
 /// `history`: listing only (`-c`, `-d`, `-w`, `-a`, `-r`, `-n` change or write it).
-pub fn history(args: &[String]) -> Result<(), String> {
+pub fn history(args: &[String]) -> Result<(), Refusal> {
     match args {
         [] => Ok(()),
         [n] if n.chars().all(|c| c.is_ascii_digit()) => Ok(()),
-        [first, ..] => Err(first.clone()),
+        [first, ..] => Err(Refusal::option("history", first)),
     }
 }
 
-/// `curl` options that take a value and keep it a read: the value is a header,
-/// a time, a count or a format that only shapes the output.
-const CURL_WITH_VALUE: &[&str] = &[
-    "-H",
-    "--header",
-    "-A",
-    "--user-agent",
-    "-m",
-    "--max-time",
-    "--connect-timeout",
-    "--retry",
-    "--retry-delay",
-    "--retry-max-time",
-    "-e",
-    "--referer",
-    "-u",
-    "--user",
-    "-b",
-    "--cookie",
-    "--limit-rate",
-    "-r",
-    "--range",
-    "--max-filesize",
-    "--oauth2-bearer",
-    "--url",
-];
-/// `curl` flags that keep it a read.
-const CURL_FLAGS: &[&str] = &[
-    "-s",
-    "--silent",
-    "-S",
-    "--show-error",
-    "-f",
-    "--fail",
-    "--fail-with-body",
-    "-i",
-    "--include",
-    "-I",
-    "--head",
-    "-v",
-    "--verbose",
-    "-k",
-    "--insecure",
-    "--compressed",
-    "-G",
-    "--get",
-    "-q",
-    "--disable",
-    "-N",
-    "--no-buffer",
-    "-4",
-    "--ipv4",
-    "-6",
-    "--ipv6",
-    "-#",
-    "--progress-bar",
-    "--http1.1",
-    "--http2",
-    "--no-progress-meter",
-    "-h",
-    "--help",
-    "-V",
-    "--version",
-];
+// curl ------------------------------------------------------------------
 
-/// `curl`: a GET (or HEAD) of public http(s) URLs, printed to standard output.
-/// Whitelisted options only: anything that writes a file (`-o`, `-O`, `-D`,
-/// `-c`, `--trace`), sends data (`-d`, `-F`, `-T`, `--json`), reads a config or
-/// variables (`-K`, `--variable`), follows redirects (`-L`), or redirects the
-/// connection (`--resolve`, `--connect-to`, `-x`, `--unix-socket`) is refused,
-/// and every URL must pass the HTTP assessor's checks (no local, private or
-/// metadata targets, no other schemes, no credentials in the URL).
-pub fn curl(args: &[String]) -> Result<(), String> {
-    let mut urls: Vec<String> = Vec::new();
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        i += 1;
-        if arg == "--" {
-            urls.extend(args.get(i..).unwrap_or(&[]).iter().cloned());
-            break;
+/// `curl`: a GET (or HEAD) of public http(s) URLs, printed to standard
+/// output. `-o`/`-D` only to `/dev/null` or `-`. Not `-O`/`-c`/`--trace*` (write), `-d`/`-F`/`-T`/
+/// `--json` (send), `-K`/`--variable` (read a config or files), `-L`
+/// (follows redirects anywhere), `--resolve`/`--connect-to`/`-x`/
+/// `--unix-socket` (redirect the connection), `-w @file` (reads a file).
+const CURL: Grammar = Grammar {
+    valued: "HAmeurbXowD",
+    long_valued: &[
+        "header",
+        "user-agent",
+        "max-time",
+        "connect-timeout",
+        "retry",
+        "retry-delay",
+        "retry-max-time",
+        "referer",
+        "user",
+        "cookie",
+        "limit-rate",
+        "range",
+        "max-filesize",
+        "oauth2-bearer",
+        "url",
+        "request",
+        "output",
+        "write-out",
+        "dump-header",
+    ],
+    operands: Kind::Url,
+    then: Some(curl_whole),
+    ..g(
+        "sSfiIvkGqN46#gV",
+        &[
+            "silent",
+            "show-error",
+            "fail",
+            "fail-with-body",
+            "include",
+            "head",
+            "verbose",
+            "insecure",
+            "compressed",
+            "get",
+            "disable",
+            "no-buffer",
+            "ipv4",
+            "ipv6",
+            "progress-bar",
+            "http1.1",
+            "http2",
+            "no-progress-meter",
+            "globoff",
+            "version",
+        ],
+    )
+};
+
+fn curl_whole(parsed: &Parsed) -> Result<(), Refusal> {
+    for method in parsed.values("-X").chain(parsed.values("--request")) {
+        if !matches!(method.to_ascii_uppercase().as_str(), "GET" | "HEAD") {
+            return Err(Refusal::argument(
+                "curl",
+                &format!("-X {method}"),
+                "is not a read",
+            ));
         }
-        if !arg.starts_with('-') || arg == "-" {
-            urls.push(arg.clone());
-            continue;
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) if arg.starts_with("--") => (name, Some(value)),
-            _ => (arg.as_str(), None),
-        };
-        if name == "-X" || name == "--request" {
-            let value = match inline {
-                Some(v) => Some(v.to_owned()),
-                None => {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                }
-            };
-            match value.as_deref().map(str::to_ascii_uppercase).as_deref() {
-                Some("GET" | "HEAD") => continue,
-                _ => return Err(arg.clone()),
-            }
-        }
-        if CURL_WITH_VALUE.contains(&name) {
-            let value = match inline {
-                Some(v) => Some(v.to_owned()),
-                None => {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                }
-            };
-            let Some(value) = value else {
-                return Err(arg.clone());
-            };
-            // `-H @file` reads a file whose contents would be sent, and so does
-            // `-b file` (a cookie value without `=` is a file name): refused.
-            let cookie_file = matches!(name, "-b" | "--cookie") && !value.contains('=');
-            if value.starts_with('@') || cookie_file {
-                return Err(arg.clone());
-            }
-            if name == "--url" {
-                urls.push(value);
-            }
-            continue;
-        }
-        if CURL_FLAGS.contains(&name) {
-            continue;
-        }
-        // A cluster of flag letters (`-sS`, `-sSf`).
-        let cluster = arg
-            .strip_prefix('-')
-            .filter(|c| !c.starts_with('-') && c.len() > 1);
-        if cluster.is_some_and(|c| c.chars().all(|l| "sSfiIvkGqN46#".contains(l))) {
-            continue;
-        }
-        return Err(arg.clone());
     }
+    for header in parsed.values("-H").chain(parsed.values("--header")) {
+        if header.starts_with('@') {
+            return Err(Refusal::argument(
+                "curl",
+                header,
+                "reads headers from a file",
+            ));
+        }
+    }
+    // Output only to standard output or nowhere.
+    for file in parsed
+        .values("-o")
+        .chain(parsed.values("--output"))
+        .chain(parsed.values("-D"))
+        .chain(parsed.values("--dump-header"))
+    {
+        if file != "/dev/null" && file != "-" {
+            return Err(Refusal::argument("curl", file, "writes a file"));
+        }
+    }
+    // `-w @file` reads a format from a file.
+    for format in parsed.values("-w").chain(parsed.values("--write-out")) {
+        if format.starts_with('@') {
+            return Err(Refusal::argument("curl", format, "reads a file"));
+        }
+        // `%output{FILE}` (curl 8.3) writes the rest of the output to a file.
+        if format.to_ascii_lowercase().contains("%output") {
+            return Err(Refusal::argument("curl", format, "writes a file"));
+        }
+    }
+    // A cookie value without `=` is a file name.
+    for cookie in parsed.values("-b").chain(parsed.values("--cookie")) {
+        if !cookie.contains('=') {
+            return Err(Refusal::argument("curl", cookie, "reads a cookie file"));
+        }
+    }
+    let urls: Vec<&str> = parsed
+        .operands
+        .iter()
+        .map(String::as_str)
+        .chain(parsed.values("--url"))
+        .collect();
     if urls.is_empty() {
-        return Err(String::from("(no URL)"));
-    }
-    for url in &urls {
-        if url_problem(url, &[], &[]).is_some() {
-            return Err(url.clone());
+        if parsed.has("-V") || parsed.has("--version") {
+            return Ok(());
         }
+        return Err(Refusal::argument("curl", "", "names no URL"));
     }
-    Ok(())
+    urls.iter().try_for_each(|url| check_url("curl", url))
+}
+
+/// Checks `curl`'s arguments.
+pub fn curl(args: &[String]) -> Result<(), Refusal> {
+    parse("curl", &CURL, args).map(|_| ())
 }
 
 /// `ip`: showing addresses, links, routes and neighbours. Not `-batch` (a
-/// script of commands) or `-force`, and never a verb that changes anything.
-pub fn ip(args: &[String]) -> Result<(), String> {
+/// script of commands), `-force`, `-n`/`-netns`, and never a verb that
+/// changes anything.
+pub fn ip(args: &[String]) -> Result<(), Refusal> {
     const FLAGS: &[&str] = &[
         "-4",
         "-6",
@@ -450,12 +872,12 @@ pub fn ip(args: &[String]) -> Result<(), String> {
             break;
         }
         if !FLAGS.contains(&arg.as_str()) {
-            return Err(arg.clone());
+            return Err(Refusal::option("ip", arg));
         }
         i += 1;
     }
     let Some(object) = args.get(i) else {
-        return Err(String::from("(no object)"));
+        return Err(Refusal::argument("ip", "", "names no object"));
     };
     const OBJECTS: &[&str] = &[
         "address",
@@ -480,27 +902,39 @@ pub fn ip(args: &[String]) -> Result<(), String> {
         "netconf",
     ];
     if !OBJECTS.contains(&object.as_str()) {
-        return Err(object.clone());
+        return Err(Refusal::argument(
+            "ip",
+            object,
+            "is not an object proven read-only",
+        ));
     }
     match args.get(i + 1).map(String::as_str) {
         None | Some("show" | "list" | "ls" | "lst" | "sh" | "s" | "get" | "help") => Ok(()),
         // `ip addr dev eth0` is `show` with a selector.
         Some("dev" | "up" | "scope" | "label" | "table" | "type") => Ok(()),
-        Some(verb) => Err(verb.to_owned()),
+        Some(verb) => Err(Refusal::argument(
+            "ip",
+            verb,
+            "is not a verb proven read-only",
+        )),
     }
 }
 
 /// `ifconfig`: listing only (no address, flag or `up`/`down` after the name).
-pub fn ifconfig(args: &[String]) -> Result<(), String> {
+pub fn ifconfig(args: &[String]) -> Result<(), Refusal> {
     let mut names = 0;
     for arg in args {
         match arg.as_str() {
             "-a" | "-s" | "-v" | "-as" | "-av" => {}
-            a if a.starts_with('-') => return Err(arg.clone()),
+            a if a.starts_with('-') => return Err(Refusal::option("ifconfig", arg)),
             _ => {
                 names += 1;
                 if names > 1 {
-                    return Err(arg.clone());
+                    return Err(Refusal::argument(
+                        "ifconfig",
+                        arg,
+                        "configures the interface",
+                    ));
                 }
             }
         }
@@ -508,130 +942,9 @@ pub fn ifconfig(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `tar`: listing an archive's members (`-t`), never extracting, creating or
-/// running a program (`--to-command`, `-I`, `--checkpoint-action`), and no
-/// `host:file` archive (which `tar` reaches through a remote shell).
-pub fn tar(args: &[String]) -> Result<(), String> {
-    const REFUSED_LONG: &[&str] = &[
-        "--extract",
-        "--get",
-        "--create",
-        "--append",
-        "--update",
-        "--catenate",
-        "--concatenate",
-        "--delete",
-        "--to-command",
-        "--use-compress-program",
-        "--info-script",
-        "--new-volume-script",
-        "--checkpoint-action",
-        "--index-file",
-        "--rsh-command",
-        "--volno-file",
-        "--to-stdout",
-        "--overwrite",
-        "--remove-files",
-    ];
-    let mut lists = false;
-    for (i, arg) in args.iter().enumerate() {
-        if arg.contains(':') {
-            return Err(arg.clone());
-        }
-        if let Some(name) = arg.strip_prefix("--") {
-            if name.split('=').next() == Some("list") {
-                lists = true;
-            } else if super::programs::long_matches(REFUSED_LONG, name) {
-                return Err(arg.clone());
-            }
-            continue;
-        }
-        // The first word may be a bundle of letters without a dash (`tzf`).
-        let cluster = match arg.strip_prefix('-') {
-            Some(c) => Some(c),
-            None if i == 0 => Some(arg.as_str()),
-            None => None,
-        };
-        if let Some(cluster) = cluster {
-            if cluster.chars().any(|c| "xcruAdIFO".contains(c)) {
-                return Err(arg.clone());
-            }
-            if cluster.contains('t') {
-                lists = true;
-            }
-        }
-    }
-    if lists {
-        Ok(())
-    } else {
-        Err(String::from("(not a listing)"))
-    }
-}
-
-/// `unzip`: listing or testing only (`-l`, `-v`, `-t`, `-Z`), never extracting.
-pub fn unzip(args: &[String]) -> Result<(), String> {
-    match args.first() {
-        Some(first)
-            if first.len() > 1
-                && first.starts_with('-')
-                && first.chars().skip(1).all(|c| "ltvZq".contains(c))
-                && first.chars().any(|c| "ltvZ".contains(c)) =>
-        {
-            Ok(())
-        }
-        Some(first) => Err(first.clone()),
-        None => Err(String::from("(no arguments)")),
-    }
-}
-
-/// `gzip`, `bzip2`, `xz`, `zstd`: only to standard output, or listing or
-/// testing an archive; without `-c`/`-l`/`-t` they replace the file in place.
-pub fn compressor(args: &[String]) -> Result<(), String> {
-    let safe = args.iter().any(|a| {
-        matches!(a.as_str(), "--stdout" | "--to-stdout" | "--list" | "--test")
-            || (a.starts_with('-') && !a.starts_with("--") && a.chars().any(|c| "clt".contains(c)))
-    });
-    let refused = args.iter().find(|a| {
-        let name = a.split('=').next().unwrap_or(a);
-        // Output files, and zstd's patch/train modes that write.
-        matches!(
-            name,
-            "-o" | "--output" | "--rm" | "--train" | "--patch-from" | "--keep" | "-k"
-        )
-    });
-    match (safe, refused) {
-        (_, Some(arg)) => Err(arg.clone()),
-        (true, None) => Ok(()),
-        (false, None) => Err(String::from("(compresses in place)")),
-    }
-}
-
-/// `hostnamectl`, `timedatectl`, `localectl`, `loginctl`: their reporting verbs.
-pub fn systemd_status(args: &[String]) -> Result<(), String> {
-    match first_word(args) {
-        None => Ok(()),
-        Some(
-            "status" | "show" | "list-timezones" | "list-keymaps" | "list-locales"
-            | "list-sessions" | "list-users" | "list-seats" | "show-session" | "show-user"
-            | "show-seat" | "session-status" | "user-status" | "seat-status" | "timesync-status"
-            | "show-timesync" | "hostname",
-        ) => Ok(()),
-        Some(other) => Err(other.to_owned()),
-    }
-}
-
-/// `mount` and `ulimit`: listing only, with no arguments (or `-l` / `-a`).
-pub fn listing_only(args: &[String]) -> Result<(), String> {
-    match args {
-        [] => Ok(()),
-        [flag] if flag == "-l" || flag == "-a" => Ok(()),
-        [first, ..] => Err(first.clone()),
-    }
-}
-
 /// `read`: reads a line of standard input into variables, which must be safe
 /// to set (see `safe_loop_variable`); `-u FD` reads another descriptor.
-pub fn read(args: &[String]) -> Result<(), String> {
+pub fn read(args: &[String]) -> Result<(), Refusal> {
     const WITH_VALUE: &[&str] = &["-d", "-n", "-N", "-p", "-t", "-u", "-i"];
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -639,95 +952,27 @@ pub fn read(args: &[String]) -> Result<(), String> {
         if arg == "-a" {
             match args.get(i) {
                 Some(name) if super::super::command::safe_loop_variable(name) => i += 1,
-                _ => return Err(arg.clone()),
+                _ => {
+                    return Err(Refusal::argument(
+                        "read",
+                        arg,
+                        "sets an array the shell acts on",
+                    ))
+                }
             }
         } else if WITH_VALUE.contains(&arg.as_str()) {
             i += 1;
         } else if arg.starts_with('-') {
             if !arg.chars().skip(1).all(|c| "rse".contains(c)) {
-                return Err(arg.clone());
+                return Err(Refusal::option("read", arg));
             }
         } else if !super::super::command::safe_loop_variable(arg) {
-            return Err(arg.clone());
+            return Err(Refusal::argument(
+                "read",
+                arg,
+                "sets a variable the shell or later programs act on",
+            ));
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ok(check: fn(&[String]) -> Result<(), String>, line: &str) -> bool {
-        let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
-        check(&args).is_ok()
-    }
-
-    #[test]
-    fn subcommands_and_global_options() {
-        assert!(ok(docker, "--context prod ps -a"));
-        assert!(ok(docker, "image ls"));
-        assert!(!ok(docker, "image rm x"));
-        assert!(!ok(docker, "--evil ps"));
-        assert!(!ok(docker, "image"));
-        assert!(ok(kubectl, "-n prod get pods -o wide"));
-        assert!(!ok(kubectl, "get Secrets"));
-        assert!(!ok(kubectl, "get secrets.v1"));
-        assert!(!ok(kubectl, "get --raw /api/v1/secrets"));
-        assert!(!ok(kubectl, "--kubeconfig /tmp/evil get pods"));
-        assert!(!ok(kubectl, "get pods --server=https://evil.example"));
-        assert!(!ok(docker, "--config /tmp/evil ps"));
-        assert!(ok(systemctl, "--no-pager status sshd"));
-        assert!(!ok(systemctl, "daemon-reload"));
-        assert!(ok(npm, "--version"));
-        assert!(!ok(npm, "ci"));
-        assert!(!ok(pip, "list --log=/tmp/x"));
-        assert!(ok(top, "-bn1"));
-        assert!(!ok(history, "-w"));
-        assert!(ok(ip, "-br addr"));
-        assert!(ok(ip, "route show table main"));
-        assert!(!ok(ip, "link set eth0 down"));
-        assert!(!ok(ip, "-batch cmds"));
-        assert!(!ok(ip, "netns exec x sh"));
-        assert!(ok(ifconfig, "eth0"));
-        assert!(!ok(ifconfig, "eth0 down"));
-        assert!(ok(tar, "-tzf a.tgz"));
-        assert!(ok(tar, "tvf a.tar"));
-        assert!(!ok(tar, "-xzf a.tgz"));
-        assert!(!ok(tar, "-tf a.tar --to-command=sh"));
-        assert!(!ok(tar, "-t -I sh -f a.tar"));
-        assert!(!ok(tar, "-tf host:/a.tar"));
-        assert!(!ok(tar, "--checkpoint-action=exec=sh -tf a.tar"));
-        assert!(ok(unzip, "-l a.zip"));
-        assert!(!ok(unzip, "a.zip"));
-        assert!(!ok(unzip, "-o a.zip"));
-        assert!(ok(compressor, "-l a.gz"));
-        assert!(ok(compressor, "-dc a.gz"));
-        assert!(!ok(compressor, "a.txt"));
-        assert!(!ok(compressor, "-d a.gz"));
-        assert!(!ok(compressor, "-c -o out a"));
-        assert!(ok(systemd_status, "status"));
-        assert!(!ok(systemd_status, "set-hostname x"));
-        assert!(ok(listing_only, "-l"));
-        assert!(!ok(listing_only, "/dev/sdb1 /mnt"));
-        assert!(ok(read, "-r line"));
-        assert!(ok(read, "-r -a parts"));
-        assert!(!ok(read, "PATH"));
-        assert!(!ok(read, "-a IFS"));
-        assert!(!ok(read, "path"));
-    }
-
-    #[test]
-    fn curl_is_a_public_get() {
-        assert!(ok(curl, "-sSf https://example.com"));
-        assert!(ok(curl, "--request=HEAD https://example.com"));
-        assert!(ok(curl, "-b a=1 https://example.com"));
-        assert!(!ok(curl, "-XPOST https://example.com"));
-        assert!(!ok(curl, "-sSo out https://example.com"));
-        assert!(!ok(curl, "https://example.com -o out"));
-        assert!(!ok(curl, "-H"));
-        assert!(!ok(curl, "-s"));
-        assert!(!ok(curl, "http://[::1]/"));
-        assert!(!ok(curl, "-- http://10.0.0.1/"));
-    }
 }

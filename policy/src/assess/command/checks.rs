@@ -1,0 +1,512 @@
+//! Programs whose syntax is not getopt's: `echo` and `test` (shell builtins),
+//! `xxd` (single-dash words matched by prefix), `ps` (BSD letters without a
+//! dash), `find` (an expression), `tar` (a bundle of letters), `unzip`, and
+//! the DNS tools (`+options`, `@server`). Each is still an allowlist: what is
+//! not declared is refused.
+
+use super::grammar::{check_path, parse, Grammar, Refusal, BASE};
+
+/// `echo`: bash's builtin reads leading words made only of `n`, `e`, `E` as
+/// options and prints everything else; no option does anything but format.
+pub fn echo(_args: &[String]) -> Result<(), Refusal> {
+    Ok(())
+}
+
+/// `test` / `[`: the unary and binary operators that only look at files,
+/// strings and integers. Not `-v` (bash evaluates an array subscript in the
+/// name: `-v 'a[$(id)]'` runs `id`) or `-R`; `[` must end with `]`.
+pub fn test(args: &[String]) -> Result<(), Refusal> {
+    bracket_test("test", args)
+}
+
+/// `[ … ]`.
+pub fn bracket(args: &[String]) -> Result<(), Refusal> {
+    match args.split_last() {
+        Some((last, inner)) if last == "]" => bracket_test("[", inner),
+        _ => Err(Refusal::argument("[", "", "does not end with `]`")),
+    }
+}
+
+fn bracket_test(program: &str, args: &[String]) -> Result<(), Refusal> {
+    const OPERATORS: &[&str] = &[
+        "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-L", "-n", "-O", "-G", "-N", "-p",
+        "-r", "-s", "-S", "-t", "-u", "-w", "-x", "-z", "-o", "-eq", "-ne", "-lt", "-le", "-gt",
+        "-ge", "-nt", "-ot", "-ef",
+    ];
+    for arg in args {
+        let negative_number = arg
+            .strip_prefix('-')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if arg.starts_with('-')
+            && arg != "-"
+            && !negative_number
+            && !OPERATORS.contains(&arg.as_str())
+        {
+            return Err(Refusal::option(program, arg));
+        }
+    }
+    Ok(())
+}
+
+/// `xxd`: its own parser matches options by their first two characters, so
+/// only exact, declared words are accepted; `-r` (any word starting with it)
+/// turns a dump back into a file, and a second operand is written.
+pub fn xxd(args: &[String]) -> Result<(), Refusal> {
+    const FLAGS: &[&str] = &[
+        "-a",
+        "-autoskip",
+        "-b",
+        "-bits",
+        "-e",
+        "-u",
+        "-uppercase",
+        "-p",
+        "-ps",
+        "-postscript",
+        "-plain",
+        "-i",
+        "-include",
+        "-C",
+        "-capitalize",
+        "-E",
+        "-EBCDIC",
+        "-d",
+    ];
+    const VALUED: &[&str] = &[
+        "-c",
+        "-cols",
+        "-g",
+        "-groupsize",
+        "-l",
+        "-len",
+        "-o",
+        "-s",
+        "-seek",
+        "-n",
+        "-name",
+    ];
+    let mut operands = 0;
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if arg == "-" || !arg.starts_with('-') {
+            operands += 1;
+            if operands > 1 {
+                return Err(Refusal::argument("xxd", arg, "is the file xxd writes"));
+            }
+            check_path("xxd", arg)?;
+            continue;
+        }
+        if FLAGS.contains(&arg.as_str()) {
+            continue;
+        }
+        if VALUED.contains(&arg.as_str()) {
+            match args.get(i) {
+                Some(value) if number_like(value) => i += 1,
+                _ => return Err(Refusal::argument("xxd", arg, "lacks a numeric value")),
+            }
+            continue;
+        }
+        // An attached number: `-c16`, `-s+32`, `-l0x100`.
+        let attached = arg.get(1..2).is_some_and(|l| "cglosn".contains(l))
+            && arg.get(2..).is_some_and(number_like);
+        if !attached {
+            return Err(Refusal::option("xxd", arg));
+        }
+    }
+    Ok(())
+}
+
+fn number_like(text: &str) -> bool {
+    let body = text.trim_start_matches(['+', '-']);
+    !body.is_empty() && body.chars().all(|c| c.is_ascii_hexdigit() || c == 'x')
+}
+
+/// `ps`: UNIX options with a dash, or BSD letters without one. Not BSD `e`
+/// (shows every process's environment), `-E` (macOS: the same), `-o` or `O`
+/// keywords outside plain columns, `-w`/`w` widening with `e`. FreeBSD reads
+/// `-e` as "environment" too; Linux, macOS and BusyBox read it as "every
+/// process", the form everyone types (`ps -ef`): it is declared, and the
+/// FreeBSD reading is a documented exception.
+pub fn ps(args: &[String]) -> Result<(), Refusal> {
+    const UNIX: Grammar = Grammar {
+        flags: "AadefFHjlLMNTwxyZ",
+        valued: "CGgpstuUoOqk",
+        long_flags: &["forest", "no-headers", "headers", "help"],
+        long_valued: &[
+            "sort", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "format",
+            "tty", "sid", "lines", "width",
+        ],
+        ..BASE
+    };
+    const BSD_FLAGS: &str = "auxjlsvfwrTScHmnhX";
+    const BSD_VALUED: &str = "oOpUtk";
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if arg.starts_with('-') {
+            // FreeBSD reads `-u`, `-g`, `-C`, `-s` as flags, so an attached
+            // "value" (`-uxe`) is more letters there, and `e` shows the
+            // environment: a dash word with an `e`/`E` after its first value
+            // letter is refused.
+            let cluster = arg
+                .strip_prefix('-')
+                .filter(|c| !c.starts_with('-'))
+                .unwrap_or("");
+            if let Some(at) = cluster.find(|c: char| UNIX.valued.contains(c)) {
+                if cluster
+                    .get(at + 1..)
+                    .is_some_and(|rest| rest.contains(['e', 'E']))
+                {
+                    return Err(Refusal::option("ps", arg));
+                }
+            }
+            let parsed = parse("ps", &UNIX, std::slice::from_ref(arg));
+            match parsed {
+                Ok(p) if p.operands.is_empty() => {}
+                // A value given as the next word.
+                Err(r) if r.code == crate::codes::COMMAND_UNSAFE_ARGUMENT => {
+                    let pair = [arg.clone(), args.get(i).cloned().unwrap_or_default()];
+                    parse("ps", &UNIX, &pair)?;
+                    i += 1;
+                }
+                Err(r) => return Err(r),
+                Ok(_) => return Err(Refusal::option("ps", arg)),
+            }
+            continue;
+        }
+        // BSD letters; a value letter takes the next word.
+        for letter in arg.chars() {
+            if BSD_FLAGS.contains(letter) {
+                continue;
+            }
+            if BSD_VALUED.contains(letter) {
+                i += 1;
+                continue;
+            }
+            return Err(Refusal::option("ps", &letter.to_string()));
+        }
+    }
+    let shown: Vec<&String> = args.iter().collect();
+    if shown.iter().any(|a| a.to_ascii_lowercase().contains("env")) {
+        return Err(Refusal::new(
+            crate::codes::COMMAND_ENVIRONMENT,
+            String::from("`ps` would print processes' environments"),
+        ));
+    }
+    Ok(())
+}
+
+/// `find`'s expression: tests, read-only actions and operators. Not
+/// `-delete`, `-exec`/`-execdir`/`-ok`/`-okdir` (judged separately by the
+/// caller), `-fprint*`/`-fls` (write), `-files0-from` (reads a list).
+pub fn find(args: &[String]) -> Result<(), Refusal> {
+    const NO_VALUE: &[&str] = &[
+        "-print",
+        "-print0",
+        "-ls",
+        "-prune",
+        "-quit",
+        "-true",
+        "-false",
+        "-not",
+        "!",
+        "(",
+        ")",
+        "-a",
+        "-and",
+        "-o",
+        "-or",
+        ",",
+        "-empty",
+        "-readable",
+        "-writable",
+        "-executable",
+        "-depth",
+        "-xdev",
+        "-mount",
+        "-follow",
+        "-nouser",
+        "-nogroup",
+        "-daystart",
+        "-noleaf",
+        "-ignore_readdir_race",
+        "-noignore_readdir_race",
+        "-L",
+        "-H",
+        "-P",
+        "-d",
+        "-x",
+        "-E",
+        "-s",
+        "-X",
+    ];
+    const VALUED: &[&str] = &[
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-iwholename",
+        "-regex",
+        "-iregex",
+        "-type",
+        "-xtype",
+        "-size",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-perm",
+        "-user",
+        "-group",
+        "-uid",
+        "-gid",
+        "-links",
+        "-inum",
+        "-maxdepth",
+        "-mindepth",
+        "-lname",
+        "-ilname",
+        "-regextype",
+        "-fstype",
+        "-printf",
+        "-newer",
+        "-anewer",
+        "-cnewer",
+        "-samefile",
+        "-newermt",
+        "-newerct",
+        "-neweraa",
+        "-newermm",
+        "-newercc",
+        "-used",
+    ];
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if NO_VALUE.contains(&arg.as_str()) {
+            continue;
+        }
+        if VALUED.contains(&arg.as_str()) {
+            if args.get(i).is_none() {
+                return Err(Refusal::argument("find", arg, "lacks its value"));
+            }
+            i += 1;
+            continue;
+        }
+        if arg.starts_with('-') || arg.starts_with('+') {
+            return Err(Refusal::option("find", arg));
+        }
+        // A starting point: listed, not read.
+    }
+    Ok(())
+}
+
+/// `tar`: listing only (`t`), never extracting, creating or running a
+/// program; the archive is a local file (`host:file` goes through a remote
+/// shell). The first word may be a bundle of letters without a dash.
+pub fn tar(args: &[String]) -> Result<(), Refusal> {
+    const TAR: Grammar = Grammar {
+        flags: "tvzjJ",
+        path_valued: "f",
+        long_flags: &[
+            "list",
+            "verbose",
+            "gzip",
+            "gunzip",
+            "bzip2",
+            "xz",
+            "wildcards",
+            "no-wildcards",
+            "numeric-owner",
+            "full-time",
+        ],
+        long_paths: &["file"],
+        long_valued: &["exclude"],
+        ..BASE
+    };
+    let mut words: Vec<String> = args.to_vec();
+    if let Some(first) = words.first_mut() {
+        if !first.starts_with('-') {
+            *first = format!("-{first}");
+        }
+    }
+    let parsed = parse("tar", &TAR, &words)?;
+    if !(parsed.has("-t") || parsed.has("--list")) {
+        return Err(Refusal::argument("tar", "", "is not a listing (`-t`)"));
+    }
+    // Old-style bundles (`tfz host:a.tar`) hand the archive to `f` in an
+    // order we do not model: no word may name a `host:file` archive.
+    let words: Vec<&str> = parsed
+        .values("-f")
+        .chain(parsed.values("--file"))
+        .chain(parsed.operands.iter().map(String::as_str))
+        .collect();
+    if let Some(remote) = words.iter().find(|a| a.contains(':')) {
+        return Err(Refusal::argument(
+            "tar",
+            remote,
+            "names a remote archive, reached through a remote shell",
+        ));
+    }
+    Ok(())
+}
+
+/// `unzip -l`/`-v`/`-t`/`-Z`: listing or testing, never extracting. The
+/// first word selects the mode; then the archive and member names, or `-x`
+/// and names to leave out.
+pub fn unzip(args: &[String]) -> Result<(), Refusal> {
+    let Some((first, rest)) = args.split_first() else {
+        return Err(Refusal::argument("unzip", "", "has no arguments"));
+    };
+    let mode_ok = first.len() > 1
+        && first.starts_with('-')
+        && first.chars().skip(1).all(|c| "ltvZq".contains(c))
+        && first.chars().any(|c| "ltvZ".contains(c));
+    if !mode_ok {
+        return Err(Refusal::option("unzip", first));
+    }
+    for (n, arg) in rest.iter().enumerate() {
+        if arg.starts_with('-') && arg != "-x" {
+            return Err(Refusal::option("unzip", arg));
+        }
+        if n == 0 {
+            check_path("unzip", arg)?;
+        }
+    }
+    Ok(())
+}
+
+/// `dig`: names, types and classes, and `+options` that only shape the query
+/// and its output. Not `@server` (another server, perhaps internal), `-f FILE`
+/// (a batch of queries read from a file), `-k`/`-y` (keys), `-b` (binding).
+pub fn dig(args: &[String]) -> Result<(), Refusal> {
+    const PLUS: &[&str] = &[
+        "short",
+        "noall",
+        "all",
+        "answer",
+        "noanswer",
+        "authority",
+        "noauthority",
+        "additional",
+        "noadditional",
+        "question",
+        "noquestion",
+        "comments",
+        "nocomments",
+        "stats",
+        "nostats",
+        "cmd",
+        "nocmd",
+        "trace",
+        "notrace",
+        "multiline",
+        "nomultiline",
+        "tcp",
+        "notcp",
+        "dnssec",
+        "nodnssec",
+        "recurse",
+        "norecurse",
+        "ttlid",
+        "nottlid",
+        "ttlunits",
+        "identify",
+        "cdflag",
+        "adflag",
+        "nssearch",
+        "json",
+        "yaml",
+        "noedns",
+        "rrcomments",
+        "norrcomments",
+        "nocrypto",
+        "search",
+        "nosearch",
+    ];
+    const DIG: Grammar = Grammar {
+        flags: "46rmu",
+        valued: "tcqx",
+        ..BASE
+    };
+    let mut rest = Vec::new();
+    for arg in args {
+        if let Some(option) = arg.strip_prefix('+') {
+            let name = option.split('=').next().unwrap_or(option);
+            let numeric = matches!(name, "time" | "tries" | "retry" | "ndots" | "bufsize");
+            if PLUS.contains(&name) || numeric {
+                continue;
+            }
+            return Err(Refusal::option("dig", arg));
+        }
+        if arg.starts_with('@') {
+            return Err(Refusal::argument(
+                "dig",
+                arg,
+                "asks a server named on the command line, which may be internal",
+            ));
+        }
+        rest.push(arg.clone());
+    }
+    parse("dig", &DIG, &rest).map(|_| ())
+}
+
+/// `host NAME`: one name; a second operand names the server to ask.
+pub fn host(args: &[String]) -> Result<(), Refusal> {
+    const HOST: Grammar = Grammar {
+        flags: "av46CrTdl",
+        valued: "tcWRN",
+        max_operands: 1,
+        then: Some(one_name),
+        ..BASE
+    };
+    parse("host", &HOST, args).map(|_| ())
+}
+
+fn one_name(parsed: &super::grammar::Parsed) -> Result<(), Refusal> {
+    if parsed.operands.len() == 1 {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            &parsed.program,
+            "",
+            "needs exactly one name (without one it reads commands from its input)",
+        ))
+    }
+}
+
+/// `nslookup NAME` with `-type=…` style options; a second operand is a server.
+pub fn nslookup(args: &[String]) -> Result<(), Refusal> {
+    let mut names = 0;
+    for arg in args {
+        if let Some(option) = arg.strip_prefix('-') {
+            let name = option.split('=').next().unwrap_or(option);
+            let valued = matches!(
+                name,
+                "type" | "query" | "q" | "t" | "timeout" | "retry" | "class" | "port"
+            ) && option.contains('=');
+            let flag = matches!(
+                option,
+                "debug" | "nodebug" | "vc" | "novc" | "recurse" | "norecurse"
+            );
+            if valued || flag {
+                continue;
+            }
+            return Err(Refusal::option("nslookup", arg));
+        }
+        names += 1;
+    }
+    if names == 1 {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            "nslookup",
+            &args.join(" "),
+            "needs exactly one name (a second names the server; none reads commands)",
+        ))
+    }
+}

@@ -1,0 +1,627 @@
+//! Programs that run a little program of their own: `sed`, `awk`, `jq`, `yq`.
+//! Their options go through a grammar like any other program's; their
+//! programs are read just enough to refuse what writes files, runs commands,
+//! reads other files or the environment, or never ends.
+
+use super::grammar::{check_path, parse, Grammar, Kind, Parsed, Refusal, BASE};
+use crate::codes;
+
+/// `sed`. Not `-i`/`--in-place` (GNU in-place), `-I` (BSD in-place), `-f`/
+/// `--file` (a script file we cannot read), `-a`.
+const SED: Grammar = Grammar {
+    // BSD `-l` is a flag (GNU's takes a length): as a flag, the letters
+    // after it are still checked (`-li.bak` is BSD's in-place edit).
+    flags: "nErszul",
+    valued: "e",
+    long_flags: &[
+        "quiet",
+        "silent",
+        "regexp-extended",
+        "separate",
+        "null-data",
+        "zero-terminated",
+        "unbuffered",
+        "posix",
+        "debug",
+        "sandbox",
+    ],
+    long_valued: &["expression", "line-length"],
+    then: Some(sed_scripts),
+    ..BASE
+};
+
+/// `awk`, `gawk`, `mawk`, `nawk`. Only `-F` and `-v`: not `-f` (a program
+/// file), `-E`/`--exec`, `-i`/`--include`, `-l`/`--load`, `-o`/`-p`/`-d`
+/// (gawk writes a pretty print, profile or variable dump).
+const AWK: Grammar = Grammar {
+    valued: "Fv",
+    long_valued: &["field-separator", "assign"],
+    then: Some(awk_program),
+    ..BASE
+};
+
+/// `jq`, after its two-word options are taken out. Not `-f`/`--from-file`
+/// (a program file), `-L` (modules).
+const JQ: Grammar = Grammar {
+    flags: "rjcnesSCMaR",
+    long_flags: &[
+        "raw-output",
+        "join-output",
+        "compact-output",
+        "null-input",
+        "exit-status",
+        "slurp",
+        "sort-keys",
+        "color-output",
+        "monochrome-output",
+        "ascii-output",
+        "raw-input",
+        "tab",
+        "seq",
+        "stream",
+        "raw-output0",
+        "unbuffered",
+    ],
+    long_valued: &["indent"],
+    ..BASE
+};
+
+/// `yq` (either implementation). Not `-i` (in place), `-s` (one writes a file
+/// per document, the other slurps), `--from-file`, `--split-exp`.
+const YQ: Grammar = Grammar {
+    flags: "rPCMNeyYjc",
+    valued: "opI",
+    long_flags: &[
+        "unwrapScalar",
+        "prettyPrint",
+        "colors",
+        "no-colors",
+        "no-doc",
+        "exit-status",
+        "raw-output",
+        "compact-output",
+        "yaml-output",
+    ],
+    long_valued: &["output-format", "input-format", "indent"],
+    ..BASE
+};
+
+/// Checks `sed`'s arguments.
+pub fn sed(args: &[String]) -> Result<(), Refusal> {
+    parse("sed", &SED, args).map(|_| ())
+}
+
+/// Checks `awk`'s arguments.
+pub fn awk(program: &str, args: &[String]) -> Result<(), Refusal> {
+    parse(program, &AWK, args).map(|_| ())
+}
+
+fn sed_scripts(parsed: &Parsed) -> Result<(), Refusal> {
+    let mut scripts: Vec<&str> = parsed
+        .values("-e")
+        .chain(parsed.values("--expression"))
+        .collect();
+    let mut files = parsed.operands.iter();
+    if scripts.is_empty() {
+        match files.next() {
+            Some(script) => scripts.push(script),
+            None => return Err(Refusal::argument("sed", "", "has no script")),
+        }
+    }
+    for script in scripts {
+        sed_script(script)?;
+    }
+    files.try_for_each(|f| check_path("sed", f))
+}
+
+/// Parses a sed script command by command; unknown commands fail closed.
+/// `w`/`W` and the `w` flag write, `e` and the `e` flag run commands; `r`/`R`
+/// read a file, which must not hold secrets.
+fn sed_script(script: &str) -> Result<(), Refusal> {
+    let refuse = |why: &str| Err(Refusal::argument("sed", script, why));
+    let chars: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    let at = |i: usize| chars.get(i).copied();
+    loop {
+        while matches!(at(i), Some(' ' | '\t' | '\n' | ';' | '{' | '}')) {
+            i += 1;
+        }
+        if at(i).is_none() {
+            return Ok(());
+        }
+        for _ in 0..2 {
+            match at(i) {
+                Some(c) if c.is_ascii_digit() => {
+                    while at(i).is_some_and(|c| c.is_ascii_digit() || c == '~') {
+                        i += 1;
+                    }
+                }
+                Some('$') => i += 1,
+                Some('/') => match skip_delimited(&chars, i + 1, '/') {
+                    Some(next) => i = next,
+                    None => return refuse("has an unterminated address"),
+                },
+                Some('\\') => {
+                    let Some(delim) = at(i + 1) else {
+                        return refuse("has an unterminated address");
+                    };
+                    match skip_delimited(&chars, i + 2, delim) {
+                        Some(next) => i = next,
+                        None => return refuse("has an unterminated address"),
+                    }
+                }
+                _ => break,
+            }
+            while matches!(at(i), Some(' ' | 'I' | 'M')) {
+                i += 1;
+            }
+            if at(i) == Some(',') {
+                i += 1;
+                if at(i) == Some('+') || at(i) == Some('~') {
+                    i += 1;
+                }
+            } else {
+                break;
+            }
+        }
+        while matches!(at(i), Some(' ' | '!')) {
+            i += 1;
+        }
+        let Some(command) = at(i) else {
+            return refuse("has an address without a command");
+        };
+        i += 1;
+        match command {
+            'p' | 'P' | 'd' | 'D' | 'n' | 'N' | 'g' | 'G' | 'h' | 'H' | 'x' | '=' | 'l' | 'z'
+            | 'F' | 'q' | 'Q' => {
+                while at(i).is_some_and(|c| c.is_ascii_digit() || c == ' ') {
+                    i += 1;
+                }
+            }
+            ':' | 'b' | 't' | 'T' => {
+                while at(i).is_some_and(|c| c != '\n' && c != ';') {
+                    i += 1;
+                }
+            }
+            // Text to the end of the line (GNU reads `;` as text here).
+            'a' | 'i' | 'c' => {
+                while at(i).is_some_and(|c| c != '\n') {
+                    i += 1;
+                }
+            }
+            // A file to read, to the end of the line.
+            'r' | 'R' => {
+                let start = i;
+                while at(i).is_some_and(|c| c != '\n') {
+                    i += 1;
+                }
+                let name: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+                let name = name.trim_start();
+                if name.is_empty() {
+                    return refuse("reads a file it does not name");
+                }
+                check_path("sed", name)?;
+                // BSD and GNU differ on where the name ends; the whole rest
+                // of the line was checked as one name, and any second
+                // reading (ending at `;` or `}`) is checked too.
+                if let Some(short) = name.split([';', '}']).next() {
+                    check_path("sed", short.trim_end())?;
+                }
+            }
+            's' => {
+                let Some(delim) = at(i) else {
+                    return refuse("has an unterminated `s` command");
+                };
+                if delim == '\n' || delim == '\\' {
+                    return refuse("has an `s` command with an unusual delimiter");
+                }
+                let Some(next) = skip_delimited(&chars, i + 1, delim)
+                    .and_then(|j| skip_delimited(&chars, j, delim))
+                else {
+                    return refuse("has an unterminated `s` command");
+                };
+                i = next;
+                while let Some(flag) = at(i) {
+                    match flag {
+                        'g' | 'p' | 'i' | 'I' | 'm' | 'M' | '0'..='9' => i += 1,
+                        'w' | 'W' => return refuse("writes a file (`s///w`)"),
+                        'e' => return refuse("runs the pattern space as a command (`s///e`)"),
+                        _ => break,
+                    }
+                }
+            }
+            'y' => {
+                let Some(delim) = at(i) else {
+                    return refuse("has an unterminated `y` command");
+                };
+                let Some(next) = skip_delimited(&chars, i + 1, delim)
+                    .and_then(|j| skip_delimited(&chars, j, delim))
+                else {
+                    return refuse("has an unterminated `y` command");
+                };
+                i = next;
+            }
+            'w' | 'W' => return refuse("writes a file (`w`)"),
+            'e' => return refuse("runs a command (`e`)"),
+            _ => return refuse("uses a command that is not proven read-only"),
+        }
+    }
+}
+
+/// The index just past the next unescaped `delim`, starting at `start`.
+fn skip_delimited(chars: &[char], start: usize, delim: char) -> Option<usize> {
+    let mut i = start;
+    while let Some(&c) = chars.get(i) {
+        if c == '\\' {
+            i += 2;
+            continue;
+        }
+        if c == delim {
+            return Some(i + 1);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The identifiers in a program's text (letters, digits, `_`, a leading `$`
+/// or `@` kept), strings included: a name inside a string is refused too,
+/// which is the safe side.
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '@'))
+        .filter(|w| !w.is_empty())
+}
+
+/// awk variables whose assignment or use reaches beyond the input: `ARGV`/
+/// `ARGC` name the files read, `ENVIRON` is the environment.
+const AWK_SPECIAL: &[&str] = &["ARGV", "ARGC", "ENVIRON", "PROCINFO"];
+
+fn awk_program(parsed: &Parsed) -> Result<(), Refusal> {
+    let program = &parsed.program;
+    for assignment in parsed.values("-v").chain(parsed.values("--assign")) {
+        let name = assignment.split('=').next().unwrap_or(assignment);
+        if AWK_SPECIAL.contains(&name) {
+            return Err(Refusal::argument(
+                program,
+                assignment,
+                "sets a variable that names files or the environment",
+            ));
+        }
+    }
+    let mut operands = parsed.operands.iter();
+    let Some(text) = operands.next() else {
+        return Err(Refusal::argument(program, "", "has no program"));
+    };
+    awk_text(program, text)?;
+    for operand in operands {
+        match operand.split_once('=') {
+            Some((name, _))
+                if !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                if AWK_SPECIAL.contains(&name) {
+                    return Err(Refusal::argument(
+                        program,
+                        operand,
+                        "sets a variable that names files or the environment",
+                    ));
+                }
+            }
+            _ => check_path(program, operand)?,
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an awk program that runs commands (`system`, `|`), redirects
+/// output (`print > file`), reads other files (`getline`, `ARGV`), reads the
+/// environment (`ENVIRON`), loads extensions (`@load`), or may loop forever
+/// (`while`, `do`, `for(;;)`).
+fn awk_text(program: &str, text: &str) -> Result<(), Refusal> {
+    let refuse = |why: &str| Err(Refusal::argument(program, text, why));
+    for word in identifiers(text) {
+        match word {
+            "system" => return refuse("runs a command (`system`)"),
+            "getline" => return refuse("reads a command's output or another file (`getline`)"),
+            "ENVIRON" | "PROCINFO" => {
+                return Err(Refusal::new(
+                    codes::COMMAND_ENVIRONMENT,
+                    format!("`{program}` reads the environment (`{word}`)"),
+                ))
+            }
+            "ARGV" | "ARGC" => return refuse("changes which files are read (`ARGV`)"),
+            "while" | "do" => return refuse("has a loop that may never end"),
+            w if w.starts_with('@') => return refuse("loads or includes code (`@`)"),
+            _ => {}
+        }
+    }
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains(";;)") {
+        return refuse("has a loop without a condition");
+    }
+    // Outside strings: a single `|` is a pipe to or from a command; a `>`
+    // inside a `print`/`printf` statement (not in brackets) is a redirection.
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut in_print = false;
+    let mut depth = 0usize;
+    let mut word = String::new();
+    while let Some(&c) = chars.get(i) {
+        i += 1;
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if word == "print" || word == "printf" {
+            in_print = true;
+            depth = 0;
+        }
+        word.clear();
+        match c {
+            '"' => {
+                while let Some(&s) = chars.get(i) {
+                    i += 1;
+                    if s == '\\' {
+                        i += 1;
+                    } else if s == '"' {
+                        break;
+                    }
+                }
+            }
+            '|' => {
+                if chars.get(i) == Some(&'|') {
+                    i += 1;
+                } else {
+                    return refuse("pipes to or from a command (`|`)");
+                }
+            }
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ';' | '\n' | '}' | '{' => in_print = false,
+            '>' if in_print && depth == 0 => {
+                return refuse("redirects output into a file (`print >`)")
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// jq and yq names that read the environment or files, load modules, or
+/// may never end.
+fn query_text(program: &str, text: &str, extra: &[&str]) -> Result<(), Refusal> {
+    for word in identifiers(text) {
+        let bare = word.trim_start_matches('$');
+        if matches!(bare, "env" | "ENV" | "__prog_args") || matches!(word, "strenv" | "envsubst") {
+            return Err(Refusal::new(
+                codes::COMMAND_ENVIRONMENT,
+                format!("`{program}` reads the environment (`{word}`)"),
+            ));
+        }
+        let refused = matches!(
+            word,
+            "import"
+                | "include"
+                | "modulemeta"
+                | "repeat"
+                | "while"
+                | "until"
+                | "def"
+                | "input_filename"
+        ) || extra.contains(&word);
+        if refused {
+            return Err(Refusal::argument(
+                program,
+                text,
+                &format!("uses `{word}`, which reads other files or may never end"),
+            ));
+        }
+    }
+    // `recurse(f)` and `range(…)` may not end; `range` with small literal
+    // bounds does.
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("recurse(") {
+        return Err(Refusal::argument(
+            program,
+            text,
+            "uses `recurse(…)`, which may never end",
+        ));
+    }
+    let mut rest = compact.as_str();
+    while let Some(at) = rest.find("range(") {
+        let after = rest.get(at + 6..).unwrap_or("");
+        // A bounded look (linear time): small bounds are short.
+        let inside: String = after.chars().take_while(|c| *c != ')').take(16).collect();
+        let small = inside.split(';').all(|n| {
+            !n.is_empty() && n.len() <= 6 && n.chars().all(|c| c.is_ascii_digit() || c == '-')
+        });
+        if !small {
+            return Err(Refusal::argument(
+                program,
+                text,
+                "uses `range` without small literal bounds",
+            ));
+        }
+        rest = after;
+    }
+    Ok(())
+}
+
+/// Checks `jq`'s arguments: the two-word options, then the grammar, the
+/// filter and the files.
+pub fn jq(args: &[String]) -> Result<(), Refusal> {
+    let mut rest = Vec::new();
+    let mut positional_values = false;
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        match arg.as_str() {
+            "--arg" | "--argjson" => {
+                if args.get(i + 1).is_none() {
+                    return Err(Refusal::argument("jq", arg, "lacks its name and value"));
+                }
+                i += 2;
+            }
+            "--slurpfile" | "--rawfile" => {
+                let Some(file) = args.get(i + 1) else {
+                    return Err(Refusal::argument("jq", arg, "lacks its name and file"));
+                };
+                check_path("jq", file)?;
+                i += 2;
+            }
+            "--args" | "--jsonargs" => positional_values = true,
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let parsed = parse("jq", &JQ, &rest)?;
+    let mut operands = parsed.operands.iter();
+    let filter = if parsed.operands.is_empty() {
+        "."
+    } else {
+        operands.next().map_or(".", String::as_str)
+    };
+    query_text("jq", filter, &[])?;
+    if !positional_values {
+        operands.try_for_each(|f| check_path("jq", f))?;
+    }
+    Ok(())
+}
+
+/// Checks `yq`'s arguments (either implementation): `load*` reads files.
+pub fn yq(args: &[String]) -> Result<(), Refusal> {
+    let parsed = parse("yq", &YQ, args)?;
+    let mut operands = parsed.operands.iter().peekable();
+    if operands
+        .peek()
+        .is_some_and(|w| matches!(w.as_str(), "e" | "eval" | "ea" | "eval-all"))
+    {
+        operands.next();
+    }
+    if let Some(filter) = operands.next() {
+        query_text(
+            "yq",
+            filter,
+            &[
+                "load",
+                "load_str",
+                "load_xml",
+                "load_props",
+                "load_base64",
+                "eval",
+                "from_file",
+                "system",
+            ],
+        )?;
+    }
+    operands.try_for_each(|f| super::grammar::check_value("yq", Kind::Path, f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn sed_reads_and_refuses() {
+        for ok in [
+            "-n 1,10p f",
+            "s/a/b/g f",
+            "-e s/a/b/ -e /x/d f",
+            "-E s|a|b|2",
+            "$!N;P;D",
+            "10q",
+            "--expression=s/a/b/ f",
+            "y/abc/xyz/",
+            "-n $=",
+            "1rnotes.txt",
+        ] {
+            assert!(sed(&words(ok)).is_ok(), "{ok}");
+        }
+        for bad in [
+            "-i s/a/b/ f",
+            "-i.bak s/a/b/ f",
+            "--in-place s/a/b/ f",
+            "--i s/a/b/ f",
+            "--expr=1e",
+            "s/a/b/w out",
+            "s/.*/id/e",
+            "w out",
+            "1e id",
+            "-f x.sed",
+            "-I x s/a/b/",
+            "1r/etc/shadow",
+            "R/home/u/.ssh/id_rsa",
+            "--quiet=x p",
+            "",
+        ] {
+            assert!(sed(&words(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn awk_programs() {
+        assert!(awk("awk", &words("{print$1} f")).is_ok());
+        assert!(awk("awk", &words("$3>100{print$1} f")).is_ok());
+        assert!(awk("awk", &words("-F: {print$1} /etc/passwd")).is_ok());
+        assert!(awk("awk", &words("-v n=3 NR<=n")).is_ok());
+        assert!(awk(
+            "awk",
+            &[
+                String::from("{a[$1]++}END{for(k in a)print k,a[k]}"),
+                String::from("f")
+            ]
+        )
+        .is_ok());
+        for bad in [
+            "BEGIN{system(\"id\")}",
+            "{print>\"out\"}",
+            "{print|\"sh\"}",
+            "BEGIN{\"id\"|getline}",
+            "-f p.awk",
+            "@load\"x\"",
+            "BEGIN{print(ENVIRON[\"HOME\"])}",
+            "BEGIN{ARGV[1]=\"/etc/shadow\";ARGC=2}{print}",
+            "BEGIN{while(1);}",
+            "BEGIN{for(;;);}",
+            "{print} ARGV=x",
+            "-v ARGC=3 {print}",
+            "{print} /etc/shadow",
+        ] {
+            assert!(awk("awk", &words(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn jq_filters() {
+        assert!(jq(&words("-r .version package.json")).is_ok());
+        assert!(jq(&words("--arg x 1 .a f")).is_ok());
+        assert!(jq(&words("[range(5)]")).is_ok());
+        for bad in [
+            "env",
+            "$ENV.HOME",
+            "-n [repeat(1)]",
+            "[range(1e9)]",
+            "def f: f; f",
+            "-f p.jq",
+            "-L x .",
+            "--rawfile k /home/u/.ssh/id_rsa .",
+            "import \"a\" as a; .",
+            ". /etc/shadow",
+        ] {
+            assert!(jq(&words(bad)).is_err(), "{bad}");
+        }
+        assert!(yq(&words(".spec deploy.yaml")).is_ok());
+        assert!(yq(&words("e .a f.yaml")).is_ok());
+        for bad in [
+            "-i .a=1 f",
+            "load(\"/etc/shadow\")",
+            "strenv(HOME)",
+            "-s .a f",
+        ] {
+            assert!(yq(&words(bad)).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,1020 @@
+//! Option grammars of the file, text and system programs on the read-only
+//! list, one entry per program. An option is declared only when it is
+//! read-only on GNU coreutils/util-linux/procps, BSD/macOS and BusyBox alike;
+//! where a letter takes a value on one platform and not on another, it is left
+//! out (the cluster after it would be read differently). Options that write,
+//! execute, load a configuration or program file, contact a configurable
+//! server, change the system, never end, or read a list of further files
+//! (`--files0-from`, `-f FILE`) are not declared, so they need confirmation.
+
+use super::grammar::{check_path, Grammar, Kind, Parsed, Refusal, BASE};
+
+const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
+    Grammar {
+        flags,
+        long_flags,
+        ..BASE
+    }
+}
+
+/// The grammar of a file, text or system program, if it is on the list.
+pub fn grammar(program: &str) -> Option<Grammar> {
+    let grammar: Grammar = match program {
+        // BSD `ls -w` is a flag and GNU `-w` takes a width; `-I`, `-T` and
+        // `-D` differ too: left out.
+        "ls" => Grammar {
+            long_flags: &[
+                "all",
+                "almost-all",
+                "human-readable",
+                "reverse",
+                "recursive",
+                "directory",
+                "classify",
+                "inode",
+                "size",
+                "numeric-uid-gid",
+                "group-directories-first",
+                "full-time",
+                "literal",
+                "si",
+                "dereference",
+                "escape",
+                "no-group",
+                "author",
+            ],
+            long_optional: &["color", "hyperlink"],
+            long_valued: &[
+                "sort",
+                "time-style",
+                "format",
+                "indicator-style",
+                "time",
+                "ignore",
+                "hide",
+                "quoting-style",
+                "width",
+                "block-size",
+            ],
+            operands: Kind::Text,
+            tolerant: true,
+            ..g("aAlhtrRS1dFisnpcuxCmkLHUgoQqv", &[])
+        },
+        "cat" => Grammar {
+            long_flags: &[
+                "show-all",
+                "number-nonblank",
+                "show-ends",
+                "number",
+                "squeeze-blank",
+                "show-tabs",
+                "show-nonprinting",
+            ],
+            operands: Kind::Path,
+            tolerant: true,
+            ..g("AbeEnstTuv", &[])
+        },
+        "pwd" => Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g("LP", &[])
+        },
+        "head" => Grammar {
+            valued: "nc",
+            long_valued: &["lines", "bytes"],
+            operands: Kind::Path,
+            number_option: true,
+            tolerant: true,
+            then: Some(head),
+            ..g("qvz", &["quiet", "silent", "verbose", "zero-terminated"])
+        },
+        // Not `-f`/`-F`/`--follow`/`--retry`/`-s`/`--pid`: following never ends.
+        "tail" => Grammar {
+            valued: "nc",
+            long_valued: &["lines", "bytes"],
+            operands: Kind::Path,
+            number_option: true,
+            then: Some(tail),
+            ..g("qvzr", &["quiet", "silent", "verbose", "zero-terminated"])
+        },
+        // Not `--files0-from`: it reads a list of names and echoes them.
+        // Tolerant: its one list-reading option (`--files0-from=F`) can come
+        // from a glob only as a file of that directory matching the glob.
+        "wc" => Grammar {
+            operands: Kind::Path,
+            tolerant: true,
+            ..g(
+                "clwmL",
+                &["bytes", "chars", "lines", "words", "max-line-length"],
+            )
+        },
+        "cut" => Grammar {
+            valued: "bcfd",
+            long_valued: &[
+                "bytes",
+                "characters",
+                "fields",
+                "delimiter",
+                "output-delimiter",
+            ],
+            operands: Kind::Path,
+            ..g("snzw", &["only-delimited", "complement", "zero-terminated"])
+        },
+        "tr" => Grammar {
+            max_operands: 2,
+            ..g(
+                "cCdst",
+                &["complement", "delete", "squeeze-repeats", "truncate-set1"],
+            )
+        },
+        "nl" => Grammar {
+            valued: "bdhilnsvwf",
+            operands: Kind::Path,
+            ..g("p", &["no-renumber"])
+        },
+        "rev" => Grammar {
+            operands: Kind::Path,
+            ..BASE
+        },
+        "tac" => Grammar {
+            valued: "s",
+            long_valued: &["separator"],
+            operands: Kind::Path,
+            ..g("br", &["before", "regex"])
+        },
+        "column" => Grammar {
+            valued: "cs",
+            operands: Kind::Path,
+            ..g("tx", &[])
+        },
+        "cmp" => Grammar {
+            valued: "in",
+            operands: Kind::Path,
+            max_operands: 4,
+            ..g("bls", &["print-bytes", "verbose", "quiet", "silent"])
+        },
+        "comm" => Grammar {
+            long_valued: &["output-delimiter"],
+            operands: Kind::Path,
+            max_operands: 2,
+            ..g(
+                "123",
+                &["check-order", "nocheck-order", "total", "zero-terminated"],
+            )
+        },
+        // Not `-l`/`--paginate`: it runs `pr`.
+        "diff" => Grammar {
+            valued: "CUWxIFSL",
+            path_valued: "X",
+            long_valued: &[
+                "exclude",
+                "ignore-matching-lines",
+                "label",
+                "show-function-line",
+                "width",
+                "tabsize",
+                "line-format",
+            ],
+            long_paths: &["exclude-from", "from-file", "to-file"],
+            long_optional: &["unified", "context", "color"],
+            operands: Kind::Path,
+            ..g(
+                "uqrNaiwbBtTEsycpdne",
+                &[
+                    "brief",
+                    "recursive",
+                    "new-file",
+                    "unidirectional-new-file",
+                    "text",
+                    "ignore-case",
+                    "ignore-all-space",
+                    "ignore-space-change",
+                    "ignore-blank-lines",
+                    "ignore-tab-expansion",
+                    "ignore-trailing-space",
+                    "side-by-side",
+                    "suppress-common-lines",
+                    "report-identical-files",
+                    "minimal",
+                    "strip-trailing-cr",
+                    "no-dereference",
+                    "expand-tabs",
+                    "initial-tab",
+                    "show-c-function",
+                    "speed-large-files",
+                    "normal",
+                    "left-column",
+                    "ed",
+                    "rcs",
+                    "ignore-file-name-case",
+                    "no-ignore-file-name-case",
+                    "suppress-blank-empty",
+                ],
+            )
+        },
+        // `-c` reads a list of files, but prints only whether each matches.
+        "md5sum" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" => Grammar {
+            operands: Kind::Path,
+            tolerant: true,
+            ..g(
+                "bcwz",
+                &[
+                    "binary",
+                    "check",
+                    "text",
+                    "tag",
+                    "zero",
+                    "quiet",
+                    "status",
+                    "strict",
+                    "warn",
+                    "ignore-missing",
+                ],
+            )
+        },
+        "b2sum" => Grammar {
+            valued: "l",
+            long_valued: &["length"],
+            operands: Kind::Path,
+            ..g(
+                "bctwz",
+                &[
+                    "binary",
+                    "check",
+                    "text",
+                    "tag",
+                    "zero",
+                    "quiet",
+                    "status",
+                    "strict",
+                    "warn",
+                    "ignore-missing",
+                ],
+            )
+        },
+        "cksum" => Grammar {
+            operands: Kind::Path,
+            ..BASE
+        },
+        "seq" => Grammar {
+            valued: "fs",
+            long_valued: &["format", "separator"],
+            max_operands: 3,
+            then: Some(seq),
+            ..g("w", &["equal-width"])
+        },
+        "basename" => Grammar {
+            valued: "s",
+            long_valued: &["suffix"],
+            tolerant: true,
+            ..g("az", &["multiple", "zero"])
+        },
+        "dirname" => Grammar {
+            tolerant: true,
+            ..g("z", &["zero"])
+        },
+        "realpath" => Grammar {
+            long_valued: &["relative-to", "relative-base"],
+            ..g(
+                "emLPqsz",
+                &[
+                    "canonicalize-existing",
+                    "canonicalize-missing",
+                    "logical",
+                    "physical",
+                    "quiet",
+                    "strip",
+                    "no-symlinks",
+                    "zero",
+                ],
+            )
+        },
+        "readlink" => g(
+            "femnqsvz",
+            &[
+                "canonicalize",
+                "canonicalize-existing",
+                "canonicalize-missing",
+                "no-newline",
+                "quiet",
+                "silent",
+                "verbose",
+                "zero",
+            ],
+        ),
+        // BSD `stat -f` takes a format and GNU `-f` is a flag; `-t` differs too.
+        "stat" => Grammar {
+            tolerant: true,
+            valued: "c",
+            long_valued: &["format", "printf"],
+            ..g("L", &["dereference", "terse"])
+        },
+        // Not `--files0-from`; GNU `-X FILE` reads exclusion patterns.
+        // Its operands are judged as reads so that a variable, which could
+        // become `--files0-from=SECRET`, is refused with them.
+        "du" => Grammar {
+            tolerant: true,
+            operands: Kind::Path,
+            valued: "dBt",
+            path_valued: "X",
+            long_valued: &[
+                "max-depth",
+                "exclude",
+                "block-size",
+                "threshold",
+                "time-style",
+            ],
+            long_paths: &["exclude-from"],
+            long_optional: &["time"],
+            ..g(
+                "achkmsxLHPlS0",
+                &[
+                    "all",
+                    "apparent-size",
+                    "bytes",
+                    "total",
+                    "human-readable",
+                    "si",
+                    "summarize",
+                    "one-file-system",
+                    "dereference",
+                    "no-dereference",
+                    "count-links",
+                    "separate-dirs",
+                    "null",
+                    "inodes",
+                ],
+            )
+        },
+        "df" => Grammar {
+            valued: "tx",
+            long_valued: &["type", "exclude-type", "block-size"],
+            long_optional: &["output"],
+            // macOS `-T` takes a type list; as a flag the letters after it
+            // are still checked, and the next word is an operand.
+            ..g(
+                "hHkaiPlT",
+                &[
+                    "human-readable",
+                    "si",
+                    "all",
+                    "inodes",
+                    "portability",
+                    "print-type",
+                    "local",
+                    "total",
+                    "no-sync",
+                ],
+            )
+        },
+        "which" => Grammar {
+            tolerant: true,
+            ..g("as", &["all"])
+        },
+        "whereis" => Grammar {
+            tolerant: true,
+            ..g("bmsul", &[])
+        },
+        "type" => Grammar {
+            tolerant: true,
+            ..g("afpPt", &[])
+        },
+        "true" | "false" => Grammar {
+            tolerant: true,
+            ..BASE
+        },
+        "cd" => Grammar {
+            max_operands: 1,
+            ..g("LPe", &[])
+        },
+        // BSD `base64 -o FILE` writes and `-i FILE` reads; GNU `-i` is a flag.
+        "base64" | "base32" => Grammar {
+            valued: "w",
+            long_valued: &["wrap"],
+            operands: Kind::Path,
+            max_operands: 1,
+            ..g("d", &["decode", "ignore-garbage"])
+        },
+        // `-w` takes its value only attached on GNU: left out.
+        "od" => Grammar {
+            valued: "AjNtS",
+            long_valued: &[
+                "address-radix",
+                "skip-bytes",
+                "read-bytes",
+                "format",
+                "strings",
+                "endian",
+            ],
+            operands: Kind::Path,
+            ..g("abcdfilosxvDOX", &["output-duplicates", "traditional"])
+        },
+        // `-f FILE` reads a format file: left out.
+        "hexdump" => Grammar {
+            valued: "ens",
+            operands: Kind::Path,
+            ..g("bcCdovx", &[])
+        },
+        // GNU `strings @FILE` reads options from a file: see `strings`.
+        "strings" => Grammar {
+            valued: "nte",
+            long_valued: &["bytes", "radix", "encoding", "output-separator"],
+            operands: Kind::Path,
+            then: Some(strings),
+            ..g(
+                "adfw",
+                &["all", "data", "print-file-name", "include-all-whitespace"],
+            )
+        },
+        "fold" => Grammar {
+            valued: "w",
+            long_valued: &["width"],
+            operands: Kind::Path,
+            ..g("bs", &["bytes", "spaces"])
+        },
+        "fmt" => Grammar {
+            valued: "w",
+            long_valued: &["width"],
+            operands: Kind::Path,
+            ..g("su", &["split-only", "uniform-spacing"])
+        },
+        "expand" => Grammar {
+            valued: "t",
+            long_valued: &["tabs"],
+            operands: Kind::Path,
+            ..g("i", &["initial"])
+        },
+        "unexpand" => Grammar {
+            valued: "t",
+            long_valued: &["tabs"],
+            operands: Kind::Path,
+            ..g("a", &["all", "first-only"])
+        },
+        "paste" => Grammar {
+            valued: "d",
+            long_valued: &["delimiters"],
+            operands: Kind::Path,
+            ..g("sz", &["serial", "zero-terminated"])
+        },
+        "join" => Grammar {
+            valued: "aejotv12",
+            operands: Kind::Path,
+            max_operands: 2,
+            ..g(
+                "i",
+                &[
+                    "ignore-case",
+                    "check-order",
+                    "nocheck-order",
+                    "header",
+                    "zero-terminated",
+                ],
+            )
+        },
+        "numfmt" => Grammar {
+            valued: "d",
+            long_valued: &[
+                "from",
+                "from-unit",
+                "to",
+                "to-unit",
+                "field",
+                "format",
+                "suffix",
+                "padding",
+                "invalid",
+                "round",
+                "delimiter",
+            ],
+            long_optional: &["header"],
+            ..g("z", &["grouping", "debug", "zero-terminated"])
+        },
+        // `expr` has no options: every word is an operand of the expression.
+        "expr" => Grammar {
+            tolerant: false,
+            then: Some(expr),
+            ..BASE
+        },
+        // util-linux `look` reads the dictionary (or the file given).
+        "look" => Grammar {
+            valued: "t",
+            max_operands: 2,
+            then: Some(look),
+            ..g("dfab", &["alphanum", "ignore-case", "alternative"])
+        },
+        "pathchk" => Grammar {
+            tolerant: true,
+            ..g("pP", &["portability"])
+        },
+        "nproc" => Grammar {
+            long_valued: &["ignore"],
+            max_operands: 0,
+            tolerant: true,
+            ..g("", &["all"])
+        },
+        "getconf" => Grammar {
+            max_operands: 2,
+            ..g("a", &["all"])
+        },
+        // Prints its input reordered: a file read like `cat`.
+        "tsort" => Grammar {
+            operands: Kind::Path,
+            max_operands: 1,
+            ..BASE
+        },
+        // Not `-o`, `--compress-program`, `-T` (temporary files in a chosen
+        // directory), `--random-source`, `--files0-from`.
+        "sort" => Grammar {
+            valued: "tkS",
+            long_valued: &[
+                "field-separator",
+                "key",
+                "buffer-size",
+                "sort",
+                "parallel",
+                "batch-size",
+            ],
+            long_optional: &["check"],
+            operands: Kind::Path,
+            ..g(
+                "bdfgiMhnRrVcCsumz",
+                &[
+                    "ignore-leading-blanks",
+                    "dictionary-order",
+                    "ignore-case",
+                    "general-numeric-sort",
+                    "ignore-nonprinting",
+                    "month-sort",
+                    "human-numeric-sort",
+                    "numeric-sort",
+                    "random-sort",
+                    "reverse",
+                    "version-sort",
+                    "stable",
+                    "unique",
+                    "merge",
+                    "zero-terminated",
+                    "debug",
+                ],
+            )
+        },
+        // Not `-o`, `--random-source`, `-r` (repeats forever).
+        "shuf" => Grammar {
+            valued: "ni",
+            long_valued: &["head-count", "input-range"],
+            then: Some(shuf),
+            ..g("ez", &["echo", "zero-terminated"])
+        },
+        // A second operand is the file `uniq` writes.
+        "uniq" => Grammar {
+            valued: "fsw",
+            long_valued: &["skip-fields", "skip-chars", "check-chars"],
+            long_optional: &["all-repeated", "group"],
+            operands: Kind::Path,
+            max_operands: 1,
+            ..g(
+                "cdDiuz",
+                &[
+                    "count",
+                    "repeated",
+                    "ignore-case",
+                    "unique",
+                    "zero-terminated",
+                ],
+            )
+        },
+        // Not `-C` (writes a compiled magic file), `-m` (loads one), `-f`
+        // (reads a list of names), `-z` (runs decompressors), `-p` (sets times).
+        "file" => g(
+            "bLhiNknrs0E",
+            &[
+                "brief",
+                "mime",
+                "mime-type",
+                "mime-encoding",
+                "dereference",
+                "no-dereference",
+                "keep-going",
+                "raw",
+                "special-files",
+                "extension",
+                "no-pad",
+                "print0",
+                "uncompress-noreport",
+            ],
+        ),
+        // Not `-o` (writes), `-R` (with `-H` writes a file in every
+        // directory), `-H`, `--fromfile`.
+        "tree" => Grammar {
+            valued: "LPI",
+            long_valued: &["filelimit", "charset", "sort", "timefmt"],
+            ..g(
+                "adfilpsughDFrtvUCnAQNJX",
+                &[
+                    "dirsfirst",
+                    "du",
+                    "noreport",
+                    "prune",
+                    "matchdirs",
+                    "ignore-case",
+                    "gitignore",
+                    "si",
+                ],
+            )
+        },
+        _ => return system(program).or_else(|| super::special::grammar(program)),
+    };
+    Some(grammar)
+}
+
+/// The system-reporting programs.
+fn system(program: &str) -> Option<Grammar> {
+    let grammar: Grammar = match program {
+        "whoami" | "logname" | "arch" | "lsmod" => Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..BASE
+        },
+        "id" => Grammar {
+            max_operands: 1,
+            tolerant: true,
+            ..g(
+                "ugGnrz",
+                &["user", "group", "groups", "name", "real", "zero"],
+            )
+        },
+        "uname" => Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g(
+                "asnrvmpio",
+                &[
+                    "all",
+                    "kernel-name",
+                    "nodename",
+                    "kernel-release",
+                    "kernel-version",
+                    "machine",
+                    "processor",
+                    "hardware-platform",
+                    "operating-system",
+                ],
+            )
+        },
+        "uptime" => Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g("ps", &["pretty", "since"])
+        },
+        // Not `-s` (repeats forever) or `-c`.
+        "free" => Grammar {
+            max_operands: 0,
+            ..g(
+                "bkmghtwlv",
+                &[
+                    "bytes",
+                    "kibi",
+                    "mebi",
+                    "gibi",
+                    "tebi",
+                    "kilo",
+                    "mega",
+                    "giga",
+                    "human",
+                    "si",
+                    "total",
+                    "wide",
+                    "lohi",
+                    "committed",
+                ],
+            )
+        },
+        "pgrep" => Grammar {
+            valued: "uUgGPstd",
+            ..g(
+                "lafxnocivw",
+                &[
+                    "list-name",
+                    "list-full",
+                    "full",
+                    "exact",
+                    "newest",
+                    "oldest",
+                    "count",
+                    "ignore-case",
+                    "inverse",
+                ],
+            )
+        },
+        // `-e`/`-p` take their value only attached: left out.
+        "lscpu" => Grammar {
+            max_operands: 0,
+            optional_attached: "ep",
+            ..g(
+                "abcxyJB",
+                &[
+                    "all", "bytes", "json", "online", "offline", "hex", "physical",
+                ],
+            )
+        },
+        "lsblk" => Grammar {
+            valued: "o",
+            long_valued: &["output"],
+            ..g(
+                "abdfJlnprStmOz",
+                &[
+                    "all",
+                    "bytes",
+                    "nodeps",
+                    "fs",
+                    "json",
+                    "list",
+                    "noheadings",
+                    "paths",
+                    "raw",
+                    "scsi",
+                    "topology",
+                    "perms",
+                    "output-all",
+                ],
+            )
+        },
+        // Not `-r` (repeats forever), `+r`, `-F`, `-D`.
+        "lsof" => Grammar {
+            valued: "pucd",
+            then: Some(no_plus_options),
+            optional_attached: "isg",
+            ..g("nPltwVUXa", &[])
+        },
+        "groups" | "users" => Grammar {
+            tolerant: true,
+            ..BASE
+        },
+        "tty" => Grammar {
+            max_operands: 0,
+            ..g("s", &["silent", "quiet"])
+        },
+        "locale" => g(
+            "amck",
+            &["all-locales", "charmaps", "category-name", "keyword-name"],
+        ),
+        // An operand is a utmp file to read.
+        "who" => Grammar {
+            operands: Kind::Path,
+            max_operands: 2,
+            ..g(
+                "abdHlmpqrstTu",
+                &[
+                    "all", "boot", "dead", "heading", "login", "process", "count", "runlevel",
+                    "short", "time", "mesg", "users",
+                ],
+            )
+        },
+        "w" => Grammar {
+            max_operands: 1,
+            ..g("hsiu", &["no-header", "short", "ip-addr"])
+        },
+        "last" => Grammar {
+            valued: "nt",
+            path_valued: "f",
+            number_option: true,
+            ..g("aFiwxR", &[])
+        },
+        "netstat" => Grammar {
+            max_operands: 0,
+            ..g(
+                "antulprise46Wxvg",
+                &[
+                    "all",
+                    "numeric",
+                    "tcp",
+                    "udp",
+                    "listening",
+                    "program",
+                    "route",
+                    "interfaces",
+                    "statistics",
+                    "extend",
+                    "wide",
+                    "unix",
+                ],
+            )
+        },
+        // util-linux `cal -m` is a flag, BSD `-m` takes a month: left out.
+        "cal" => Grammar {
+            max_operands: 2,
+            ..g("13yj", &[])
+        },
+        "lsusb" => Grammar {
+            valued: "sd",
+            max_operands: 0,
+            ..g("vt", &["verbose", "tree"])
+        },
+        // Not `-q`/`-Q` (asks DNS), `-i`, `-F`, `-A`, `-H`, `-O`, `-M`.
+        "lspci" => Grammar {
+            valued: "sd",
+            max_operands: 0,
+            ..g("vnkmtDxb", &[])
+        },
+        "lsb_release" => Grammar {
+            max_operands: 0,
+            ..g(
+                "vidrcas",
+                &[
+                    "version",
+                    "id",
+                    "description",
+                    "release",
+                    "codename",
+                    "all",
+                    "short",
+                ],
+            )
+        },
+        // Not `-c`/`-C` (clear), `-D`/`-E`/`-n` (console), `-w`/`-W`
+        // (follow), `-F` (reads a file), `-s`.
+        "dmesg" => Grammar {
+            valued: "lf",
+            long_valued: &["level", "facility", "time-format"],
+            long_optional: &["color"],
+            max_operands: 0,
+            ..g(
+                "HkuxrtTLdeSP",
+                &[
+                    "human",
+                    "kernel",
+                    "userspace",
+                    "decode",
+                    "raw",
+                    "ctime",
+                    "notime",
+                    "reltime",
+                    "show-delta",
+                    "json",
+                    "nopager",
+                    "syslog",
+                    "force-prefix",
+                ],
+            )
+        },
+        // Not `-K` (kills), `-D` (dumps to a file), `-E` (never ends), `-F`
+        // (reads a filter file), `-N` (another namespace).
+        "ss" => Grammar {
+            valued: "fA",
+            long_valued: &["family", "query"],
+            ..g(
+                "antulpmeoisxw46rHO0Zz",
+                &[
+                    "all",
+                    "numeric",
+                    "tcp",
+                    "udp",
+                    "listening",
+                    "processes",
+                    "memory",
+                    "extended",
+                    "options",
+                    "info",
+                    "summary",
+                    "unix",
+                    "raw",
+                    "ipv4",
+                    "ipv6",
+                    "resolve",
+                    "no-header",
+                    "oneline",
+                    "threads",
+                ],
+            )
+        },
+        "mount" => Grammar {
+            valued: "t",
+            max_operands: 0,
+            ..g("l", &[])
+        },
+        "ulimit" => Grammar {
+            max_operands: 0,
+            ..g("acdefilmnqrstuvxHSPRTbkp", &[])
+        },
+        _ => return None,
+    };
+    Some(grammar)
+}
+
+/// `seq` prints at most a bounded count: `seq inf` or a huge last bound floods.
+fn seq(parsed: &Parsed) -> Result<(), Refusal> {
+    let numbers: Vec<Option<f64>> = parsed
+        .operands
+        .iter()
+        .map(|o| o.parse::<f64>().ok().filter(|n| n.is_finite()))
+        .collect();
+    let bounded = match numbers.as_slice() {
+        [Some(last)] => *last <= 1e7,
+        [Some(first), Some(last)] => (last - first).abs() <= 1e7,
+        [Some(first), Some(step), Some(last)] => {
+            step.abs() > 0.0 && ((last - first) / step).abs() <= 1e7
+        }
+        _ => false,
+    };
+    if bounded {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            "seq",
+            &parsed.operands.join(" "),
+            "is not a bounded count of numbers",
+        ))
+    }
+}
+
+/// GNU `strings @FILE` reads more options from a file.
+fn strings(parsed: &Parsed) -> Result<(), Refusal> {
+    for operand in &parsed.operands {
+        if operand.starts_with('@') {
+            return Err(Refusal::argument(
+                "strings",
+                operand,
+                "reads further options from a file",
+            ));
+        }
+        check_path("strings", operand)?;
+    }
+    Ok(())
+}
+
+/// `expr` words are the expression; none may look like an option.
+fn expr(parsed: &Parsed) -> Result<(), Refusal> {
+    if parsed.operands.is_empty() {
+        return Err(Refusal::argument("expr", "", "has no expression"));
+    }
+    Ok(())
+}
+
+/// `look STRING [FILE]`: the file is read.
+fn look(parsed: &Parsed) -> Result<(), Refusal> {
+    match parsed.operands.get(1) {
+        Some(file) => check_path("look", file),
+        None => Ok(()),
+    }
+}
+
+/// `shuf -e` shuffles its operands; otherwise it reads a file.
+fn shuf(parsed: &Parsed) -> Result<(), Refusal> {
+    let counted = parsed.has("-n") || parsed.has("--head-count");
+    if (parsed.has("-i") || parsed.has("--input-range")) && !counted {
+        return Err(Refusal::argument(
+            "shuf",
+            "-i",
+            "without `-n` prints a range that may be unbounded",
+        ));
+    }
+    if parsed.has("-e") || parsed.has("--echo") || parsed.has("-i") || parsed.has("--input-range") {
+        return Ok(());
+    }
+    if parsed.operands.len() > 1 {
+        return Err(Refusal::argument(
+            "shuf",
+            &parsed.operands.join(" "),
+            "names more than one input",
+        ));
+    }
+    parsed
+        .operands
+        .iter()
+        .try_for_each(|o| check_path("shuf", o))
+}
+
+/// `tail`: an obsolete `+NUMf` operand may be read as "follow"; `+` is
+/// accepted only before digits.
+fn tail(parsed: &Parsed) -> Result<(), Refusal> {
+    for operand in &parsed.operands {
+        if let Some(rest) = operand.strip_prefix('+') {
+            if !rest.chars().all(|c| c.is_ascii_digit()) {
+                return Err(Refusal::option("tail", operand));
+            }
+        }
+        check_path("tail", operand)?;
+    }
+    Ok(())
+}
+
+/// `lsof +r` repeats forever and `+D`/`+d` take values: `+` options are
+/// not declared.
+fn no_plus_options(parsed: &Parsed) -> Result<(), Refusal> {
+    match parsed.operands.iter().find(|o| o.starts_with('+')) {
+        Some(option) => Err(Refusal::option(&parsed.program, option)),
+        None => Ok(()),
+    }
+}
+
+/// `head -c N` bounds an endless device; lines do not (`/dev/zero` has none).
+fn head(parsed: &Parsed) -> Result<(), Refusal> {
+    let bytes = parsed.has("-c") || parsed.has("--bytes");
+    for operand in &parsed.operands {
+        if bytes && super::grammar::ENDLESS.contains(&operand.as_str()) {
+            continue;
+        }
+        check_path("head", operand)?;
+    }
+    Ok(())
+}
