@@ -76,3 +76,8 @@ pub fn decision_allows(decision: &str) -> bool {
         .and_then(|d| d.get("action").and_then(Value::as_str).map(|a| a == "allow"))
         .unwrap_or(false)
 }
+
+pub mod fixture;
+pub mod report;
+pub mod sql;
+pub mod sqlgen;
