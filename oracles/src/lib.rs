@@ -81,3 +81,4 @@ pub mod fixture;
 pub mod report;
 pub mod sql;
 pub mod sqlgen;
+pub mod pgcluster;
