@@ -78,7 +78,7 @@ pub fn decision_allows(decision: &str) -> bool {
 }
 
 pub mod fixture;
+pub mod pgcluster;
 pub mod report;
 pub mod sql;
 pub mod sqlgen;
-pub mod pgcluster;
