@@ -143,6 +143,8 @@ pub enum Flavor {
     Sqlite,
     /// PostgreSQL.
     Postgres,
+    /// DuckDB.
+    Duckdb,
 }
 
 fn type_name(kind: Kind, flavor: Flavor) -> &'static str {
@@ -158,6 +160,14 @@ fn type_name(kind: Kind, flavor: Flavor) -> &'static str {
         (Flavor::Postgres, Kind::Bool) => "boolean",
         (Flavor::Postgres, Kind::Json) => "jsonb",
         (Flavor::Postgres, Kind::Array) => "text[]",
+        (Flavor::Duckdb, Kind::Int) => "INTEGER",
+        (Flavor::Duckdb, Kind::Num) => "DECIMAL(18, 3)",
+        (Flavor::Duckdb, Kind::Text) => "VARCHAR",
+        (Flavor::Duckdb, Kind::Time) => "TIMESTAMPTZ",
+        (Flavor::Duckdb, Kind::Date) => "DATE",
+        (Flavor::Duckdb, Kind::Bool) => "BOOLEAN",
+        (Flavor::Duckdb, Kind::Json) => "JSON",
+        (Flavor::Duckdb, Kind::Array) => "VARCHAR[]",
     }
 }
 
@@ -172,12 +182,14 @@ fn value(name: &str, kind: Kind, row: usize, flavor: Flavor) -> String {
         (Kind::Time, _) => format!("'2024-01-0{n} 10:00:00'"),
         (Kind::Date, _) => format!("'2024-02-0{n}'"),
         (Kind::Bool, Flavor::Sqlite) => format!("{}", n % 2),
-        (Kind::Bool, Flavor::Postgres) => (if n % 2 == 1 { "true" } else { "false" }).to_owned(),
+        (Kind::Bool, Flavor::Postgres | Flavor::Duckdb) => {
+            (if n % 2 == 1 { "true" } else { "false" }).to_owned()
+        }
         (Kind::Json, _) => {
             format!(r#"'{{"name": "n{n}", "active": true, "user": {{"id": {n}}}}}'"#)
         }
         (Kind::Array, Flavor::Sqlite) => format!(r#"'["t{n}", "x"]'"#),
-        (Kind::Array, Flavor::Postgres) => format!("ARRAY['t{n}', 'x']"),
+        (Kind::Array, Flavor::Postgres | Flavor::Duckdb) => format!("ARRAY['t{n}', 'x']"),
     }
 }
 
@@ -186,8 +198,9 @@ fn value(name: &str, kind: Kind, row: usize, flavor: Flavor) -> String {
 pub fn schema(flavor: Flavor) -> Vec<String> {
     let mut out = Vec::new();
     for table in TABLES {
-        // SQLite folds even quoted names' case: `"Orders"` is `orders` there.
-        if flavor == Flavor::Sqlite && table.starts_with('"') {
+        // SQLite and DuckDB fold even quoted names' case: `"Orders"` is
+        // `orders` there.
+        if flavor != Flavor::Postgres && table.starts_with('"') {
             continue;
         }
         let cols: Vec<String> = COLUMNS

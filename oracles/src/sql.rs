@@ -19,6 +19,8 @@ pub enum Target {
     Sqlite,
     /// PostgreSQL: the `postgres` dialect and the unconfigured (generic) reading.
     Postgres,
+    /// DuckDB: the `duckdb` dialect and the unconfigured (generic) reading.
+    Duckdb,
 }
 
 impl Target {
@@ -33,6 +35,7 @@ impl Target {
         match self {
             Target::Sqlite => matches!(dialect.as_str(), "generic" | "sqlite"),
             Target::Postgres => matches!(dialect.as_str(), "generic" | "postgres" | "postgresql"),
+            Target::Duckdb => matches!(dialect.as_str(), "generic" | "duckdb"),
         }
     }
 
@@ -41,6 +44,7 @@ impl Target {
         match self {
             Target::Sqlite => [None, Some("sqlite")],
             Target::Postgres => [None, Some("postgres")],
+            Target::Duckdb => [None, Some("duckdb")],
         }
     }
 }

@@ -324,3 +324,45 @@ fn every_statement_proven_read_only_only_reads_on_sqlite() {
         panic!("{e}");
     }
 }
+
+/// Statements with a known effect, each with a piece of the effect the oracle
+/// must report: a blind authorizer or bound fails here instead of passing
+/// every statement.
+#[test]
+fn the_oracle_sees_known_effects() {
+    let checks = [
+        ("DELETE FROM users", "Delete"),
+        ("INSERT INTO users (id) VALUES (9)", "Insert"),
+        ("UPDATE users SET name = 'x'", "Update"),
+        ("CREATE TABLE x (a)", "sqlite_master"),
+        ("DROP VIEW v_users", "sqlite_master"),
+        ("ATTACH ':memory:' AS other", "Attach"),
+        ("PRAGMA user_version = 5", "Pragma"),
+        ("BEGIN", "Transaction"),
+        ("SAVEPOINT a", "Savepoint"),
+        ("SELECT load_extension('x')", "load_extension"),
+        (
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r",
+            "work bound",
+        ),
+        ("SELECT printf('%.*c', 1000000000, 'x')", "length bound"),
+    ];
+    let oracle = Oracle::new();
+    for (sql, expected) in checks {
+        let mut report = Report::default();
+        let call = SqlCall {
+            name: "self-check".to_owned(),
+            sql: sql.to_owned(),
+            dialect: None,
+        };
+        oracle.run(&call, &mut report);
+        assert!(
+            report
+                .violations
+                .iter()
+                .any(|v| v.effect.contains(expected)),
+            "{sql}: expected `{expected}`, saw {:?}",
+            report.violations
+        );
+    }
+}
