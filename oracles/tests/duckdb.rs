@@ -36,6 +36,24 @@ const BENIGN: &[&str] = &[
     "SELECT data->>'name' FROM documents",
 ];
 
+/// Statements with a known effect, each with a piece of the effect its
+/// observer must report: run after the learning and before the calls, so a
+/// blind observer fails the test instead of passing every statement.
+const SELF_CHECK: &[(&str, &str)] = &[
+    ("CREATE TABLE oracle_x (a INTEGER)", "tables"),
+    ("DELETE FROM audit WHERE id = 3", "table contents"),
+    ("SET threads = 2", "settings"),
+    ("ATTACH ':memory:' AS oracle_other", "databases"),
+    (
+        "CREATE SEQUENCE oracle_s; SELECT nextval('oracle_s')",
+        "sequences",
+    ),
+    ("CREATE MACRO oracle_m(a) AS a + 1", "functions"),
+    ("BEGIN", "left a transaction open"),
+    ("SELECT * FROM read_csv('/etc/hostname')", "host file: "),
+    ("SELECT count(*) FROM range(100000000000)", "unbounded"),
+];
+
 /// The Python interpreter with DuckDB's package: `TOOLGATE_PYTHON` or `python3`.
 fn python() -> String {
     std::env::var("TOOLGATE_PYTHON").unwrap_or_else(|_| "python3".to_owned())
@@ -110,6 +128,7 @@ fn every_statement_proven_read_only_has_no_effect_on_duckdb() {
         "fixture": schema(Flavor::Duckdb),
         "tables": tables,
         "learn": BENIGN,
+        "check": SELF_CHECK.iter().map(|(sql, _)| *sql).collect::<Vec<_>>(),
         "call": calls.iter().map(|c| c.sql.clone()).collect::<Vec<_>>(),
     });
 
@@ -175,14 +194,7 @@ fn every_statement_proven_read_only_has_no_effect_on_duckdb() {
         "paths a benign workload touches (learnt, not judged): {}",
         learnt.iter().cloned().collect::<Vec<_>>().join(" ")
     ));
-    let mut seen = 0;
-    for v in lines
-        .iter()
-        .filter(|v| v.get("phase").and_then(Value::as_str) == Some("call"))
-    {
-        seen += 1;
-        let i = v.get("i").and_then(Value::as_u64).unwrap() as usize;
-        let call = &calls[i];
+    let effects_of = |v: &Value, tag: &str| -> Vec<String> {
         let status = v.get("status").and_then(Value::as_str).unwrap_or("");
         let error = v.get("error").and_then(Value::as_str).unwrap_or("");
         let mut effects: Vec<String> = v
@@ -206,7 +218,7 @@ fn every_statement_proven_read_only_has_no_effect_on_duckdb() {
             "out of memory" => effects.push(format!("unbounded: {error}")),
             _ => {}
         }
-        let touched: BTreeSet<String> = paths(&between(&trace, &format!("call-{i}")))
+        let touched: BTreeSet<String> = paths(&between(&trace, tag))
             .into_iter()
             .filter(|(_, p)| outside(p) && !learnt.contains(p))
             .map(|(c, p)| format!("{c} {p}"))
@@ -214,6 +226,39 @@ fn every_statement_proven_read_only_has_no_effect_on_duckdb() {
         for t in touched {
             effects.push(format!("touched a host file: {t}"));
         }
+        effects
+    };
+    let phase = |name: &'static str| {
+        lines
+            .iter()
+            .filter(move |v| v.get("phase").and_then(Value::as_str) == Some(name))
+    };
+    let mut blind = Vec::new();
+    for v in phase("check") {
+        let i = v.get("i").and_then(Value::as_u64).unwrap() as usize;
+        let (sql, expected) = SELF_CHECK[i];
+        let effects = effects_of(v, &format!("check-{i}"));
+        if !effects.iter().any(|e| e.contains(expected)) {
+            blind.push(format!("{sql} => expected `{expected}`, saw {effects:?}"));
+        }
+    }
+    assert!(
+        blind.is_empty() && phase("check").count() == SELF_CHECK.len(),
+        "observers blind to known effects:\n{}",
+        blind.join("\n")
+    );
+    report.notes.push(format!(
+        "self-check: each of {} statements with a known effect was caught by its observer",
+        SELF_CHECK.len()
+    ));
+    let mut seen = 0;
+    for v in phase("call") {
+        seen += 1;
+        let i = v.get("i").and_then(Value::as_u64).unwrap() as usize;
+        let call = &calls[i];
+        let status = v.get("status").and_then(Value::as_str).unwrap_or("");
+        let error = v.get("error").and_then(Value::as_str).unwrap_or("");
+        let effects = effects_of(v, &format!("call-{i}"));
         if status == "prepare" && effects.is_empty() {
             report.prepare_failed(&call.name, &call.sql, error);
         } else {

@@ -49,7 +49,8 @@ def snapshot(con, tables):
     contents = " UNION ALL ".join(
         f"SELECT '{table}', count(*), sum(hash(t)) FROM {table} t" for table in tables
     )
-    state["table contents"] = rows(f"SELECT * FROM ({contents}) ORDER BY 1")
+    for table, count, digest in con.execute(f"SELECT * FROM ({contents})").fetchall():
+        state["table contents of " + table] = f"{count} rows, hash {digest}"
     return state
 
 
@@ -93,7 +94,7 @@ def main():
     # Only statements change the state, so one statement's after is the
     # next one's before.
     before = snapshot(con, job["tables"])
-    for phase in ("learn", "call"):
+    for phase in ("learn", "check", "call"):
         for i, sql in enumerate(job[phase]):
             mark(f"{phase}-{i}")
             status, error = run(con, sql)

@@ -7,8 +7,11 @@
 //! fails the test; so is running past the work bound or building a string past
 //! the length bound (unbounded work).
 //!
-//! The authorizer answers `Deny` to every effect it records, so the engine
-//! never performs it and the run stays reproducible; the test then fails.
+//! The authorizer records every effect while a statement compiles; a
+//! statement with one is then never stepped, so the engine never performs it
+//! and the run stays reproducible; the test then fails. `EXPLAIN` statements
+//! (which never run their program) and statements that fail to prepare (which
+//! never run at all) are counted, not judged; the latter are listed.
 
 #![allow(
     clippy::unwrap_used,
@@ -209,8 +212,10 @@ impl Oracle {
         conn.authorizer(Some(move |ctx: AuthContext<'_>| match effect(&ctx) {
             None => Authorization::Allow,
             Some(e) => {
+                // Allowed while compiling, so the prepare result is the
+                // engine's own; a statement with an effect is then never run.
                 log.lock().unwrap().push(e);
-                Authorization::Deny
+                Authorization::Allow
             }
         }))
         .unwrap();
@@ -231,10 +236,26 @@ impl Oracle {
         let mut batch = Batch::new(&self.conn, &call.sql);
         let mut outcome: Result<(), String> = Ok(());
         let mut prepared_any = false;
+        let mut effects = Vec::new();
+        let mut unprepared_effects = Vec::new();
         loop {
             match batch.next() {
                 Ok(Some(mut stmt)) => {
                     prepared_any = true;
+                    let seen = std::mem::take(&mut *self.seen.lock().unwrap());
+                    // EXPLAIN only describes the program; it never runs it.
+                    if stmt.is_explain() > 0 {
+                        continue;
+                    }
+                    if !seen.is_empty() {
+                        // Recorded, and not run: the effect stays undone.
+                        effects.extend(seen);
+                        continue;
+                    }
+                    if !stmt.readonly() {
+                        effects.push("sqlite3_stmt_readonly: the statement writes".to_owned());
+                        continue;
+                    }
                     let mut rows = stmt.raw_query();
                     loop {
                         match rows.next() {
@@ -252,14 +273,24 @@ impl Oracle {
                 }
                 Ok(None) => break,
                 Err(e) => {
+                    // A statement that does not prepare never runs: what the
+                    // authorizer saw while compiling it cannot happen.
+                    unprepared_effects = std::mem::take(&mut *self.seen.lock().unwrap());
                     outcome = Err(format!("prepare: {e}"));
                     break;
                 }
             }
         }
-        let effects = std::mem::take(&mut *self.seen.lock().unwrap());
         for e in &effects {
             report.violation(&call.name, &call.sql, e.clone());
+        }
+        if !unprepared_effects.is_empty() {
+            report.notes.push(format!(
+                "did not prepare, so never ran, though compiling it asked for {}: [{}] {}",
+                unprepared_effects.join(", "),
+                call.name,
+                toolgate_oracles::report::one_line(&call.sql)
+            ));
         }
         let steps = self.steps.load(Ordering::Relaxed);
         if steps > WORK_BOUND {
