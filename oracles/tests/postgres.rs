@@ -511,9 +511,17 @@ impl<'c> Oracle<'c> {
             None => effects.push("the observer session (another backend) was ended".to_owned()),
         }
         let paths = foreign_paths(&self.cluster.trace_since(mark), self.cluster, &self.learnt);
-        for p in paths {
+        if !paths.is_empty() {
+            let shown: Vec<&str> = paths.iter().take(5).map(String::as_str).collect();
+            let more = paths.len().saturating_sub(5);
             effects.push(format!(
-                "server touched a file outside its data directory: {p}"
+                "server touched files outside its data directory: {}{}",
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
             ));
         }
         self.observed = observed;
