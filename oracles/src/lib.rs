@@ -90,3 +90,9 @@ pub fn decision_allows(decision: &str) -> bool {
         })
         .unwrap_or(false)
 }
+
+pub mod fixture;
+pub mod pgcluster;
+pub mod report;
+pub mod sql;
+pub mod sqlgen;
