@@ -8,10 +8,15 @@
 //! The argument may also be an argv array (`["ls", "-la"]`), which a tool runs
 //! without a shell: then only the program and its arguments are judged.
 
+mod builtins;
+mod floor;
 mod git;
-mod lexer;
+mod paths;
 mod programs;
+mod syntax;
 mod tools;
+mod unbounded;
+mod walk;
 
 use super::{Assessment, Assessor, Verdict};
 use crate::args::{json_type, string_field};
@@ -19,7 +24,7 @@ use crate::codes;
 use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
-use lexer::{lex, Construct, Segment};
+use paths::{Places, COMPUTED};
 use programs::Args;
 use serde_json::{Map, Value};
 
@@ -171,95 +176,41 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
         report.unproven(codes::COMMAND_EMPTY, String::from("the command is empty"));
         return report.finish(operation, None, 0);
     }
-    if let Err((code, message)) = check_words(argv, false, 0, false) {
+    let places = Places::default();
+    let shape = Shape {
+        expands: false,
+        globbed: false,
+        places: &places,
+    };
+    if let Err((code, message)) = check_words(argv, &shape, 0, false) {
         report.unproven(code, message);
     }
     let destroys = destruction(argv, 0);
     report.finish(operation, destroys, 1)
 }
 
-/// Assesses a command line.
+/// Assesses a command line: parsed, then every command in it judged.
 pub fn assess_command(line: &str) -> Assessment {
     let operation = line.to_owned();
-    let mut report = Report::default();
     if line.trim().is_empty() {
+        let mut report = Report::default();
         report.unproven(codes::COMMAND_EMPTY, String::from("the command is empty"));
         return report.finish(operation, None, 0);
     }
-    let lexed = match lex(line) {
-        Ok(lexed) => lexed,
-        Err(e) => {
-            report.unproven(
-                codes::COMMAND_PARSE_ERROR,
-                format!("the command could not be split: {e}"),
-            );
-            let destroys = destruction_in_words(line);
-            return report.finish(operation, destroys, 0);
-        }
-    };
-
-    for construct in &lexed.constructs {
-        match construct {
-            Construct::Substitution(what) => report.unproven(
-                codes::COMMAND_SUBSTITUTION,
-                format!("{what} runs another command"),
-            ),
-            Construct::Unsupported(what) => report.unproven(
-                codes::COMMAND_UNSUPPORTED_SYNTAX,
-                format!("{what} is not analysed"),
-            ),
-        }
-    }
-    if lexed.segments.is_empty() {
-        report.unproven(
+    let mut outcome = walk::judge_line(line, 0, &Places::default());
+    if outcome.commands == 0 && !outcome.report.unproven {
+        outcome.report.unproven(
             codes::COMMAND_EMPTY,
             String::from("the command holds only comments"),
         );
     }
-
-    let mut destroys = fork_bomb(line);
-    let mut previous_program: Option<String> = None;
-    for segment in &lexed.segments {
-        let words = match shell_words::split(&segment.text) {
-            Ok(words) => words,
-            Err(e) => {
-                report.unproven(
-                    codes::COMMAND_PARSE_ERROR,
-                    format!("the command could not be split into words: {e}"),
-                );
-                continue;
-            }
-        };
-        let program = program_of(&words);
-        if destroys.is_none() {
-            destroys = destruction(&words, 0).or_else(|| {
-                let downloaded = previous_program
-                    .as_deref()
-                    .is_some_and(|p| matches!(p, "curl" | "wget" | "fetch" | "http" | "nc"));
-                let into_shell = program
-                    .as_deref()
-                    .is_some_and(|p| programs::is_shell(p) || is_interpreter(p));
-                (segment.piped && downloaded && into_shell).then(|| {
-                    String::from("pipes a download into a shell: runs code from the network")
-                })
-            });
-        }
-        if let Err((code, message)) = check_segment(segment, &words) {
-            report.unproven(code, message);
-        }
-        previous_program = program;
-    }
-    if destroys.is_none() {
-        destroys = lexed
-            .substituted
-            .iter()
-            .find_map(|body| destruction_in_line(body, 1));
-    }
-    report.finish(operation, destroys, lexed.segments.len())
+    outcome
+        .report
+        .finish(operation, outcome.destroys, outcome.commands)
 }
 
 /// Interpreters that run a program read from standard input.
-fn is_interpreter(program: &str) -> bool {
+pub(crate) fn is_interpreter(program: &str) -> bool {
     matches!(
         program,
         "python"
@@ -276,80 +227,6 @@ fn is_interpreter(program: &str) -> bool {
             | "tclsh"
             | "Rscript"
     )
-}
-
-/// The base name of the program a simple command runs, past assignments.
-fn program_of(words: &[String]) -> Option<String> {
-    words
-        .iter()
-        .find(|w| !is_assignment(w))
-        .map(|w| base_name(w).to_owned())
-}
-
-/// Checks one simple command: its redirections, then its words.
-fn check_segment(segment: &Segment, words: &[String]) -> Result<(), (&'static str, String)> {
-    if let Some(redirect) = segment.redirects.iter().find(|r| r.writes()) {
-        return Err((
-            codes::COMMAND_REDIRECT_WRITE,
-            format!(
-                "`{}{}` writes to `{}`",
-                redirect.fd.as_deref().unwrap_or(""),
-                redirect.op,
-                preview(&redirect.target, 60)
-            ),
-        ));
-    }
-    // An input redirection reads its file into the command.
-    if let Some(redirect) = segment.redirects.iter().find(|r| r.op == "<") {
-        if let Some(why) = crate::assess::file::secret_path(&redirect.target) {
-            return Err((
-                codes::COMMAND_SENSITIVE_PATH,
-                format!("`<` reads `{}`, which {why}", preview(&redirect.target, 60)),
-            ));
-        }
-    }
-    if words.is_empty() {
-        // Only redirections that do not write, such as `< file`.
-        return Ok(());
-    }
-    // Compound commands arrive split at `;`: `for f in …`, `do cmd`, `done`,
-    // `if cmd`, `then cmd`, `else cmd`, `fi`, `while cmd`, `{ cmd`, `}`. The
-    // reserved words do nothing themselves; every command between them is
-    // judged like any other.
-    let mut words = words;
-    while let Some((first, rest)) = words.split_first() {
-        if matches!(
-            first.as_str(),
-            "do" | "then" | "else" | "elif" | "if" | "while" | "until" | "!" | "{"
-        ) {
-            words = rest;
-        } else {
-            break;
-        }
-    }
-    match words {
-        [] => Ok(()),
-        [end] if matches!(end.as_str(), "done" | "fi" | "}") => Ok(()),
-        [keyword, name, rest @ ..] if keyword == "for" => {
-            // `for NAME in WORDS`: the words are only values; the variable
-            // must not be one the shell or the next programs act on.
-            if !safe_loop_variable(name) {
-                return Err((
-                    codes::COMMAND_ENV_ASSIGNMENT,
-                    format!("the loop sets `{}`", preview(name, 40)),
-                ));
-            }
-            match rest.first() {
-                None => Ok(()),
-                Some(word) if word == "in" => Ok(()),
-                Some(_) => Err((
-                    codes::COMMAND_UNSUPPORTED_SYNTAX,
-                    String::from("a `for` loop of an unsupported form"),
-                )),
-            }
-        }
-        _ => check_words(words, segment.expands, 0, false),
-    }
 }
 
 /// A variable a loop or `read` may set: a lower-case name (upper case is where
@@ -379,12 +256,23 @@ pub(crate) fn safe_loop_variable(name: &str) -> bool {
 /// Checks a program and its arguments. `expands`: the shell may expand the
 /// words (so they may hold other options than written); `from_stdin`: `xargs`
 /// will append words read from standard input.
+/// How the shell may change a command's words, and where it runs.
+struct Shape<'a> {
+    /// The shell may expand the words (so they may hold other options than written).
+    expands: bool,
+    /// An unquoted glob is among the words.
+    globbed: bool,
+    /// The directories the command may run in.
+    places: &'a Places,
+}
+
 fn check_words(
     words: &[String],
-    expands: bool,
+    shape: &Shape<'_>,
     depth: usize,
     from_stdin: bool,
 ) -> Result<(), (&'static str, String)> {
+    let expands = shape.expands;
     if depth > MAX_DEPTH {
         return Err((
             codes::COMMAND_UNSUPPORTED_SYNTAX,
@@ -434,16 +322,32 @@ fn check_words(
             ),
         ));
     };
+    if let Some(result) = builtins::check(name, args) {
+        return result;
+    }
+    if SHELLS.contains(&name) {
+        if from_stdin {
+            return Err((
+                codes::COMMAND_EXPANSION,
+                format!("`xargs` adds words from its input to `{name}`"),
+            ));
+        }
+        return check_shell(name, args, shape, depth);
+    }
     if let Some(inner) = unwrap(name, args)? {
         let inner_from_stdin = from_stdin || name == "xargs";
         return match inner {
-            Some(inner) => check_words(inner, expands, depth + 1, inner_from_stdin),
+            Some(inner) => check_words(inner, shape, depth + 1, inner_from_stdin),
+            None if name == "env" => Err((
+                codes::COMMAND_ENVIRONMENT,
+                String::from("`env` prints the environment, which may hold tokens and keys"),
+            )),
             // `xargs` with no command runs `echo`.
             None => Ok(()),
         };
     }
     if name == "find" {
-        return check_find(args, expands, depth, from_stdin);
+        return check_find(args, shape, depth, from_stdin);
     }
     let Some(rule) = programs::read_only(name) else {
         return Err((
@@ -476,7 +380,96 @@ fn check_words(
             ),
         )
     })?;
-    check_secret_reads(name, args)
+    check_secret_reads(name, args, shape)
+}
+
+/// The stable code a finding of a nested line carries.
+fn static_code(code: &str) -> &'static str {
+    [
+        codes::COMMAND_EMPTY,
+        codes::COMMAND_PARSE_ERROR,
+        codes::COMMAND_UNKNOWN_PROGRAM,
+        codes::COMMAND_UNSAFE_ARGUMENT,
+        codes::COMMAND_SENSITIVE_PATH,
+        codes::COMMAND_REDIRECT_WRITE,
+        codes::COMMAND_SUBSTITUTION,
+        codes::COMMAND_EXPANSION,
+        codes::COMMAND_ENV_ASSIGNMENT,
+        codes::COMMAND_UNSUPPORTED_SYNTAX,
+        codes::COMMAND_SYNTAX,
+        codes::COMMAND_UNBOUNDED,
+        codes::COMMAND_ENVIRONMENT,
+        codes::COMMAND_SHELL_STATE,
+    ]
+    .into_iter()
+    .find(|c| *c == code)
+    .unwrap_or(codes::COMMAND_UNSUPPORTED_SYNTAX)
+}
+
+/// Shells whose `-c SCRIPT` is parsed and judged like the line itself.
+const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh"];
+
+/// `bash -c 'SCRIPT'` (with `-l`, `-e`, `-u`, `-x` alongside): the script is
+/// judged as a command line one level deeper. A script the outer shell
+/// expands, extra arguments (which become `$0`, `$1`… inside), or a script
+/// read from standard input or a file are not proven.
+fn check_shell(
+    name: &str,
+    args: &[String],
+    shape: &Shape<'_>,
+    depth: usize,
+) -> Result<(), (&'static str, String)> {
+    let refuse = |why: String| Err((codes::COMMAND_UNSAFE_ARGUMENT, why));
+    let mut script = None;
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if matches!(arg.as_str(), "--login" | "--noprofile" | "--norc") {
+            continue;
+        }
+        let Some(letters) = arg
+            .strip_prefix('-')
+            .filter(|l| !l.is_empty() && !l.starts_with('-'))
+        else {
+            return refuse(format!("`{name} {}` is not analysed", preview(arg, 40)));
+        };
+        if !letters.chars().all(|c| "lceux".contains(c)) {
+            return refuse(format!("`{name} {}` is not analysed", preview(arg, 40)));
+        }
+        if letters.contains('c') {
+            script = args.get(i);
+            i += 1;
+            break;
+        }
+    }
+    let Some(script) = script else {
+        return refuse(format!("`{name}` runs a script that is not on the line"));
+    };
+    if i < args.len() {
+        return refuse(format!("`{name} -c` passes arguments to its script"));
+    }
+    if script.contains("{}") {
+        // `find -exec sh -c 'cat {}'`, `xargs -I{} sh -c '…{}…'`: a file name
+        // or an input line is pasted into the script as code.
+        return Err((
+            codes::COMMAND_EXPANSION,
+            format!("the script of `{name} -c` has `{{}}` replaced by data"),
+        ));
+    }
+    if shape.expands || script.contains([COMPUTED, paths::LOOP_VALUE]) {
+        return Err((
+            codes::COMMAND_EXPANSION,
+            format!("the script of `{name} -c` is expanded by the shell first"),
+        ));
+    }
+    let outcome = walk::judge_line(script, depth + 1, shape.places);
+    match outcome.report.findings.into_iter().next() {
+        Some(finding) if outcome.report.unproven => Err((
+            static_code(&finding.code),
+            format!("inside `{name} -c`: {}", finding.message),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Programs that print the content of the files they are given: reading a key,
@@ -492,7 +485,11 @@ const CONTENT_READERS: &[&str] = &[
 
 /// Refuses a content reader whose arguments name a secret file (`~/.ssh/id_rsa`,
 /// `.env`, `/proc/self/environ`), also as an option's value (`--file=.env`).
-fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, String)> {
+fn check_secret_reads(
+    name: &str,
+    args: &[String],
+    shape: &Shape<'_>,
+) -> Result<(), (&'static str, String)> {
     if !CONTENT_READERS.contains(&name) {
         return Ok(());
     }
@@ -512,12 +509,17 @@ fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, 
         if candidate.starts_with('-') && name != "git" {
             continue;
         }
-        if let Some(why) = crate::assess::file::secret_path(candidate) {
+        if let Some(why) = shape.places.secret(candidate, shape.globbed) {
+            let code = if candidate.contains(COMPUTED) {
+                codes::COMMAND_SUBSTITUTION
+            } else {
+                codes::COMMAND_SENSITIVE_PATH
+            };
             return Err((
-                codes::COMMAND_SENSITIVE_PATH,
+                code,
                 format!(
                     "`{name}` would print `{}`, which {why}",
-                    preview(candidate, 60)
+                    preview(&candidate.replace([COMPUTED, paths::LOOP_VALUE], "…"), 60)
                 ),
             ));
         }
@@ -530,10 +532,11 @@ fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, 
 /// `{}` standing for a found path.
 fn check_find(
     args: &[String],
-    expands: bool,
+    shape: &Shape<'_>,
     depth: usize,
     from_stdin: bool,
 ) -> Result<(), (&'static str, String)> {
+    let expands = shape.expands;
     let mut own = Vec::new();
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -555,7 +558,7 @@ fn check_find(
                     format!("`find {arg}` runs nothing"),
                 ));
             }
-            check_words(inner, expands, depth + 1, from_stdin)?;
+            check_words(inner, shape, depth + 1, from_stdin)?;
             i = end + 1;
         } else {
             own.push(arg.clone());
@@ -783,6 +786,41 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if let Some(what) = programs::destructive(program, args) {
         return Some(format!("`{program}` {what}"));
     }
+    if let Some(what) = floor::infrastructure(program, args, &[]) {
+        return Some(format!("`{program}` {what}"));
+    }
+    if program == "env" {
+        // `env -S 'rm -rf ~'` splits its string into a command.
+        if let Some(i) = args.iter().position(|a| {
+            a.starts_with("-S") || a.starts_with("--split-string") || a.starts_with("--sp")
+        }) {
+            let arg = args.get(i).map_or("", String::as_str);
+            let attached = arg
+                .split_once('=')
+                .map(|(_, v)| v)
+                .or_else(|| arg.strip_prefix("-S").filter(|v| !v.is_empty()));
+            let mut line = String::from(attached.unwrap_or(""));
+            for word in args.get(i + 1..).unwrap_or_default().iter().take(WINDOW) {
+                line.push(' ');
+                line.push_str(word);
+            }
+            if let Some(what) = destruction_in_line(&line, depth + 1) {
+                return Some(what);
+            }
+        }
+    }
+    if floor::runs_arguments(program, args) {
+        // The remote or inner shell reads the words joined into a line.
+        for i in 0..args.len().min(WINDOW) {
+            let line = args.get(i..).unwrap_or_default().join(" ");
+            if let Some(what) = destruction_in_line(&line, depth + 1) {
+                return Some(what);
+            }
+        }
+        if args.len() > WINDOW {
+            return Some(format!("`{program}` runs a command too long to analyse"));
+        }
+    }
     if program == "find" {
         if args.iter().any(|a| a == "-delete") {
             return Some(String::from("`find -delete` deletes files"));
@@ -801,6 +839,9 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if is_wrapper(program) {
         // Options of wrappers may take values; trying every position over-matches
         // harmlessly and cannot miss the wrapped program.
+        if rest.len() > WINDOW {
+            return Some(format!("`{program}` wraps a command too long to analyse"));
+        }
         return (1..rest.len()).find_map(|i| {
             rest.get(i..)
                 .and_then(|inner| destruction(inner, depth + 1))
@@ -819,33 +860,20 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     None
 }
 
-/// Whether any simple command of a whole command line (or of a substitution
-/// inside it) positively destroys something.
+/// How many words the floor tries as the start of a wrapped command: a
+/// bound that keeps it linear (longer wrappers are destructive for the floor).
+const WINDOW: usize = 32;
+
+/// Whether any command of a whole command line (or of a substitution inside
+/// it) positively destroys something.
 fn destruction_in_line(line: &str, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
-    if let Some(bomb) = fork_bomb(line) {
-        return Some(bomb);
-    }
-    let lexed = lex(line).ok()?;
-    lexed
-        .segments
-        .iter()
-        .find_map(|segment| {
-            shell_words::split(&segment.text)
-                .ok()
-                .and_then(|words| destruction(&words, depth))
-        })
-        .or_else(|| {
-            lexed
-                .substituted
-                .iter()
-                .find_map(|body| destruction_in_line(body, depth + 1))
-        })
+    walk::judge_line(line, depth, &Places::default()).destroys
 }
 
-/// For text the lexer could not read: whether any word of it, wherever it
+/// For text the parser could not read: whether any word of it, wherever it
 /// stands, names a destructive program. A shell would refuse the text, but a
 /// tool might run it some other way, so the floor over-matches here.
 fn destruction_in_words(line: &str) -> Option<String> {
@@ -855,36 +883,12 @@ fn destruction_in_words(line: &str) -> Option<String> {
         .map(str::to_owned)
         .collect();
     (0..words.len()).find_map(|i| {
-        let rest = words.get(i..)?;
-        let (first, args) = rest.split_first()?;
+        let (first, args) = words.get(i..(i + WINDOW).min(words.len()))?.split_first()?;
         let program = base_name(first);
-        programs::destructive(program, args).map(|what| format!("`{program}` {what}"))
+        programs::destructive(program, args)
+            .or_else(|| floor::infrastructure(program, args, &[]))
+            .map(|what| format!("`{program}` {what}"))
     })
-}
-
-/// A function that pipes into itself in the background: `:(){ :|:& };:`.
-fn fork_bomb(line: &str) -> Option<String> {
-    let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut search = compact.as_str();
-    while let Some(at) = search.find("(){") {
-        let name: String = search
-            .get(..at)
-            .unwrap_or("")
-            .chars()
-            .rev()
-            .take_while(|c| !matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}'))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let body = search.get(at + 3..).unwrap_or("");
-        let body = body.split('}').next().unwrap_or("");
-        if !name.is_empty() && body.contains(&format!("{name}|{name}")) {
-            return Some(String::from("a fork bomb exhausts the machine's processes"));
-        }
-        search = search.get(at + 3..).unwrap_or("");
-    }
-    None
 }
 
 #[cfg(test)]
@@ -920,8 +924,18 @@ mod tests {
             "find . -type f -exec grep -l TODO {} +",
             "sed -n '1,20p' src/main.rs",
             "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
-            "env",
             "command -v git",
+            "echo $(git branch --show-current)",
+            "ls `pwd`",
+            "diff <(ls a) <(ls b)",
+            "(ls && echo done)",
+            "{ ls; pwd; }",
+            "cat <<'EOF'\nhi\nEOF",
+            "bash -lc \"ls -1\"",
+            "sh -c \"git status\"",
+            "echo $((1+2))",
+            "for f in *.rs; do wc -l $f; done",
+            "if [ -f x ]; then cat x; fi",
             "nice -n 10 du -sh .",
             "wc -l < input.txt",
             "ps aux | grep nginx",
@@ -942,21 +956,39 @@ mod tests {
             codes::COMMAND_UNSAFE_ARGUMENT
         );
         assert_eq!(verdict("ls && rm -rf /"), Verdict::Destructive);
-        assert_eq!(verdict("cat x | sh"), Verdict::Unproven);
+        assert_eq!(verdict("cat x | sh"), Verdict::Destructive);
     }
 
     #[test]
     fn tricks_are_not_read_only() {
         for (line, code) in [
-            ("echo $(curl -s example.com)", codes::COMMAND_SUBSTITUTION),
+            ("echo $(./x)", codes::COMMAND_UNKNOWN_PROGRAM),
+            ("ls &&", codes::COMMAND_SYNTAX),
+            ("&& ls", codes::COMMAND_SYNTAX),
+            ("ls | | wc", codes::COMMAND_SYNTAX),
+            ("for x in a; do ls", codes::COMMAND_SYNTAX),
+            ("fi", codes::COMMAND_SYNTAX),
+            ("env", codes::COMMAND_ENVIRONMENT),
+            ("echo $AWS_SECRET_ACCESS_KEY", codes::COMMAND_ENVIRONMENT),
+            ("read x", codes::COMMAND_SHELL_STATE),
+            ("tail -f app.log", codes::COMMAND_UNBOUNDED),
+            ("while true; do ls; done", codes::COMMAND_UNBOUNDED),
+            ("cat /etc/sh*w", codes::COMMAND_SENSITIVE_PATH),
+            ("cd ~/.ssh && cat *", codes::COMMAND_SENSITIVE_PATH),
+            (
+                "for f in ~/.ssh/*; do cat $f; done",
+                codes::COMMAND_SENSITIVE_PATH,
+            ),
+            ("cat $(echo x)", codes::COMMAND_SUBSTITUTION),
             ("ls > listing.txt", codes::COMMAND_REDIRECT_WRITE),
             ("ls >& listing.txt", codes::COMMAND_REDIRECT_WRITE),
             ("FOO=1 ls", codes::COMMAND_ENV_ASSIGNMENT),
             ("PAGER=sh git log", codes::COMMAND_ENV_ASSIGNMENT),
             ("env PATH=/tmp ls", codes::COMMAND_ENV_ASSIGNMENT),
             ("sort -o /etc/passwd x", codes::COMMAND_UNSAFE_ARGUMENT),
-            ("sort $OPTS x", codes::COMMAND_EXPANSION),
-            ("$CMD x", codes::COMMAND_EXPANSION),
+            ("sort $OPTS x", codes::COMMAND_ENVIRONMENT),
+            ("$CMD x", codes::COMMAND_DESTRUCTIVE),
+            ("$(echo rm) x", codes::COMMAND_DESTRUCTIVE),
             ("./ls", codes::COMMAND_UNKNOWN_PROGRAM),
             ("/tmp/cat x", codes::COMMAND_UNKNOWN_PROGRAM),
             ("LS", codes::COMMAND_UNKNOWN_PROGRAM),
@@ -971,10 +1003,10 @@ mod tests {
             ("env -S 'sh -c id'", codes::COMMAND_UNSAFE_ARGUMENT),
             ("time -o out.txt ls", codes::COMMAND_UNSAFE_ARGUMENT),
             ("find . | xargs sort", codes::COMMAND_EXPANSION),
-            ("eval ls", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("source ./env.sh", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("echo ${!x}", codes::COMMAND_SUBSTITUTION),
-            ("cat <<EOF\n$(id)\nEOF", codes::COMMAND_UNSUPPORTED_SYNTAX),
+            ("eval ls", codes::COMMAND_SHELL_STATE),
+            ("source ./env.sh", codes::COMMAND_SHELL_STATE),
+            ("echo ${!x}", codes::COMMAND_EXPANSION),
+            ("cat <<EOF\n$(./x)\nEOF", codes::COMMAND_UNKNOWN_PROGRAM),
             ("echo hi | tee out.txt", codes::COMMAND_UNKNOWN_PROGRAM),
             ("xargs -a list.txt sed -i s/a/b/", codes::COMMAND_EXPANSION),
         ] {
@@ -992,7 +1024,7 @@ mod tests {
         ] {
             assert_eq!(verdict(line), Verdict::Destructive, "{line}");
         }
-        assert_eq!(verdict("$'\\x72m' -rf /"), Verdict::Unproven);
+        assert_eq!(verdict("$'\\x72m' -rf /"), Verdict::Destructive);
     }
 
     #[test]

@@ -1,0 +1,295 @@
+//! Destruction the floor must see beyond the program tables: infrastructure
+//! tools, database clients given a destroying statement, forced pushes, and
+//! the programs a glob could name. Used only to refuse a "low" rating, never
+//! to allow; it may over-match.
+
+/// Programs whose names a globbed or computed program word might spell.
+const DESTROYERS: &[&str] = &[
+    "rm", "rmdir", "unlink", "shred", "srm", "wipe", "dd", "wipefs", "mkfs", "mke2fs", "fdisk",
+    "sfdisk", "parted", "truncate", "kill", "killall", "pkill", "shutdown", "reboot", "halt",
+    "poweroff", "sudo", "doas", "su", "chmod", "chown", "mv", "dropdb", "find", "xargs",
+];
+
+/// Whether a glob pattern (`r[m]`, `r*`, `/usr/bin/?m`) could name a program
+/// that destroys.
+pub fn glob_names_destroyer(pattern: &str) -> bool {
+    let base = pattern.rsplit('/').next().unwrap_or(pattern);
+    DESTROYERS.iter().any(|name| glob_match(base, name))
+}
+
+/// A glob matcher for `*`, `?` and `[…]` with the linear two-pointer method
+/// (`[…]` may over-match: any bracket matches any one character).
+fn glob_match(pattern: &str, text: &str) -> bool {
+    let pattern: Vec<char> = collapse_brackets(pattern);
+    let text: Vec<char> = text.chars().collect();
+    let (mut p, mut t) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some('?') | Some('\u{1}') => {
+                p += 1;
+                t += 1;
+            }
+            Some('*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(c) if Some(c) == text.get(t) => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    p = sp + 1;
+                    t = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern
+        .get(p..)
+        .is_some_and(|rest| rest.iter().all(|c| *c == '*'))
+}
+
+/// `[…]` becomes one any-character marker.
+fn collapse_brackets(pattern: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut in_bracket = false;
+    for c in pattern.chars() {
+        match c {
+            '[' if !in_bracket => {
+                in_bracket = true;
+                out.push('\u{1}');
+            }
+            ']' if in_bracket => in_bracket = false,
+            _ if in_bracket => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Database clients: a statement that drops, deletes or rewrites data.
+const DATABASE_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlcmd",
+    "cockroach",
+    "clickhouse-client",
+    "clickhouse",
+    "mongo",
+    "mongosh",
+    "cqlsh",
+    "duckdb",
+    "redis-cli",
+    "influx",
+];
+
+const DESTROYING_STATEMENTS: &[&str] = &[
+    "drop ",
+    "drop\t",
+    "drop\n",
+    "truncate",
+    "delete ",
+    "delete\n",
+    "update ",
+    "alter ",
+    "dropdatabase",
+    ".drop(",
+    "deletemany",
+    "deleteone",
+    "remove(",
+    "flushall",
+    "flushdb",
+];
+
+/// Cloud and hosting command lines: a word that deletes.
+const CLOUD_CLIS: &[&str] = &[
+    "aws",
+    "gcloud",
+    "gsutil",
+    "az",
+    "doctl",
+    "heroku",
+    "flyctl",
+    "fly",
+    "gh",
+    "vercel",
+    "netlify",
+    "linode-cli",
+    "hcloud",
+    "oci",
+    "ibmcloud",
+];
+
+/// What a program of the infrastructure, database or hosting kind destroys.
+/// `input` is text it reads on standard input (here-documents, here-strings).
+pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Option<&'static str> {
+    let sub = first_operand(args);
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    match program {
+        "kubectl" | "oc" | "k3s" | "microk8s.kubectl"
+            if matches!(sub, Some("delete" | "drain" | "cordon" | "taint"))
+                || (sub == Some("replace") && has("--force"))
+                || (sub == Some("scale") && args.iter().any(|a| a == "--replicas=0")) =>
+        {
+            Some("deletes or evicts cluster resources")
+        }
+        "terraform" | "tofu" | "terragrunt" | "pulumi"
+            if matches!(sub, Some("destroy" | "force-unlock"))
+                || has("-destroy")
+                || has("--destroy")
+                || (matches!(sub, Some("state" | "workspace" | "stack"))
+                    && args
+                        .iter()
+                        .any(|a| matches!(a.as_str(), "rm" | "delete" | "rm-all"))) =>
+        {
+            Some("destroys infrastructure")
+        }
+        "docker" | "podman" | "nerdctl" | "docker-compose"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "rm" | "rmi" | "prune" | "kill" | "down" | "stop" | "remove"
+                )
+            }) =>
+        {
+            Some("removes containers, images or volumes")
+        }
+        "helm"
+            if matches!(
+                sub,
+                Some("uninstall" | "delete" | "del" | "un" | "rollback")
+            ) =>
+        {
+            Some("uninstalls a release")
+        }
+        "systemctl"
+            if matches!(
+                sub,
+                Some("stop" | "disable" | "mask" | "kill" | "isolate" | "reset-failed")
+            ) =>
+        {
+            Some("stops or disables services")
+        }
+        "git" => git_push(args),
+        "cp" if args.iter().any(|a| a == "/dev/null" || a == "/dev/zero") => {
+            Some("overwrites a file with nothing")
+        }
+        p if DATABASE_CLIENTS.contains(&p)
+            && args.iter().chain(input).any(|a| {
+                let lower = a.to_ascii_lowercase();
+                DESTROYING_STATEMENTS.iter().any(|s| lower.contains(s))
+            }) =>
+        {
+            Some("runs a statement that deletes or rewrites data")
+        }
+        p if CLOUD_CLIS.contains(&p)
+            && args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "delete" | "rm" | "rb" | "destroy" | "terminate-instances" | "remove"
+                ) || a.starts_with("delete-")
+            }) =>
+        {
+            Some("deletes cloud resources")
+        }
+        _ => None,
+    }
+}
+
+/// `git push` forms that overwrite or delete remote history, beyond the
+/// exact spellings the git table knows (`--force-with-lease=…`, `--mirror`,
+/// `+ref`, `:ref`, abbreviations of `--force`).
+fn git_push(args: &[String]) -> Option<&'static str> {
+    let push = args.iter().position(|a| a == "push")?;
+    let rest = args.get(push + 1..)?;
+    rest.iter()
+        .any(|a| {
+            a.starts_with("--force")
+                || a.starts_with("--mirror")
+                || a.starts_with("--delete")
+                || a.starts_with("--prune")
+                || (a.len() > 3 && "--force".starts_with(a.split('=').next().unwrap_or(a)))
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && (a.contains('f') || a.contains('d')))
+                || a.starts_with('+')
+                || a.contains(":")
+                    && !a.contains("://")
+                    && a.split(':').next().is_some_and(str::is_empty)
+        })
+        .then_some("overwrites or deletes remote history")
+}
+
+fn first_operand(args: &[String]) -> Option<&str> {
+    args.iter()
+        .map(String::as_str)
+        .find(|a| !a.starts_with('-'))
+}
+
+/// Programs that run their arguments as a command somewhere else (another
+/// machine, container, namespace or multi-call binary): the floor reads the
+/// arguments as a command line.
+pub fn runs_arguments(program: &str, args: &[String]) -> bool {
+    match program {
+        "ssh" | "rsh" | "slogin" | "busybox" | "toybox" | "chroot" | "nsenter" | "unshare"
+        | "firejail" | "bwrap" | "doas" | "pkexec" | "runuser" | "su" | "coproc" | "exec"
+        | "builtin" | "trap" | "parallel" | "script" => true,
+        "docker" | "podman" | "kubectl" | "oc" | "nerdctl" => args
+            .iter()
+            .any(|a| matches!(a.as_str(), "exec" | "run" | "debug")),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn globs_that_name_destroyers() {
+        for p in ["r[m]", "/usr/bin/r?", "r*m", "*", "/bin/s[h]red", "?d"] {
+            assert!(glob_names_destroyer(p), "{p}");
+        }
+        for p in ["l[s]", "ca?", "*.rs"] {
+            assert!(!glob_names_destroyer(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn infrastructure_destroyers() {
+        for (p, a) in [
+            ("kubectl", &["delete", "namespace", "prod"][..]),
+            ("terraform", &["destroy"]),
+            ("terraform", &["apply", "-destroy"]),
+            ("docker", &["system", "prune", "-af"]),
+            ("helm", &["uninstall", "x"]),
+            ("psql", &["-c", "DROP TABLE users"]),
+            ("mysql", &["-e", "delete from t"]),
+            ("git", &["push", "--force-with-lease=main", "origin"]),
+            ("git", &["push", "origin", "+main"]),
+            ("git", &["push", "origin", ":main"]),
+            ("aws", &["s3", "rm", "s3://b/x"]),
+        ] {
+            assert!(infrastructure(p, &words(a), &[]).is_some(), "{p} {a:?}");
+        }
+        for (p, a) in [
+            ("kubectl", &["get", "pods"][..]),
+            ("docker", &["ps"]),
+            ("psql", &["-c", "SELECT 1"]),
+            ("git", &["push", "origin", "main"]),
+            ("git", &["push", "https://x/y.git", "main"]),
+        ] {
+            assert!(infrastructure(p, &words(a), &[]).is_none(), "{p} {a:?}");
+        }
+    }
+}
