@@ -8,6 +8,7 @@
 //! The argument may also be an argv array (`["ls", "-la"]`), which a tool runs
 //! without a shell: then only the program and its arguments are judged.
 
+mod budget;
 mod builtins;
 mod floor;
 mod git;
@@ -27,6 +28,9 @@ use crate::text::preview;
 use paths::{Places, COMPUTED};
 use programs::Args;
 use serde_json::{Map, Value};
+
+/// How many findings one command line reports at most.
+const MAX_FINDINGS: usize = 16;
 
 /// How deep wrappers and `bash -c '…'` are followed.
 const MAX_DEPTH: usize = 6;
@@ -130,6 +134,12 @@ struct Report {
 impl Report {
     fn unproven(&mut self, code: &str, message: String) {
         self.unproven = true;
+        // A bounded list: enough to explain, and no quadratic duplicate search
+        // on a line of thousands of commands.
+        if self.findings.len() >= MAX_FINDINGS {
+            return;
+        }
+        budget::count(self.findings.len());
         let finding = Finding::new(code, message);
         if !self.findings.contains(&finding) {
             self.findings.push(finding);
@@ -171,6 +181,7 @@ impl Report {
 /// Assesses an argv that a tool runs without a shell.
 pub fn assess_argv(argv: &[String]) -> Assessment {
     let operation = argv.join(" ");
+    budget::reset(operation.len());
     let mut report = Report::default();
     if argv.is_empty() {
         report.unproven(codes::COMMAND_EMPTY, String::from("the command is empty"));
@@ -192,6 +203,7 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
 /// Assesses a command line: parsed, then every command in it judged.
 pub fn assess_command(line: &str) -> Assessment {
     let operation = line.to_owned();
+    budget::reset(line.len());
     if line.trim().is_empty() {
         let mut report = Report::default();
         report.unproven(codes::COMMAND_EMPTY, String::from("the command is empty"));
@@ -771,6 +783,11 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
+    if !budget::spend(1 + words.len().min(WINDOW)) {
+        return Some(String::from(
+            "the command is too complex for the floor to analyse",
+        ));
+    }
     // Assignments and the reserved words that can precede a command
     // (`do rm x` inside a loop, `then`, `!`).
     let start = words.iter().position(|w| {
@@ -812,7 +829,8 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if floor::runs_arguments(program, args) {
         // The remote or inner shell reads the words joined into a line.
         for i in 0..args.len().min(WINDOW) {
-            let line = args.get(i..).unwrap_or_default().join(" ");
+            let end = (i + WINDOW).min(args.len());
+            let line = args.get(i..end).unwrap_or_default().join(" ");
             if let Some(what) = destruction_in_line(&line, depth + 1) {
                 return Some(what);
             }
@@ -828,7 +846,7 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
         for (i, arg) in args.iter().enumerate() {
             if matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
                 if let Some(what) = args
-                    .get(i + 1..)
+                    .get(i + 1..(i + 1 + WINDOW).min(args.len()))
                     .and_then(|inner| destruction(inner, depth + 1))
                 {
                     return Some(what);
@@ -870,6 +888,11 @@ fn destruction_in_line(line: &str, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
+    if !budget::spend(line.len()) {
+        return Some(String::from(
+            "the command is too complex for the floor to analyse",
+        ));
+    }
     walk::judge_line(line, depth, &Places::default()).destroys
 }
 
@@ -883,6 +906,7 @@ fn destruction_in_words(line: &str) -> Option<String> {
         .map(str::to_owned)
         .collect();
     (0..words.len()).find_map(|i| {
+        budget::count(WINDOW);
         let (first, args) = words.get(i..(i + WINDOW).min(words.len()))?.split_first()?;
         let program = base_name(first);
         programs::destructive(program, args)
@@ -1074,5 +1098,73 @@ mod tests {
         assert_eq!(argv(&["rm", "-rf", "/"]).verdict, Verdict::Destructive);
         assert_eq!(argv(&["sort", "-o", "x"]).verdict, Verdict::Unproven);
         assert_eq!(argv(&[]).verdict, Verdict::Unproven);
+    }
+
+    /// Every syntax shape, repeated n and 2n times: the counted work (parser
+    /// characters, words walked, paths checked, floor look-through) must grow
+    /// linearly. Counts, never times, so the test is deterministic.
+    #[test]
+    fn work_grows_linearly() {
+        let shapes: &[(&str, &str, &str)] = &[
+            ("", "[", ""),
+            ("cat ", "[ ", ""),
+            ("echo ", "'a' ", ""),
+            ("echo ", "\"a\" ", ""),
+            ("echo ", "a ", ""),
+            ("", "ls; ", ""),
+            ("", "ls && ", "ls"),
+            ("", "ls | ", "ls"),
+            ("echo ", "$(", ""),
+            ("echo ", "$(ls) ", ""),
+            ("echo ", "`ls` ", ""),
+            ("echo ", "${a} ", ""),
+            ("echo ", "${x:-", ""),
+            ("", "((", ""),
+            ("", "(", ""),
+            ("", "(ls) ", ""),
+            ("", "{ ls; } ", ""),
+            ("cat <<'E'\n", "line $(x)\n", "E"),
+            ("", "cat <<E\nE\n", ""),
+            ("echo ", "\\\n", ""),
+            ("", "env ", "ls"),
+            ("", "ssh a ", ""),
+            ("", "timeout 1 ", "ls"),
+            ("", "bash -c ", ""),
+            ("", "f(){ ls; }; f; ", ""),
+            ("", "for x in a; do cat $x; done; ", ""),
+            ("", "cd a; cat b; ", ""),
+            ("cat ", "*.rs ", ""),
+            ("echo $((1+", "1+", "1))"),
+            ("", ")", ""),
+            ("", "# x\n", ""),
+            ("echo ", "é", ""),
+            ("", "sudo ", "rm"),
+            ("", "xargs ", "rm"),
+            ("find . ", "-exec rm {} + ", ""),
+            ("git push ", "--force ", ""),
+            ("", "'", ""),
+            ("", "\"$(", ""),
+            ("", "a=1 ", "ls"),
+            ("", "x | sh; ", ""),
+            ("", "if ls; then ", ""),
+            ("", "case a in a) ", ""),
+            ("", "[[ ", ""),
+            ("", "<(", ""),
+            ("", "eval ", "ls"),
+        ];
+        let cost = |line: &str| {
+            budget::take_spent();
+            let _ = assess_command(line);
+            budget::take_spent()
+        };
+        for (prefix, unit, suffix) in shapes {
+            let line = |n: usize| format!("{prefix}{}{suffix}", unit.repeat(n));
+            let small = cost(&line(2000));
+            let big = cost(&line(4000));
+            assert!(
+                big <= small * 5 / 2 + 1000,
+                "{unit:?}: {small} units for n, {big} for 2n"
+            );
+        }
     }
 }

@@ -42,6 +42,9 @@ impl Places {
             self.unknown = true;
             return;
         };
+        if self.unknown {
+            return;
+        }
         if target == "-" || target.contains(['*', '?', '[', COMPUTED, LOOP_VALUE]) {
             self.unknown = true;
             return;
@@ -51,18 +54,20 @@ impl Places {
             added.push(join(dir, target));
         }
         for dir in added {
+            if self.dirs.len() >= MAX_PLACES {
+                self.unknown = true;
+                return;
+            }
             if !self.dirs.contains(&dir) {
                 self.dirs.push(dir);
             }
-        }
-        if self.dirs.len() > MAX_PLACES {
-            self.unknown = true;
         }
     }
 
     /// Why reading the file operand `path` could print a secret, if it could.
     /// `globbed`: the shell expands unquoted globs in the command's words.
     pub fn secret(&self, path: &str, globbed: bool) -> Option<String> {
+        super::budget::count(path.len().saturating_mul(self.dirs.len()));
         if path.contains(COMPUTED) {
             return Some(String::from(
                 "is computed by the shell (a substitution or variable), so it may name any file",

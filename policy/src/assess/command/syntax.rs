@@ -318,6 +318,7 @@ impl Parser {
     }
 
     fn ch(&self, ahead: usize) -> Option<char> {
+        super::budget::count(1);
         self.chars.get(self.pos + ahead).copied()
     }
 

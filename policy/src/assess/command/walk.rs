@@ -8,11 +8,12 @@ use super::builtins::harmless_expansion;
 use super::paths::{Places, COMPUTED, LOOP_VALUE};
 use super::syntax::{self, Command, Compound, Heredoc, Part, Pipeline, Redirect, Script, Word};
 use super::{
-    base_name, check_words, destruction, destruction_in_words, floor, is_assignment,
+    base_name, budget, check_words, destruction, destruction_in_words, floor, is_assignment,
     is_interpreter, programs, safe_loop_variable, unbounded, Report, Shape,
 };
 use crate::codes;
 use crate::text::preview;
+use std::collections::BTreeSet;
 
 /// What judging one command line found.
 pub struct Outcome {
@@ -59,7 +60,7 @@ pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
         commands: 0,
         places: places.clone(),
         loops: Vec::new(),
-        functions: Vec::new(),
+        functions: BTreeSet::new(),
         current_function: None,
         depth,
     };
@@ -91,7 +92,7 @@ struct Walk<'a> {
     places: Places,
     /// Loop variables in scope, and whether every value is a safe operand.
     loops: Vec<(String, bool)>,
-    functions: Vec<String>,
+    functions: BTreeSet<String>,
     current_function: Option<String>,
     depth: usize,
 }
@@ -112,11 +113,18 @@ impl Walk<'_> {
     }
 
     fn pipeline(&mut self, pipeline: &Pipeline) {
-        let names: Vec<Option<String>> = pipeline.commands.iter().map(program_word).collect();
+        // Whether a `head` comes later in the pipeline, computed from the end
+        // so long pipelines stay linear.
+        let mut head_after = vec![false; pipeline.commands.len()];
+        let mut seen = false;
+        for (i, command) in pipeline.commands.iter().enumerate().rev() {
+            if let Some(slot) = head_after.get_mut(i) {
+                *slot = seen;
+            }
+            seen |= program_word(command).as_deref() == Some("head");
+        }
         for (i, command) in pipeline.commands.iter().enumerate() {
-            let bounded = names
-                .get(i + 1..)
-                .is_some_and(|later| later.iter().any(|n| n.as_deref() == Some("head")));
+            let bounded = head_after.get(i).copied().unwrap_or(false);
             self.command(command, i > 0, bounded);
         }
     }
@@ -127,7 +135,7 @@ impl Walk<'_> {
                 self.simple(&simple.words, &simple.redirects, piped, bounded)
             }
             Command::Function(name, body) => {
-                self.functions.push(name.clone());
+                self.functions.insert(name.clone());
                 let outer = self.current_function.replace(name.clone());
                 self.command(body, false, false);
                 self.current_function = outer;
@@ -396,6 +404,7 @@ impl Walk<'_> {
             self.redirect(redirect, &mut stdin, &mut fed);
         }
         let args: Vec<Arg> = words.iter().map(|w| self.resolve(w)).collect();
+        budget::count(args.iter().map(|a| a.text.len() + 1).sum());
         let texts: Vec<String> = args.iter().map(|a| a.text.clone()).collect();
         let program_at = texts.iter().position(|w| !is_assignment(w));
         self.truncation(&texts, program_at, redirects);
