@@ -396,11 +396,13 @@ impl Parser {
         // `2>file`: a word of digits right before a redirection is its descriptor.
         if let (Some(digits), Some('<' | '>')) = (word.literal(), self.ch(0)) {
             let plain = matches!(word.parts.as_slice(), [Part::Lit(_)]);
-            if plain && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                if self.ch(1) != Some('(') {
-                    if let Some(op) = self.operator() {
-                        return Ok(Tok::Op(op, Some(digits)));
-                    }
+            if plain
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && self.ch(1) != Some('(')
+            {
+                if let Some(op) = self.operator() {
+                    return Ok(Tok::Op(op, Some(digits)));
                 }
             }
         }
