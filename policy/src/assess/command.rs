@@ -189,6 +189,7 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
     }
     let places = Places::default();
     let shape = Shape {
+        names_safe: false,
         expands: false,
         globbed: false,
         places: &places,
@@ -269,7 +270,11 @@ pub(crate) fn safe_loop_variable(name: &str) -> bool {
 /// words (so they may hold other options than written); `from_stdin`: `xargs`
 /// will append words read from standard input.
 /// How the shell may change a command's words, and where it runs.
+#[derive(Clone, Copy)]
 struct Shape<'a> {
+    /// The names on standard input are known to be harmless files (a `find`
+    /// whose names are all of plain source types feeds this `xargs`).
+    names_safe: bool,
     /// The shell may expand the words (so they may hold other options than written).
     expands: bool,
     /// An unquoted glob is among the words.
@@ -348,8 +353,17 @@ fn check_words(
     }
     if let Some(inner) = unwrap(name, args)? {
         let inner_from_stdin = from_stdin || name == "xargs";
+        // `xargs -a FILE` reads the names from a file, not from the pipe.
+        let from_file = name == "xargs"
+            && args
+                .iter()
+                .any(|a| a.starts_with("-a") || a.starts_with("--arg"));
+        let inner_shape = Shape {
+            names_safe: shape.names_safe && !from_file,
+            ..*shape
+        };
         return match inner {
-            Some(inner) => check_words(inner, shape, depth + 1, inner_from_stdin),
+            Some(inner) => check_words(inner, &inner_shape, depth + 1, inner_from_stdin),
             None if name == "env" => Err((
                 codes::COMMAND_ENVIRONMENT,
                 String::from("`env` prints the environment, which may hold tokens and keys"),
@@ -392,6 +406,14 @@ fn check_words(
             ),
         )
     })?;
+    if from_stdin && !shape.names_safe && prints_content(words.get(start..).unwrap_or_default()) {
+        return Err((
+            codes::COMMAND_SENSITIVE_PATH,
+            format!(
+                "`xargs` gives `{name}` file names from its input, which may name a secret file"
+            ),
+        ));
+    }
     check_secret_reads(name, args, shape)
 }
 
@@ -487,7 +509,7 @@ fn check_shell(
 /// Programs that print the content of the files they are given: reading a key,
 /// a credentials file or another process's environment with them is not an
 /// everyday read, and is confirmed just as `file_operations` would confirm it.
-const CONTENT_READERS: &[&str] = &[
+pub(crate) const CONTENT_READERS: &[&str] = &[
     "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk",
     "nawk", "sed", "sort", "uniq", "cut", "nl", "tac", "rev", "column", "cmp", "comm", "diff",
     "base64", "base32", "od", "hexdump", "xxd", "strings", "fold", "fmt", "expand", "unexpand",
@@ -570,6 +592,16 @@ fn check_find(
                     format!("`find {arg}` runs nothing"),
                 ));
             }
+            let reader = prints_content(inner);
+            if reader && !find_names_safe(args, shape.places) {
+                return Err((
+                    codes::COMMAND_SENSITIVE_PATH,
+                    format!(
+                        "`find {arg}` gives every file it finds to `{}`, which may be a secret file",
+                        preview(inner.first().map_or("", String::as_str), 30)
+                    ),
+                ));
+            }
             check_words(inner, shape, depth + 1, from_stdin)?;
             i = end + 1;
         } else {
@@ -596,6 +628,65 @@ fn check_find(
             ),
         )
     })
+}
+
+/// Whether a command prints the content of the files it is given (a search
+/// that prints only names or counts, `grep -l`, does not).
+fn prints_content(words: &[String]) -> bool {
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let program = base_name(program);
+    if !CONTENT_READERS.contains(&program) {
+        return false;
+    }
+    let names_only = matches!(program, "grep" | "egrep" | "fgrep" | "rg")
+        && args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "-l" | "-L"
+                    | "-c"
+                    | "-q"
+                    | "--files-with-matches"
+                    | "--files-without-match"
+                    | "--count"
+                    | "--quiet"
+            )
+        });
+    !names_only
+}
+
+/// Whether every file a `find` can name is harmless to print: its start
+/// directories hold no secrets and every `-name`/`-iname` test is a pattern
+/// of plain source or text files (no negation, no path or regex tests).
+pub(crate) fn find_names_safe(args: &[String], places: &Places) -> bool {
+    let starts = args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | ")"));
+    for start in starts {
+        if start.contains(['*', '?', '[']) || places.secret(&format!("{start}/x"), false).is_some()
+        {
+            return false;
+        }
+    }
+    let mut named = false;
+    for (i, arg) in args.iter().enumerate() {
+        match arg.as_str() {
+            "!" | "-not" | "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex"
+            | "-iregex" | "-lname" | "-ilname" => return false,
+            "-name" | "-iname" => {
+                let Some(pattern) = args.get(i + 1) else {
+                    return false;
+                };
+                if !pattern.contains('*') || places.secret(pattern, true).is_some() {
+                    return false;
+                }
+                named = true;
+            }
+            _ => {}
+        }
+    }
+    named
 }
 
 type Unwrapped<'a> = Result<Option<Option<&'a [String]>>, (&'static str, String)>;
@@ -826,6 +917,17 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
             }
         }
     }
+    if floor::inline_code(program) {
+        let code = args
+            .iter()
+            .take(WINDOW)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(what) = destruction_in_words(&code) {
+            return Some(format!("`{program}` runs code that {what}"));
+        }
+    }
     if floor::runs_arguments(program, args) {
         // The remote or inner shell reads the words joined into a line.
         for i in 0..args.len().min(WINDOW) {
@@ -946,6 +1048,8 @@ mod tests {
             "timeout 5 cat /var/log/syslog",
             "find . -name '*.log' | xargs grep -l ERROR",
             "find . -type f -exec grep -l TODO {} +",
+            "find . -name '*.rs' -exec cat {} +",
+            "find src -name '*.py' | xargs wc -l",
             "sed -n '1,20p' src/main.rs",
             "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
             "command -v git",
@@ -1027,11 +1131,17 @@ mod tests {
             ("env -S 'sh -c id'", codes::COMMAND_UNSAFE_ARGUMENT),
             ("time -o out.txt ls", codes::COMMAND_UNSAFE_ARGUMENT),
             ("find . | xargs sort", codes::COMMAND_EXPANSION),
+            ("find ~ -exec cat {} +", codes::COMMAND_SENSITIVE_PATH),
+            ("find . | xargs cat", codes::COMMAND_SENSITIVE_PATH),
+            (
+                "find . -name '*.rs' | xargs -a list cat",
+                codes::COMMAND_SENSITIVE_PATH,
+            ),
             ("eval ls", codes::COMMAND_SHELL_STATE),
             ("source ./env.sh", codes::COMMAND_SHELL_STATE),
             ("echo ${!x}", codes::COMMAND_EXPANSION),
             ("cat <<EOF\n$(./x)\nEOF", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("echo hi | tee out.txt", codes::COMMAND_UNKNOWN_PROGRAM),
+            ("echo hi | tee out.txt", codes::COMMAND_DESTRUCTIVE),
             ("xargs -a list.txt sed -i s/a/b/", codes::COMMAND_EXPANSION),
         ] {
             assert_eq!(first_code(line), code, "{line}");

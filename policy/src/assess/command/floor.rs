@@ -3,74 +3,6 @@
 //! the programs a glob could name. Used only to refuse a "low" rating, never
 //! to allow; it may over-match.
 
-/// Programs whose names a globbed or computed program word might spell.
-const DESTROYERS: &[&str] = &[
-    "rm", "rmdir", "unlink", "shred", "srm", "wipe", "dd", "wipefs", "mkfs", "mke2fs", "fdisk",
-    "sfdisk", "parted", "truncate", "kill", "killall", "pkill", "shutdown", "reboot", "halt",
-    "poweroff", "sudo", "doas", "su", "chmod", "chown", "mv", "dropdb", "find", "xargs",
-];
-
-/// Whether a glob pattern (`r[m]`, `r*`, `/usr/bin/?m`) could name a program
-/// that destroys.
-pub fn glob_names_destroyer(pattern: &str) -> bool {
-    let base = pattern.rsplit('/').next().unwrap_or(pattern);
-    DESTROYERS.iter().any(|name| glob_match(base, name))
-}
-
-/// A glob matcher for `*`, `?` and `[…]` with the linear two-pointer method
-/// (`[…]` may over-match: any bracket matches any one character).
-fn glob_match(pattern: &str, text: &str) -> bool {
-    let pattern: Vec<char> = collapse_brackets(pattern);
-    let text: Vec<char> = text.chars().collect();
-    let (mut p, mut t) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        match pattern.get(p) {
-            Some('?') | Some('\u{1}') => {
-                p += 1;
-                t += 1;
-            }
-            Some('*') => {
-                star = Some((p, t));
-                p += 1;
-            }
-            Some(c) if Some(c) == text.get(t) => {
-                p += 1;
-                t += 1;
-            }
-            _ => match star {
-                Some((sp, st)) => {
-                    p = sp + 1;
-                    t = st + 1;
-                    star = Some((sp, st + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern
-        .get(p..)
-        .is_some_and(|rest| rest.iter().all(|c| *c == '*'))
-}
-
-/// `[…]` becomes one any-character marker.
-fn collapse_brackets(pattern: &str) -> Vec<char> {
-    let mut out = Vec::new();
-    let mut in_bracket = false;
-    for c in pattern.chars() {
-        match c {
-            '[' if !in_bracket => {
-                in_bracket = true;
-                out.push('\u{1}');
-            }
-            ']' if in_bracket => in_bracket = false,
-            _ if in_bracket => {}
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// Database clients: a statement that drops, deletes or rewrites data.
 const DATABASE_CLIENTS: &[&str] = &[
     "psql",
@@ -176,7 +108,20 @@ pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Optio
         {
             Some("stops or disables services")
         }
+        "git"
+            if args
+                .iter()
+                .any(|a| a.contains("alias.") && a.contains("=!")) =>
+        {
+            Some("defines an alias that runs a shell command")
+        }
         "git" => git_push(args),
+        "tee"
+            if !args.iter().any(|a| a == "-a" || a.starts_with("--a"))
+                && args.iter().any(|a| !a.starts_with('-')) =>
+        {
+            Some("overwrites the files it is given")
+        }
         "cp" if args.iter().any(|a| a == "/dev/null" || a == "/dev/zero") => {
             Some("overwrites a file with nothing")
         }
@@ -232,6 +177,27 @@ fn first_operand(args: &[String]) -> Option<&str> {
         .find(|a| !a.starts_with('-'))
 }
 
+/// Interpreters whose inline program (`-e`, `-c`, an awk or sed script) the
+/// floor reads word by word for destroying programs (`system("rm -rf ~")`).
+pub fn inline_code(program: &str) -> bool {
+    matches!(
+        program,
+        "awk"
+            | "gawk"
+            | "mawk"
+            | "nawk"
+            | "sed"
+            | "perl"
+            | "python"
+            | "python3"
+            | "ruby"
+            | "node"
+            | "php"
+            | "lua"
+            | "tclsh"
+    )
+}
+
 /// Programs that run their arguments as a command somewhere else (another
 /// machine, container, namespace or multi-call binary): the floor reads the
 /// arguments as a command line.
@@ -253,16 +219,6 @@ mod tests {
 
     fn words(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn globs_that_name_destroyers() {
-        for p in ["r[m]", "/usr/bin/r?", "r*m", "*", "/bin/s[h]red", "?d"] {
-            assert!(glob_names_destroyer(p), "{p}");
-        }
-        for p in ["l[s]", "ca?", "*.rs"] {
-            assert!(!glob_names_destroyer(p), "{p}");
-        }
     }
 
     #[test]

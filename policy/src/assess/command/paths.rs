@@ -45,7 +45,11 @@ impl Places {
         if self.unknown {
             return;
         }
-        if target == "-" || target.contains(['*', '?', '[', COMPUTED, LOOP_VALUE]) {
+        if target == "-"
+            || target.starts_with("~-")
+            || target.starts_with("~+")
+            || target.contains(['*', '?', '[', '{', COMPUTED, LOOP_VALUE])
+        {
             self.unknown = true;
             return;
         }
@@ -78,6 +82,11 @@ impl Places {
                 "comes from a loop variable that takes a secret or unresolvable value",
             ));
         }
+        if path.starts_with("~-") || path.starts_with("~+") {
+            return Some(String::from(
+                "is relative to a directory the shell tracks (`~-`, `~+`)",
+            ));
+        }
         let relative = !path.starts_with('/') && !path.starts_with('~');
         if relative && self.unknown {
             return Some(String::from(
@@ -108,7 +117,7 @@ fn join(dir: &str, path: &str) -> String {
 
 /// One resolved candidate: the path itself, and where its `..` may climb.
 fn one(path: &str, globbed: bool) -> Option<String> {
-    if globbed && path.contains(['*', '?', '[']) {
+    if globbed && path.contains(['*', '?', '[', '{']) {
         return glob(path);
     }
     if let Some(why) = secret_path(path) {
@@ -191,6 +200,9 @@ fn glob(path: &str) -> Option<String> {
         if let Some(why) = secret_path(&probe) {
             return Some(format!("is a glob inside a directory that {why}"));
         }
+    }
+    if last.contains('{') {
+        return unsure();
     }
     if !last.contains(['*', '?']) {
         // Only bracket classes: few names can match; try each one.

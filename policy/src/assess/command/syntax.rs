@@ -211,6 +211,19 @@ impl Word {
         }
     }
 
+    /// The word's text with quotes removed, glob and brace characters kept,
+    /// when it holds no parameter, substitution or arithmetic.
+    pub fn literal_with_patterns(&self) -> Option<String> {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Lit(t) | Part::Quoted(t) => out.push_str(t),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
     /// The word's value when it holds no expansion at all (quotes removed).
     pub fn literal(&self) -> Option<String> {
         if self.glob || self.brace {
@@ -393,6 +406,12 @@ impl Parser {
             return Ok(Tok::Op(op, None));
         }
         let word = self.read_word()?;
+        // `{name}>file` opens a descriptor and assigns its number to `name`.
+        if let (Some(text), Some('<' | '>')) = (word.literal_with_patterns(), self.ch(0)) {
+            if text.starts_with('{') && text.ends_with('}') && text.len() > 2 {
+                return Err(SyntaxError::Unsupported("a named descriptor (`{name}>`)"));
+            }
+        }
         // `2>file`: a word of digits right before a redirection is its descriptor.
         if let (Some(digits), Some('<' | '>')) = (word.literal(), self.ch(0)) {
             let plain = matches!(word.parts.as_slice(), [Part::Lit(_)]);
@@ -648,6 +667,7 @@ impl Parser {
                 self.pos += 2;
                 self.read_braced(quoted).map(Some)
             }
+            Some('[') => Err(SyntaxError::Unsupported("`$[…]` arithmetic")),
             Some('\'') if !quoted => {
                 self.pos += 2;
                 let mut text = String::new();

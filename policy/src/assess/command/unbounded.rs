@@ -38,7 +38,15 @@ pub fn unbounded(words: &[String], inputs: &[String], bounded: bool) -> Option<S
         })
     };
     let reason = match program {
-        "timeout" => return None,
+        "timeout"
+            if args
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .is_some_and(|d| sleep_seconds(d).is_some_and(|s| s <= MAX_SLEEP)) =>
+        {
+            return None
+        }
+        "timeout" => "may run for a long time",
         "nohup" | "disown" | "daemonize" => "keeps running after the command returns",
         "setsid" if short('f') || long("--fork") => "keeps running after the command returns",
         "watch" => "repeats a command until it is stopped",
@@ -46,7 +54,9 @@ pub fn unbounded(words: &[String], inputs: &[String], bounded: bool) -> Option<S
         "sleep"
             if args
                 .iter()
-                .any(|a| sleep_seconds(a).is_none_or(|s| s > MAX_SLEEP)) =>
+                .map(|a| sleep_seconds(a))
+                .try_fold(0.0, |sum, s| s.map(|s| sum + s))
+                .is_none_or(|total| total > MAX_SLEEP) =>
         {
             "sleeps for a long time"
         }

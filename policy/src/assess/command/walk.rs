@@ -8,8 +8,8 @@ use super::builtins::harmless_expansion;
 use super::paths::{Places, COMPUTED, LOOP_VALUE};
 use super::syntax::{self, Command, Compound, Heredoc, Part, Pipeline, Redirect, Script, Word};
 use super::{
-    base_name, budget, check_words, destruction, destruction_in_words, floor, is_assignment,
-    is_interpreter, programs, safe_loop_variable, unbounded, Report, Shape,
+    base_name, budget, check_words, destruction, destruction_in_words, find_names_safe, floor,
+    is_assignment, is_interpreter, programs, safe_loop_variable, unbounded, Report, Shape,
 };
 use crate::codes;
 use crate::text::preview;
@@ -63,6 +63,7 @@ pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
         functions: BTreeSet::new(),
         current_function: None,
         depth,
+        names_safe: false,
     };
     walk.script(&parsed.script);
     outcome.report = walk.report;
@@ -95,6 +96,9 @@ struct Walk<'a> {
     functions: BTreeSet<String>,
     current_function: Option<String>,
     depth: usize,
+    /// The command being judged reads file names from a `find` whose names are
+    /// all harmless.
+    names_safe: bool,
 }
 
 impl Walk<'_> {
@@ -113,19 +117,18 @@ impl Walk<'_> {
     }
 
     fn pipeline(&mut self, pipeline: &Pipeline) {
-        // Whether a `head` comes later in the pipeline, computed from the end
-        // so long pipelines stay linear.
-        let mut head_after = vec![false; pipeline.commands.len()];
-        let mut seen = false;
-        for (i, command) in pipeline.commands.iter().enumerate().rev() {
-            if let Some(slot) = head_after.get_mut(i) {
-                *slot = seen;
-            }
-            seen |= program_word(command).as_deref() == Some("head");
-        }
+        let mut safe_names = false;
         for (i, command) in pipeline.commands.iter().enumerate() {
-            let bounded = head_after.get(i).copied().unwrap_or(false);
+            // Only a `head` right after a producer ends it: `sort` between
+            // them would read forever.
+            let bounded = pipeline
+                .commands
+                .get(i + 1)
+                .is_some_and(|next| program_word(next).as_deref() == Some("head"));
+            self.names_safe = safe_names;
             self.command(command, i > 0, bounded);
+            self.names_safe = false;
+            safe_names = feeds_safe_names(command, &self.places);
         }
     }
 
@@ -235,6 +238,8 @@ impl Walk<'_> {
             .chars()
             .all(|c| c.is_ascii_digit() || " \t+-*/%()<>=!&|^~?:".contains(c));
         if !literal {
+            // Substitutions inside run too; the floor reads the words.
+            self.destroy(destruction_in_words(text));
             self.report.unproven(
                 codes::COMMAND_UNSUPPORTED_SYNTAX,
                 format!(
@@ -299,6 +304,19 @@ impl Walk<'_> {
 
     /// Resolves a word, judging every command inside it.
     fn resolve(&mut self, word: &Word) -> Arg {
+        if word.brace {
+            if let Some(text) = word.literal_with_patterns() {
+                if brace_range_floods(&text) {
+                    self.report.unproven(
+                        codes::COMMAND_UNBOUNDED,
+                        format!(
+                            "the brace range `{}` expands to a flood of words",
+                            shown(&text)
+                        ),
+                    );
+                }
+            }
+        }
         let mut arg = Arg {
             expands: word.glob || word.brace,
             ..Arg::default()
@@ -348,11 +366,22 @@ impl Walk<'_> {
                         arg.text.push(LOOP_VALUE);
                     }
                 } else if harmless_expansion(name) {
-                    if name == "HOME" {
-                        arg.text.push('~');
-                    } else {
-                        arg.text.push('$');
-                        arg.text.push_str(name);
+                    // The value as a path, so the secret checks see where it points.
+                    match name.as_str() {
+                        "HOME" => arg.text.push('~'),
+                        "PWD" => arg.text.push('.'),
+                        "XDG_CONFIG_HOME" => arg.text.push_str("~/.config"),
+                        "XDG_DATA_HOME" => arg.text.push_str("~/.local/share"),
+                        "XDG_CACHE_HOME" => arg.text.push_str("~/.cache"),
+                        "TMPDIR" => arg.text.push_str("/tmp"),
+                        "OLDPWD" | "XDG_RUNTIME_DIR" => {
+                            arg.computed = true;
+                            arg.text.push(COMPUTED);
+                        }
+                        _ => {
+                            arg.text.push('$');
+                            arg.text.push_str(name);
+                        }
                     }
                 } else {
                     self.report.unproven(
@@ -411,6 +440,7 @@ impl Walk<'_> {
         let Some(at) = program_at else {
             // Only assignments: judged as such.
             let shape = Shape {
+                names_safe: false,
                 expands: args.iter().any(|a| a.expands),
                 globbed: false,
                 places: &self.places,
@@ -435,9 +465,11 @@ impl Walk<'_> {
                 self.destroy(Some(String::from(
                     "runs a program whose name a substitution or variable computes",
                 )));
-            } else if floor::glob_names_destroyer(&arg.text) {
+            } else {
+                // A glob or brace can spell any program (`r[m]`, `{r,}m`,
+                // `r[[:alpha:]]`): the floor assumes the worst.
                 self.destroy(Some(format!(
-                    "the program glob `{}` may name a program that destroys",
+                    "the program name `{}` is a pattern that may name a program that destroys",
                     shown(&arg.text)
                 )));
             }
@@ -467,8 +499,9 @@ impl Walk<'_> {
         let is_function = self.functions.contains(&program);
         if !is_function {
             let shape = Shape {
+                names_safe: self.names_safe,
                 expands: args.iter().any(|a| a.expands),
-                globbed: words.iter().any(|w| w.glob),
+                globbed: words.iter().any(|w| w.glob || w.brace),
                 places: &self.places,
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
@@ -591,6 +624,26 @@ fn param_operator(op: &str, prefix: Option<char>) -> Option<&'static str> {
     }
 }
 
+/// Whether `{a..b}` ranges in a word multiply to more words than a command
+/// line should hold.
+fn brace_range_floods(text: &str) -> bool {
+    const MAX_WORDS: f64 = 100_000.0;
+    let mut product = 1.0f64;
+    for piece in text.split('{').skip(1) {
+        let inner = piece.split('}').next().unwrap_or("");
+        let mut ends = inner.split("..");
+        let (Some(a), Some(b)) = (ends.next(), ends.next()) else {
+            continue;
+        };
+        let span = match (a.parse::<f64>(), b.parse::<f64>()) {
+            (Ok(a), Ok(b)) => (b - a).abs() + 1.0,
+            _ => 26.0,
+        };
+        product *= span;
+    }
+    product > MAX_WORDS
+}
+
 /// Whether a substitution's output can never start with `-`: one simple
 /// command of literal words that prints a path, a name, a number or fixed text.
 fn never_an_option(script: &Script) -> bool {
@@ -644,6 +697,30 @@ fn never_an_option(script: &Script) -> bool {
         "printf" => args
             .first()
             .is_some_and(|f| !f.starts_with('-') && !f.contains('%')),
+        _ => false,
+    }
+}
+
+/// Whether a command is a `find` that prints only harmless file names.
+fn feeds_safe_names(command: &Command, places: &Places) -> bool {
+    let Command::Simple(simple) = command else {
+        return false;
+    };
+    let Some(words) = simple
+        .words
+        .iter()
+        .map(Word::literal)
+        .collect::<Option<Vec<String>>>()
+    else {
+        return false;
+    };
+    match words.split_first() {
+        Some((program, args)) if base_name(program) == "find" => {
+            !args
+                .iter()
+                .any(|a| a.starts_with("-exec") || a.starts_with("-ok") || a.starts_with("-fprint"))
+                && find_names_safe(args, places)
+        }
         _ => false,
     }
 }
