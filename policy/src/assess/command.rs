@@ -1277,4 +1277,29 @@ mod tests {
             );
         }
     }
+
+    /// The deepest nesting the parser and the walk accept, in every
+    /// combination, returns an answer (no stack overflow, no panic).
+    #[test]
+    fn deep_nesting_answers() {
+        let mut line = String::from("ls");
+        for _ in 0..30 {
+            line = format!("echo $({line})");
+        }
+        assert_eq!(verdict(&line), Verdict::Unproven);
+        let mut line = String::from("ls");
+        for _ in 0..8 {
+            line = format!(
+                "bash -c {}",
+                shell_quote(&format!("echo $(echo $(echo $({line})))"))
+            );
+        }
+        assert_ne!(verdict(&line), Verdict::ReadOnly);
+        let line = format!("{}ls{}", "(".repeat(200), ")".repeat(200));
+        assert_eq!(verdict(&line), Verdict::Unproven);
+    }
+
+    fn shell_quote(text: &str) -> String {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }

@@ -250,8 +250,19 @@ pub struct Parsed {
 }
 
 /// Parses a whole line.
+#[cfg(test)]
 pub fn parse(line: &str) -> Parse<Parsed> {
-    let mut parser = Parser::new(line, 0, Vec::new());
+    parse_nested(line, 0)
+}
+
+/// Parses a line that is itself nested `levels` deep (the script of a
+/// `bash -c` inside another line): the nesting bound is shared, so the
+/// stack stays bounded however the levels combine.
+pub fn parse_nested(line: &str, levels: usize) -> Parse<Parsed> {
+    let mut parser = Parser::new(line, levels.saturating_mul(4), Vec::new());
+    if parser.depth > MAX_NEST {
+        return Err(SyntaxError::TooDeep);
+    }
     let script = parser.parse_list()?;
     match parser.next()? {
         Tok::Eof => {}

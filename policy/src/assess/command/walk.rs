@@ -32,7 +32,7 @@ pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
         destroys: None,
         commands: 0,
     };
-    let parsed = match syntax::parse(line) {
+    let parsed = match syntax::parse_nested(line, depth) {
         Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.is_unsupported() {
