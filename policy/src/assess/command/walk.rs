@@ -64,6 +64,7 @@ pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
         current_function: None,
         depth,
         names_safe: false,
+        assigned: BTreeSet::new(),
     };
     walk.script(&parsed.script);
     outcome.report = walk.report;
@@ -96,6 +97,8 @@ struct Walk<'a> {
     functions: BTreeSet<String>,
     current_function: Option<String>,
     depth: usize,
+    /// Variables assigned earlier in the line.
+    assigned: BTreeSet<String>,
     /// The command being judged reads file names from a `find` whose names are
     /// all harmless.
     names_safe: bool,
@@ -358,7 +361,18 @@ impl Walk<'_> {
                     arg.text.push(COMPUTED);
                     return;
                 }
-                if let Some((_, safe)) = self.loops.iter().rev().find(|(v, _)| v == name) {
+                let positional = name.len() == 1 && "123456789@*".contains(name.as_str())
+                    || name.bytes().all(|b| b.is_ascii_digit()) && name != "0";
+                let transformed = !op.is_empty() && !op.starts_with(":-") && !op.starts_with('-');
+                if self.assigned.contains(name)
+                    || transformed
+                    || (positional && self.current_function.is_some())
+                {
+                    // A value set earlier in the line, changed by an operator,
+                    // or a function's argument: unknown here.
+                    arg.computed = true;
+                    arg.text.push(COMPUTED);
+                } else if let Some((_, safe)) = self.loops.iter().rev().find(|(v, _)| v == name) {
                     if *safe {
                         arg.text.push_str("loop-value");
                     } else {
@@ -436,6 +450,14 @@ impl Walk<'_> {
         budget::count(args.iter().map(|a| a.text.len() + 1).sum());
         let texts: Vec<String> = args.iter().map(|a| a.text.clone()).collect();
         let program_at = texts.iter().position(|w| !is_assignment(w));
+        for text in texts
+            .get(..program_at.unwrap_or(texts.len()))
+            .unwrap_or_default()
+        {
+            if let Some((name, _)) = text.split_once('=') {
+                self.assigned.insert(name.to_owned());
+            }
+        }
         self.truncation(&texts, program_at, redirects);
         let Some(at) = program_at else {
             // Only assignments: judged as such.
