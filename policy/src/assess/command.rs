@@ -917,6 +917,15 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
             }
         }
     }
+    if program == "xargs" || program == "parallel" {
+        let runs_code = args.iter().take(WINDOW).any(|a| {
+            let name = base_name(a);
+            programs::is_shell(name) || is_interpreter(name)
+        });
+        if runs_code {
+            return Some(format!("`{program}` runs its input as commands"));
+        }
+    }
     if floor::inline_code(program) {
         let code = args
             .iter()
@@ -967,15 +976,38 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
                 .and_then(|inner| destruction(inner, depth + 1))
         });
     }
+    let computed = |a: &String| a.contains([COMPUTED, paths::LOOP_VALUE]);
+    let runs_stream =
+        |a: &String| matches!(a.as_str(), "process-substitution" | "/dev/stdin" | "-");
     if program == "eval" {
+        if args.iter().any(computed) {
+            return Some(String::from("`eval` runs text the shell computes"));
+        }
         return destruction_in_line(&args.join(" "), depth + 1);
     }
-    if programs::is_shell(program) {
-        let script = args
-            .iter()
-            .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-            .and_then(|i| args.get(i + 1))?;
-        return destruction_in_line(script, depth + 1);
+    if matches!(program, "source" | ".") && args.iter().any(|a| computed(a) || runs_stream(a)) {
+        return Some(format!(
+            "`{program}` runs a stream or computed file as commands"
+        ));
+    }
+    if programs::is_shell(program) || is_interpreter(program) {
+        let script_at = args.iter().position(|a| {
+            a.starts_with('-') && !a.starts_with("--") && (a.contains('c') || a.contains('e'))
+        });
+        let Some(script) = script_at.and_then(|i| args.get(i + 1)) else {
+            // `bash <(curl …)`, `sh /dev/stdin`: a script from a stream.
+            return args
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .filter(|a| runs_stream(a) || computed(a))
+                .map(|_| format!("`{program}` runs a script from a stream or computed name"));
+        };
+        if computed(script) {
+            return Some(format!("`{program}` runs a script the shell computes"));
+        }
+        if programs::is_shell(program) {
+            return destruction_in_line(script, depth + 1);
+        }
     }
     None
 }
