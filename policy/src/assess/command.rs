@@ -197,6 +197,9 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
     if let Err((code, message)) = check_words(argv, &shape, 0, false) {
         report.unproven(code, message);
     }
+    if let Some(why) = unbounded::unbounded(argv, &[], false) {
+        report.unproven(codes::COMMAND_UNBOUNDED, why);
+    }
     let destroys = destruction(argv, 0);
     report.finish(operation, destroys, 1)
 }
@@ -1240,6 +1243,8 @@ mod tests {
         assert_eq!(argv(&["rm", "-rf", "/"]).verdict, Verdict::Destructive);
         assert_eq!(argv(&["sort", "-o", "x"]).verdict, Verdict::Unproven);
         assert_eq!(argv(&[]).verdict, Verdict::Unproven);
+        assert_eq!(argv(&["tail", "-f", "log"]).verdict, Verdict::Unproven);
+        assert_eq!(argv(&["env"]).verdict, Verdict::Unproven);
     }
 
     /// Every syntax shape, repeated n and 2n times: the counted work (parser
