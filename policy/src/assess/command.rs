@@ -893,6 +893,12 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     })?;
     let rest = words.get(start..)?;
     let (first, args) = rest.split_first()?;
+    if first.contains([COMPUTED, paths::LOOP_VALUE]) {
+        // `nice $(echo rm -rf /)`: word splitting makes the output the program.
+        return Some(String::from(
+            "runs a program whose name a substitution or variable computes",
+        ));
+    }
     let program = base_name(first);
     if let Some(what) = programs::destructive(program, args) {
         return Some(format!("`{program}` {what}"));

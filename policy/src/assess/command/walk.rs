@@ -696,12 +696,14 @@ fn never_an_option(script: &Script) -> bool {
             .cloned()
             .collect::<Vec<_>>()
             .join(" ");
-        !text.starts_with('-')
+        !text.split_whitespace().any(|w| w.starts_with('-'))
     };
     match program.as_str() {
         "pwd" | "whoami" | "hostname" | "uname" | "nproc" | "id" | "logname" | "arch" | "tty"
         | "wc" => true,
-        "date" => !args.iter().any(|a| a.starts_with("+-")),
+        "date" => !args
+            .iter()
+            .any(|a| a.starts_with("+-") || a.contains(" -") || a.contains("\t-")),
         "realpath" => true,
         "git" => matches!(
             args.iter()
@@ -718,7 +720,7 @@ fn never_an_option(script: &Script) -> bool {
         "echo" => printed(args),
         "printf" => args
             .first()
-            .is_some_and(|f| !f.starts_with('-') && !f.contains('%')),
+            .is_some_and(|f| !f.contains('%') && !f.split_whitespace().any(|w| w.starts_with('-'))),
         _ => false,
     }
 }
