@@ -28,6 +28,7 @@ use crate::text::preview;
 use paths::{Places, COMPUTED};
 use programs::Args;
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 
 /// How many findings one command line reports at most.
 const MAX_FINDINGS: usize = 16;
@@ -191,7 +192,7 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
     let shape = Shape {
         names_safe: false,
         expands: false,
-        globbed: false,
+        globbed: None,
         places: &places,
     };
     if let Err((code, message)) = check_words(argv, &shape, 0, false) {
@@ -280,8 +281,8 @@ struct Shape<'a> {
     names_safe: bool,
     /// The shell may expand the words (so they may hold other options than written).
     expands: bool,
-    /// An unquoted glob is among the words.
-    globbed: bool,
+    /// The words with an unquoted glob or brace (the shell expands them).
+    globbed: Option<&'a BTreeSet<String>>,
     /// The directories the command may run in.
     places: &'a Places,
 }
@@ -546,7 +547,10 @@ fn check_secret_reads(
         if candidate.starts_with('-') && name != "git" {
             continue;
         }
-        if let Some(why) = shape.places.secret(candidate, shape.globbed) {
+        let globbed = shape
+            .globbed
+            .is_some_and(|words| words.contains(arg) || words.contains(candidate));
+        if let Some(why) = shape.places.secret(candidate, globbed) {
             let code = if candidate.contains(COMPUTED) {
                 codes::COMMAND_SUBSTITUTION
             } else {

@@ -464,7 +464,7 @@ impl Walk<'_> {
             let shape = Shape {
                 names_safe: false,
                 expands: args.iter().any(|a| a.expands),
-                globbed: false,
+                globbed: None,
                 places: &self.places,
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
@@ -518,12 +518,18 @@ impl Walk<'_> {
                 ),
             );
         }
+        let globbed: BTreeSet<String> = words
+            .iter()
+            .zip(&args)
+            .filter(|(w, _)| w.glob || w.brace)
+            .map(|(_, a)| a.text.clone())
+            .collect();
         let is_function = self.functions.contains(&program);
         if !is_function {
             let shape = Shape {
                 names_safe: self.names_safe,
                 expands: args.iter().any(|a| a.expands),
-                globbed: words.iter().any(|w| w.glob || w.brace),
+                globbed: Some(&globbed),
                 places: &self.places,
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
