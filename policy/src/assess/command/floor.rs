@@ -61,51 +61,33 @@ const CLOUD_CLIS: &[&str] = &[
 /// What a program of the infrastructure, database or hosting kind destroys.
 /// `input` is text it reads on standard input (here-documents, here-strings).
 pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Option<&'static str> {
-    let sub = first_operand(args);
+    // Any word, not only the first operand: options take values
+    // (`kubectl -n prod delete …`), and over-matching only asks a person.
     let has = |flag: &str| args.iter().any(|a| a == flag);
+    let any = |words: &[&str]| args.iter().any(|a| words.contains(&a.as_str()));
     match program {
         "kubectl" | "oc" | "k3s" | "microk8s.kubectl"
-            if matches!(sub, Some("delete" | "drain" | "cordon" | "taint"))
-                || (sub == Some("replace") && has("--force"))
-                || (sub == Some("scale") && args.iter().any(|a| a == "--replicas=0")) =>
+            if any(&["delete", "drain", "cordon", "taint"])
+                || (has("replace") && has("--force"))
+                || (has("scale") && has("--replicas=0")) =>
         {
             Some("deletes or evicts cluster resources")
         }
         "terraform" | "tofu" | "terragrunt" | "pulumi"
-            if matches!(sub, Some("destroy" | "force-unlock"))
-                || has("-destroy")
-                || has("--destroy")
-                || (matches!(sub, Some("state" | "workspace" | "stack"))
-                    && args
-                        .iter()
-                        .any(|a| matches!(a.as_str(), "rm" | "delete" | "rm-all"))) =>
+            if any(&["destroy", "force-unlock", "-destroy", "--destroy"])
+                || (any(&["state", "workspace", "stack"]) && any(&["rm", "delete", "rm-all"])) =>
         {
             Some("destroys infrastructure")
         }
         "docker" | "podman" | "nerdctl" | "docker-compose"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "rm" | "rmi" | "prune" | "kill" | "down" | "stop" | "remove"
-                )
-            }) =>
+            if any(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]) =>
         {
             Some("removes containers, images or volumes")
         }
-        "helm"
-            if matches!(
-                sub,
-                Some("uninstall" | "delete" | "del" | "un" | "rollback")
-            ) =>
-        {
+        "helm" if any(&["uninstall", "delete", "del", "un", "rollback"]) => {
             Some("uninstalls a release")
         }
-        "systemctl"
-            if matches!(
-                sub,
-                Some("stop" | "disable" | "mask" | "kill" | "isolate" | "reset-failed")
-            ) =>
-        {
+        "systemctl" if any(&["stop", "disable", "mask", "kill", "isolate", "reset-failed"]) => {
             Some("stops or disables services")
         }
         "git"
@@ -118,7 +100,10 @@ pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Optio
         "git" => git_push(args),
         "tee"
             if !args.iter().any(|a| a == "-a" || a.starts_with("--a"))
-                && args.iter().any(|a| !a.starts_with('-')) =>
+                && args.iter().any(|a| {
+                    !a.starts_with('-')
+                        && !matches!(a.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
+                }) =>
         {
             Some("overwrites the files it is given")
         }
@@ -169,12 +154,6 @@ fn git_push(args: &[String]) -> Option<&'static str> {
                     && a.split(':').next().is_some_and(str::is_empty)
         })
         .then_some("overwrites or deletes remote history")
-}
-
-fn first_operand(args: &[String]) -> Option<&str> {
-    args.iter()
-        .map(String::as_str)
-        .find(|a| !a.starts_with('-'))
 }
 
 /// Interpreters whose inline program (`-e`, `-c`, an awk or sed script) the
