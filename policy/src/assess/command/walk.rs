@@ -65,8 +65,24 @@ pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
         depth,
         names_safe: false,
         assigned: BTreeSet::new(),
+        called_in_functions: BTreeSet::new(),
     };
     walk.script(&parsed.script);
+    if walk
+        .called_in_functions
+        .iter()
+        .any(|n| walk.functions.contains(n))
+    {
+        // Functions that call functions defined after them may call each
+        // other without end (`a(){ b|b& }; b(){ a|a& }; a`).
+        walk.destroy(Some(String::from(
+            "functions call each other: they may recurse without end (a fork bomb)",
+        )));
+        walk.report.unproven(
+            codes::COMMAND_UNBOUNDED,
+            String::from("functions call each other and may recurse without end"),
+        );
+    }
     outcome.report = walk.report;
     outcome.destroys = walk.destroys;
     outcome.commands = walk.commands;
@@ -99,6 +115,8 @@ struct Walk<'a> {
     depth: usize,
     /// Variables assigned earlier in the line.
     assigned: BTreeSet<String>,
+    /// Names a function body calls that were not defined yet.
+    called_in_functions: BTreeSet<String>,
     /// The command being judged reads file names from a `find` whose names are
     /// all harmless.
     names_safe: bool,
@@ -525,6 +543,9 @@ impl Walk<'_> {
             .map(|(_, a)| a.text.clone())
             .collect();
         let is_function = self.functions.contains(&program);
+        if self.current_function.is_some() && !is_function {
+            self.called_in_functions.insert(program.clone());
+        }
         if !is_function {
             let shape = Shape {
                 names_safe: self.names_safe,
