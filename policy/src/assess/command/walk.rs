@@ -384,10 +384,11 @@ impl Walk<'_> {
                 let transformed = !op.is_empty() && !op.starts_with(":-") && !op.starts_with('-');
                 if self.assigned.contains(name)
                     || transformed
-                    || (positional && self.current_function.is_some())
+                    || positional
                 {
                     // A value set earlier in the line, changed by an operator,
-                    // or a function's argument: unknown here.
+                    // or an argument (of a function, or of however the host
+                    // runs the line): unknown here.
                     arg.computed = true;
                     arg.text.push(COMPUTED);
                 } else if let Some((_, safe)) = self.loops.iter().rev().find(|(v, _)| v == name) {
