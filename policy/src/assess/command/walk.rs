@@ -382,10 +382,7 @@ impl Walk<'_> {
                 let positional = name.len() == 1 && "123456789@*".contains(name.as_str())
                     || name.bytes().all(|b| b.is_ascii_digit()) && name != "0";
                 let transformed = !op.is_empty() && !op.starts_with(":-") && !op.starts_with('-');
-                if self.assigned.contains(name)
-                    || transformed
-                    || positional
-                {
+                if self.assigned.contains(name) || transformed || positional {
                     // A value set earlier in the line, changed by an operator,
                     // or an argument (of a function, or of however the host
                     // runs the line): unknown here.
@@ -732,7 +729,16 @@ fn never_an_option(script: &Script) -> bool {
         "date" => !args
             .iter()
             .any(|a| a.starts_with("+-") || a.contains(" -") || a.contains("\t-")),
-        "realpath" => true,
+        "realpath" | "which" | "mktemp" => true,
+        "readlink" => args
+            .iter()
+            .any(|a| matches!(a.as_str(), "-f" | "-e" | "-m")),
+        // The output is a prefix of the operand, or `.`.
+        "dirname" => args.iter().all(|a| !a.starts_with('-')),
+        // The output is the operand's last component.
+        "basename" => args
+            .iter()
+            .all(|a| !a.starts_with('-') && !a.rsplit('/').next().unwrap_or(a).starts_with('-')),
         "git" => matches!(
             args.iter()
                 .map(String::as_str)
