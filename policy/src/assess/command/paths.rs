@@ -169,6 +169,9 @@ const PLAIN_EXTENSIONS: &[&str] = &[
     "kt", "rb", "php", "swift", "md", "txt", "log", "csv", "tsv", "html", "css", "scss", "xml",
     "lock", "sql", "sh", "rst", "adoc", "vue", "svelte", "lua", "pl", "scala", "cs", "ex", "exs",
     "erl", "hs", "ml", "dart", "zig", "proto", "graphql", "tf", "mk", "cmake", "gradle",
+    // Data files: the stems below are probed, so `*.json` is refused where
+    // `credentials.json` would be a secret.
+    "json", "yaml", "yml", "toml",
 ];
 
 /// Stems a secret file may have; probed with a glob's extension so the
@@ -182,6 +185,14 @@ const SECRET_STEMS: &[&str] = &[
     "private",
     "key",
     "service-account",
+    "service-account-key",
+    "client_secret",
+    "client_secrets",
+    "serviceAccountKey",
+    "kubeconfig",
+    "config",
+    "auth",
+    "hosts",
 ];
 
 /// A glob operand: allowed only when its directories are literal and not
