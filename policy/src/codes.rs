@@ -86,6 +86,14 @@ pub const COMMAND_ENV_ASSIGNMENT: &str = "command.env-assignment";
 pub const COMMAND_UNSUPPORTED_SYNTAX: &str = "command.unsupported-syntax";
 /// A program known to destroy data or stop the system (rm, dd, mkfs, shutdown, …).
 pub const COMMAND_DESTRUCTIVE: &str = "command.destructive";
+/// A line a shell would reject (`ls &&`, `;;`, an unterminated `for`).
+pub const COMMAND_SYNTAX: &str = "command.syntax";
+/// Work that may never end or floods (`tail -f`, `sleep infinity`, `while true`).
+pub const COMMAND_UNBOUNDED: &str = "command.unbounded";
+/// Prints the environment or a variable that may hold a secret (`env`, `$TOKEN`).
+pub const COMMAND_ENVIRONMENT: &str = "command.environment";
+/// A builtin that assigns, evaluates or changes the shell (`read`, `eval`, `export`).
+pub const COMMAND_SHELL_STATE: &str = "command.shell-state";
 
 // file_operations
 /// read, list or exists.
@@ -159,5 +167,3 @@ pub const TOOL_LOOKALIKE: &str = "tool.lookalike";
 /// An option outside the program's declared grammar, or an abbreviation of a
 /// long option (getopt resolves abbreviations against lists we do not hold).
 pub const COMMAND_OPTION: &str = "command.option";
-/// A read-only command would print the environment (where tokens live).
-pub const COMMAND_ENVIRONMENT: &str = "command.environment";

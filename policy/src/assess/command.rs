@@ -8,15 +8,21 @@
 //! The argument may also be an argv array (`["ls", "-la"]`), which a tool runs
 //! without a shell: then only the program and its arguments are judged.
 
+mod budget;
+mod builtins;
 mod checks;
+mod floor;
 mod git;
 mod grammar;
-mod lexer;
+mod paths;
 mod programs;
 mod scripts;
 mod special;
+mod syntax;
 mod tables;
 mod tools;
+mod unbounded;
+mod walk;
 
 use super::{Assessment, Assessor, Verdict};
 use crate::args::{json_type, string_field};
@@ -24,8 +30,12 @@ use crate::codes;
 use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
-use lexer::{lex, Construct, Segment};
+use paths::{Places, COMPUTED};
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// How many findings one command line reports at most.
+const MAX_FINDINGS: usize = 16;
 
 /// How deep wrappers and `bash -c '…'` are followed.
 const MAX_DEPTH: usize = 6;
@@ -129,6 +139,12 @@ struct Report {
 impl Report {
     fn unproven(&mut self, code: &str, message: String) {
         self.unproven = true;
+        // A bounded list: enough to explain, and no quadratic duplicate search
+        // on a line of thousands of commands.
+        if self.findings.len() >= MAX_FINDINGS {
+            return;
+        }
+        budget::count(self.findings.len());
         let finding = Finding::new(code, message);
         if !self.findings.contains(&finding) {
             self.findings.push(finding);
@@ -170,100 +186,52 @@ impl Report {
 /// Assesses an argv that a tool runs without a shell.
 pub fn assess_argv(argv: &[String]) -> Assessment {
     let operation = argv.join(" ");
+    budget::reset(operation.len());
     let mut report = Report::default();
     if argv.is_empty() {
         report.unproven(codes::COMMAND_EMPTY, String::from("the command is empty"));
         return report.finish(operation, None, 0);
     }
-    if let Err((code, message)) = check_words(argv, false, 0, false) {
+    let places = Places::default();
+    let shape = Shape {
+        names_safe: false,
+        expands: false,
+        globbed: None,
+        places: &places,
+    };
+    if let Err((code, message)) = check_words(argv, &shape, 0, false) {
         report.unproven(code, message);
+    }
+    if let Some(why) = unbounded::unbounded(argv, &[], false) {
+        report.unproven(codes::COMMAND_UNBOUNDED, why);
     }
     let destroys = destruction(argv, 0);
     report.finish(operation, destroys, 1)
 }
 
-/// Assesses a command line.
+/// Assesses a command line: parsed, then every command in it judged.
 pub fn assess_command(line: &str) -> Assessment {
     let operation = line.to_owned();
-    let mut report = Report::default();
+    budget::reset(line.len());
     if line.trim().is_empty() {
+        let mut report = Report::default();
         report.unproven(codes::COMMAND_EMPTY, String::from("the command is empty"));
         return report.finish(operation, None, 0);
     }
-    let lexed = match lex(line) {
-        Ok(lexed) => lexed,
-        Err(e) => {
-            report.unproven(
-                codes::COMMAND_PARSE_ERROR,
-                format!("the command could not be split: {e}"),
-            );
-            let destroys = destruction_in_words(line);
-            return report.finish(operation, destroys, 0);
-        }
-    };
-
-    for construct in &lexed.constructs {
-        match construct {
-            Construct::Substitution(what) => report.unproven(
-                codes::COMMAND_SUBSTITUTION,
-                format!("{what} runs another command"),
-            ),
-            Construct::Unsupported(what) => report.unproven(
-                codes::COMMAND_UNSUPPORTED_SYNTAX,
-                format!("{what} is not analysed"),
-            ),
-        }
-    }
-    if lexed.segments.is_empty() {
-        report.unproven(
+    let mut outcome = walk::judge_line(line, 0, &Places::default());
+    if outcome.commands == 0 && !outcome.report.unproven {
+        outcome.report.unproven(
             codes::COMMAND_EMPTY,
             String::from("the command holds only comments"),
         );
     }
-
-    let mut destroys = fork_bomb(line);
-    let mut previous_program: Option<String> = None;
-    for segment in &lexed.segments {
-        let words = match shell_words::split(&segment.text) {
-            Ok(words) => words,
-            Err(e) => {
-                report.unproven(
-                    codes::COMMAND_PARSE_ERROR,
-                    format!("the command could not be split into words: {e}"),
-                );
-                continue;
-            }
-        };
-        let program = program_of(&words);
-        if destroys.is_none() {
-            destroys = destruction(&words, 0).or_else(|| {
-                let downloaded = previous_program
-                    .as_deref()
-                    .is_some_and(|p| matches!(p, "curl" | "wget" | "fetch" | "http" | "nc"));
-                let into_shell = program
-                    .as_deref()
-                    .is_some_and(|p| programs::is_shell(p) || is_interpreter(p));
-                (segment.piped && downloaded && into_shell).then(|| {
-                    String::from("pipes a download into a shell: runs code from the network")
-                })
-            });
-        }
-        if let Err((code, message)) = check_segment(segment, &words) {
-            report.unproven(code, message);
-        }
-        previous_program = program;
-    }
-    if destroys.is_none() {
-        destroys = lexed
-            .substituted
-            .iter()
-            .find_map(|body| destruction_in_line(body, 1));
-    }
-    report.finish(operation, destroys, lexed.segments.len())
+    outcome
+        .report
+        .finish(operation, outcome.destroys, outcome.commands)
 }
 
 /// Interpreters that run a program read from standard input.
-fn is_interpreter(program: &str) -> bool {
+pub(crate) fn is_interpreter(program: &str) -> bool {
     matches!(
         program,
         "python"
@@ -280,80 +248,6 @@ fn is_interpreter(program: &str) -> bool {
             | "tclsh"
             | "Rscript"
     )
-}
-
-/// The base name of the program a simple command runs, past assignments.
-fn program_of(words: &[String]) -> Option<String> {
-    words
-        .iter()
-        .find(|w| !is_assignment(w))
-        .map(|w| base_name(w).to_owned())
-}
-
-/// Checks one simple command: its redirections, then its words.
-fn check_segment(segment: &Segment, words: &[String]) -> Result<(), (&'static str, String)> {
-    if let Some(redirect) = segment.redirects.iter().find(|r| r.writes()) {
-        return Err((
-            codes::COMMAND_REDIRECT_WRITE,
-            format!(
-                "`{}{}` writes to `{}`",
-                redirect.fd.as_deref().unwrap_or(""),
-                redirect.op,
-                preview(&redirect.target, 60)
-            ),
-        ));
-    }
-    // An input redirection reads its file into the command.
-    if let Some(redirect) = segment.redirects.iter().find(|r| r.op == "<") {
-        if let Some(why) = crate::assess::file::secret_path(&redirect.target) {
-            return Err((
-                codes::COMMAND_SENSITIVE_PATH,
-                format!("`<` reads `{}`, which {why}", preview(&redirect.target, 60)),
-            ));
-        }
-    }
-    if words.is_empty() {
-        // Only redirections that do not write, such as `< file`.
-        return Ok(());
-    }
-    // Compound commands arrive split at `;`: `for f in …`, `do cmd`, `done`,
-    // `if cmd`, `then cmd`, `else cmd`, `fi`, `while cmd`, `{ cmd`, `}`. The
-    // reserved words do nothing themselves; every command between them is
-    // judged like any other.
-    let mut words = words;
-    while let Some((first, rest)) = words.split_first() {
-        if matches!(
-            first.as_str(),
-            "do" | "then" | "else" | "elif" | "if" | "while" | "until" | "!" | "{"
-        ) {
-            words = rest;
-        } else {
-            break;
-        }
-    }
-    match words {
-        [] => Ok(()),
-        [end] if matches!(end.as_str(), "done" | "fi" | "}") => Ok(()),
-        [keyword, name, rest @ ..] if keyword == "for" => {
-            // `for NAME in WORDS`: the words are only values; the variable
-            // must not be one the shell or the next programs act on.
-            if !safe_loop_variable(name) {
-                return Err((
-                    codes::COMMAND_ENV_ASSIGNMENT,
-                    format!("the loop sets `{}`", preview(name, 40)),
-                ));
-            }
-            match rest.first() {
-                None => Ok(()),
-                Some(word) if word == "in" => Ok(()),
-                Some(_) => Err((
-                    codes::COMMAND_UNSUPPORTED_SYNTAX,
-                    String::from("a `for` loop of an unsupported form"),
-                )),
-            }
-        }
-        _ => check_words(words, segment.expands, 0, false),
-    }
 }
 
 /// A variable a loop or `read` may set: a lower-case name (upper case is where
@@ -383,12 +277,27 @@ pub(crate) fn safe_loop_variable(name: &str) -> bool {
 /// Checks a program and its arguments. `expands`: the shell may expand the
 /// words (so they may hold other options than written); `from_stdin`: `xargs`
 /// will append words read from standard input.
+/// How the shell may change a command's words, and where it runs.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
+    /// The names on standard input are known to be harmless files (a `find`
+    /// whose names are all of plain source types feeds this `xargs`).
+    names_safe: bool,
+    /// The shell may expand the words (so they may hold other options than written).
+    expands: bool,
+    /// The words with an unquoted glob or brace (the shell expands them).
+    globbed: Option<&'a BTreeSet<String>>,
+    /// The directories the command may run in.
+    places: &'a Places,
+}
+
 fn check_words(
     words: &[String],
-    expands: bool,
+    shape: &Shape<'_>,
     depth: usize,
     from_stdin: bool,
 ) -> Result<(), (&'static str, String)> {
+    let expands = shape.expands;
     if depth > MAX_DEPTH {
         return Err((
             codes::COMMAND_UNSUPPORTED_SYNTAX,
@@ -438,16 +347,41 @@ fn check_words(
             ),
         ));
     };
+    if let Some(result) = builtins::check(name, args) {
+        return result;
+    }
+    if SHELLS.contains(&name) {
+        if from_stdin {
+            return Err((
+                codes::COMMAND_EXPANSION,
+                format!("`xargs` adds words from its input to `{name}`"),
+            ));
+        }
+        return check_shell(name, args, shape, depth);
+    }
     if let Some(inner) = unwrap(name, args)? {
         let inner_from_stdin = from_stdin || name == "xargs";
+        // `xargs -a FILE` reads the names from a file, not from the pipe.
+        let from_file = name == "xargs"
+            && args
+                .iter()
+                .any(|a| a.starts_with("-a") || a.starts_with("--arg"));
+        let inner_shape = Shape {
+            names_safe: shape.names_safe && !from_file,
+            ..*shape
+        };
         return match inner {
-            Some(inner) => check_words(inner, expands, depth + 1, inner_from_stdin),
+            Some(inner) => check_words(inner, &inner_shape, depth + 1, inner_from_stdin),
+            None if name == "env" => Err((
+                codes::COMMAND_ENVIRONMENT,
+                String::from("`env` prints the environment, which may hold tokens and keys"),
+            )),
             // `xargs` with no command runs `echo`.
             None => Ok(()),
         };
     }
     if name == "find" {
-        return check_find(args, expands, depth, from_stdin);
+        return check_find(args, shape, depth, from_stdin);
     }
     let Some(rule) = programs::read_only(name) else {
         return Err((
@@ -455,30 +389,125 @@ fn check_words(
             format!("`{name}` is not on the read-only list"),
         ));
     };
-    {
-        if from_stdin && !rule.tolerates_appended_words() {
-            return Err((
-                codes::COMMAND_EXPANSION,
-                format!(
-                    "`xargs` adds arguments to `{name}` from its input, which could add options or name files it reads"
-                ),
-            ));
-        }
-        if expands && !rule.tolerates_expansion() {
-            return Err((
-                codes::COMMAND_EXPANSION,
-                format!("`{name}` has arguments the shell expands, which could add options"),
-            ));
-        }
+    if from_stdin && !rule.tolerates_appended_words() {
+        return Err((
+            codes::COMMAND_EXPANSION,
+            format!(
+                "`xargs` adds arguments to `{name}` from its input, which could add options or name files it reads"
+            ),
+        ));
+    }
+    if expands && !rule.tolerates_expansion() {
+        return Err((
+            codes::COMMAND_EXPANSION,
+            format!("`{name}` has arguments the shell expands, which could add options"),
+        ));
     }
     programs::check_args(rule, args).map_err(grammar::Refusal::into_pair)?;
-    check_secret_reads(name, args)
+    if from_stdin && !shape.names_safe && prints_content(words.get(start..).unwrap_or_default()) {
+        return Err((
+            codes::COMMAND_SENSITIVE_PATH,
+            format!(
+                "`xargs` gives `{name}` file names from its input, which may name a secret file"
+            ),
+        ));
+    }
+    check_secret_reads(name, args, shape)
+}
+
+/// The stable code a finding of a nested line carries.
+fn static_code(code: &str) -> &'static str {
+    [
+        codes::COMMAND_EMPTY,
+        codes::COMMAND_PARSE_ERROR,
+        codes::COMMAND_UNKNOWN_PROGRAM,
+        codes::COMMAND_UNSAFE_ARGUMENT,
+        codes::COMMAND_SENSITIVE_PATH,
+        codes::COMMAND_REDIRECT_WRITE,
+        codes::COMMAND_SUBSTITUTION,
+        codes::COMMAND_EXPANSION,
+        codes::COMMAND_ENV_ASSIGNMENT,
+        codes::COMMAND_UNSUPPORTED_SYNTAX,
+        codes::COMMAND_SYNTAX,
+        codes::COMMAND_UNBOUNDED,
+        codes::COMMAND_ENVIRONMENT,
+        codes::COMMAND_SHELL_STATE,
+    ]
+    .into_iter()
+    .find(|c| *c == code)
+    .unwrap_or(codes::COMMAND_UNSUPPORTED_SYNTAX)
+}
+
+/// Shells whose `-c SCRIPT` is parsed and judged like the line itself.
+const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh"];
+
+/// `bash -c 'SCRIPT'` (with `-l`, `-e`, `-u`, `-x` alongside): the script is
+/// judged as a command line one level deeper. A script the outer shell
+/// expands, extra arguments (which become `$0`, `$1`… inside), or a script
+/// read from standard input or a file are not proven.
+fn check_shell(
+    name: &str,
+    args: &[String],
+    shape: &Shape<'_>,
+    depth: usize,
+) -> Result<(), (&'static str, String)> {
+    let refuse = |why: String| Err((codes::COMMAND_UNSAFE_ARGUMENT, why));
+    let mut script = None;
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        i += 1;
+        if matches!(arg.as_str(), "--login" | "--noprofile" | "--norc") {
+            continue;
+        }
+        let Some(letters) = arg
+            .strip_prefix('-')
+            .filter(|l| !l.is_empty() && !l.starts_with('-'))
+        else {
+            return refuse(format!("`{name} {}` is not analysed", preview(arg, 40)));
+        };
+        if !letters.chars().all(|c| "lceux".contains(c)) {
+            return refuse(format!("`{name} {}` is not analysed", preview(arg, 40)));
+        }
+        if letters.contains('c') {
+            script = args.get(i);
+            i += 1;
+            break;
+        }
+    }
+    let Some(script) = script else {
+        return refuse(format!("`{name}` runs a script that is not on the line"));
+    };
+    if i < args.len() {
+        return refuse(format!("`{name} -c` passes arguments to its script"));
+    }
+    if script.contains("{}") {
+        // `find -exec sh -c 'cat {}'`, `xargs -I{} sh -c '…{}…'`: a file name
+        // or an input line is pasted into the script as code.
+        return Err((
+            codes::COMMAND_EXPANSION,
+            format!("the script of `{name} -c` has `{{}}` replaced by data"),
+        ));
+    }
+    if shape.expands || script.contains([COMPUTED, paths::LOOP_VALUE]) {
+        return Err((
+            codes::COMMAND_EXPANSION,
+            format!("the script of `{name} -c` is expanded by the shell first"),
+        ));
+    }
+    let outcome = walk::judge_line(script, depth + 1, shape.places);
+    match outcome.report.findings.into_iter().next() {
+        Some(finding) if outcome.report.unproven => Err((
+            static_code(&finding.code),
+            format!("inside `{name} -c`: {}", finding.message),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Programs that print the content of the files they are given: reading a key,
 /// a credentials file or another process's environment with them is not an
 /// everyday read, and is confirmed just as `file_operations` would confirm it.
-const CONTENT_READERS: &[&str] = &[
+pub(crate) const CONTENT_READERS: &[&str] = &[
     "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk",
     "nawk", "sed", "sort", "uniq", "cut", "nl", "tac", "rev", "column", "cmp", "comm", "diff",
     "base64", "base32", "od", "hexdump", "xxd", "strings", "fold", "fmt", "expand", "unexpand",
@@ -488,7 +517,11 @@ const CONTENT_READERS: &[&str] = &[
 
 /// Refuses a content reader whose arguments name a secret file (`~/.ssh/id_rsa`,
 /// `.env`, `/proc/self/environ`), also as an option's value (`--file=.env`).
-fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, String)> {
+fn check_secret_reads(
+    name: &str,
+    args: &[String],
+    shape: &Shape<'_>,
+) -> Result<(), (&'static str, String)> {
     if !CONTENT_READERS.contains(&name) {
         return Ok(());
     }
@@ -508,12 +541,20 @@ fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, 
         if candidate.starts_with('-') && name != "git" {
             continue;
         }
-        if let Some(why) = crate::assess::file::secret_path(candidate) {
+        let globbed = shape
+            .globbed
+            .is_some_and(|words| words.contains(arg) || words.contains(candidate));
+        if let Some(why) = shape.places.secret(candidate, globbed) {
+            let code = if candidate.contains(COMPUTED) {
+                codes::COMMAND_SUBSTITUTION
+            } else {
+                codes::COMMAND_SENSITIVE_PATH
+            };
             return Err((
-                codes::COMMAND_SENSITIVE_PATH,
+                code,
                 format!(
                     "`{name}` would print `{}`, which {why}",
-                    preview(candidate, 60)
+                    preview(&candidate.replace([COMPUTED, paths::LOOP_VALUE], "…"), 60)
                 ),
             ));
         }
@@ -526,10 +567,11 @@ fn check_secret_reads(name: &str, args: &[String]) -> Result<(), (&'static str, 
 /// `{}` standing for a found path.
 fn check_find(
     args: &[String],
-    expands: bool,
+    shape: &Shape<'_>,
     depth: usize,
     from_stdin: bool,
 ) -> Result<(), (&'static str, String)> {
+    let expands = shape.expands;
     let mut own = Vec::new();
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -551,6 +593,16 @@ fn check_find(
                     format!("`find {arg}` runs nothing"),
                 ));
             }
+            let reader = prints_content(inner);
+            if reader && !find_names_safe(args, shape.places) {
+                return Err((
+                    codes::COMMAND_SENSITIVE_PATH,
+                    format!(
+                        "`find {arg}` gives every file it finds to `{}`, which may be a secret file",
+                        preview(inner.first().map_or("", String::as_str), 30)
+                    ),
+                ));
+            }
             // `{}` is a found path: a representative one if the expression
             // proves its name, otherwise an unknown path that is refused.
             let found = programs::found_path(args);
@@ -558,7 +610,7 @@ fn check_find(
                 .iter()
                 .map(|w| if w == "{}" { found.clone() } else { w.clone() })
                 .collect();
-            check_words(&inner, expands, depth + 1, from_stdin)?;
+            check_words(&inner, shape, depth + 1, from_stdin)?;
             i = end + 1;
         } else {
             own.push(arg.clone());
@@ -576,6 +628,65 @@ fn check_find(
         ));
     }
     programs::check_args(rule, &own).map_err(grammar::Refusal::into_pair)
+}
+
+/// Whether a command prints the content of the files it is given (a search
+/// that prints only names or counts, `grep -l`, does not).
+fn prints_content(words: &[String]) -> bool {
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let program = base_name(program);
+    if !CONTENT_READERS.contains(&program) {
+        return false;
+    }
+    let names_only = matches!(program, "grep" | "egrep" | "fgrep" | "rg")
+        && args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "-l" | "-L"
+                    | "-c"
+                    | "-q"
+                    | "--files-with-matches"
+                    | "--files-without-match"
+                    | "--count"
+                    | "--quiet"
+            )
+        });
+    !names_only
+}
+
+/// Whether every file a `find` can name is harmless to print: its start
+/// directories hold no secrets and every `-name`/`-iname` test is a pattern
+/// of plain source or text files (no negation, no path or regex tests).
+pub(crate) fn find_names_safe(args: &[String], places: &Places) -> bool {
+    let starts = args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | ")"));
+    for start in starts {
+        if start.contains(['*', '?', '[']) || places.secret(&format!("{start}/x"), false).is_some()
+        {
+            return false;
+        }
+    }
+    let mut named = false;
+    for (i, arg) in args.iter().enumerate() {
+        match arg.as_str() {
+            "!" | "-not" | "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex"
+            | "-iregex" | "-lname" | "-ilname" => return false,
+            "-name" | "-iname" => {
+                let Some(pattern) = args.get(i + 1) else {
+                    return false;
+                };
+                if !pattern.contains('*') || places.secret(pattern, true).is_some() {
+                    return false;
+                }
+                named = true;
+            }
+            _ => {}
+        }
+    }
+    named
 }
 
 type Unwrapped<'a> = Result<Option<Option<&'a [String]>>, (&'static str, String)>;
@@ -761,6 +872,11 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
+    if !budget::spend(1 + words.len().min(WINDOW)) {
+        return Some(String::from(
+            "the command is too complex for the floor to analyse",
+        ));
+    }
     // Assignments and the reserved words that can precede a command
     // (`do rm x` inside a loop, `then`, `!`).
     let start = words.iter().position(|w| {
@@ -772,9 +888,71 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     })?;
     let rest = words.get(start..)?;
     let (first, args) = rest.split_first()?;
+    if first.contains([COMPUTED, paths::LOOP_VALUE]) {
+        // `nice $(echo rm -rf /)`: word splitting makes the output the program.
+        return Some(String::from(
+            "runs a program whose name a substitution or variable computes",
+        ));
+    }
     let program = base_name(first);
     if let Some(what) = programs::destructive(program, args) {
         return Some(format!("`{program}` {what}"));
+    }
+    if let Some(what) = floor::infrastructure(program, args, &[]) {
+        return Some(format!("`{program}` {what}"));
+    }
+    if program == "env" {
+        // `env -S 'rm -rf ~'` splits its string into a command.
+        if let Some(i) = args.iter().position(|a| {
+            a.starts_with("-S") || a.starts_with("--split-string") || a.starts_with("--sp")
+        }) {
+            let arg = args.get(i).map_or("", String::as_str);
+            let attached = arg
+                .split_once('=')
+                .map(|(_, v)| v)
+                .or_else(|| arg.strip_prefix("-S").filter(|v| !v.is_empty()));
+            let mut line = String::from(attached.unwrap_or(""));
+            for word in args.get(i + 1..).unwrap_or_default().iter().take(WINDOW) {
+                line.push(' ');
+                line.push_str(word);
+            }
+            if let Some(what) = destruction_in_line(&line, depth + 1) {
+                return Some(what);
+            }
+        }
+    }
+    if program == "xargs" || program == "parallel" {
+        let runs_code = args.iter().take(WINDOW).any(|a| {
+            let name = base_name(a);
+            programs::is_shell(name) || is_interpreter(name)
+        });
+        if runs_code {
+            return Some(format!("`{program}` runs its input as commands"));
+        }
+    }
+    if floor::inline_code(program) {
+        let code = args
+            .iter()
+            .take(WINDOW)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(what) = destruction_in_words(&code) {
+            return Some(format!("`{program}` runs code that {what}"));
+        }
+    }
+    if floor::runs_arguments(program, args) {
+        // The remote or inner shell reads the words joined into a line.
+        for i in 0..args.len().min(WINDOW) {
+            let end = (i + WINDOW).min(args.len());
+            let line = args.get(i..end).unwrap_or_default().join(" ");
+            if let Some(what) = destruction_in_line(&line, depth + 1) {
+                return Some(what);
+            }
+        }
+        if args.len() > WINDOW {
+            return Some(format!("`{program}` runs a command too long to analyse"));
+        }
     }
     if program == "find" {
         if args.iter().any(|a| a == "-delete") {
@@ -783,7 +961,7 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
         for (i, arg) in args.iter().enumerate() {
             if matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
                 if let Some(what) = args
-                    .get(i + 1..)
+                    .get(i + 1..(i + 1 + WINDOW).min(args.len()))
                     .and_then(|inner| destruction(inner, depth + 1))
                 {
                     return Some(what);
@@ -794,51 +972,69 @@ fn destruction(words: &[String], depth: usize) -> Option<String> {
     if is_wrapper(program) {
         // Options of wrappers may take values; trying every position over-matches
         // harmlessly and cannot miss the wrapped program.
+        if rest.len() > WINDOW {
+            return Some(format!("`{program}` wraps a command too long to analyse"));
+        }
         return (1..rest.len()).find_map(|i| {
             rest.get(i..)
                 .and_then(|inner| destruction(inner, depth + 1))
         });
     }
+    let computed = |a: &String| a.contains([COMPUTED, paths::LOOP_VALUE]);
+    let runs_stream =
+        |a: &String| matches!(a.as_str(), "process-substitution" | "/dev/stdin" | "-");
     if program == "eval" {
+        if args.iter().any(computed) {
+            return Some(String::from("`eval` runs text the shell computes"));
+        }
         return destruction_in_line(&args.join(" "), depth + 1);
     }
-    if programs::is_shell(program) {
-        let script = args
-            .iter()
-            .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-            .and_then(|i| args.get(i + 1))?;
-        return destruction_in_line(script, depth + 1);
+    if matches!(program, "source" | ".") && args.iter().any(|a| computed(a) || runs_stream(a)) {
+        return Some(format!(
+            "`{program}` runs a stream or computed file as commands"
+        ));
+    }
+    if programs::is_shell(program) || is_interpreter(program) {
+        let script_at = args.iter().position(|a| {
+            a.starts_with('-') && !a.starts_with("--") && (a.contains('c') || a.contains('e'))
+        });
+        let Some(script) = script_at.and_then(|i| args.get(i + 1)) else {
+            // `bash <(curl …)`, `sh /dev/stdin`: a script from a stream.
+            return args
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .filter(|a| runs_stream(a) || computed(a))
+                .map(|_| format!("`{program}` runs a script from a stream or computed name"));
+        };
+        if computed(script) {
+            return Some(format!("`{program}` runs a script the shell computes"));
+        }
+        if programs::is_shell(program) {
+            return destruction_in_line(script, depth + 1);
+        }
     }
     None
 }
 
-/// Whether any simple command of a whole command line (or of a substitution
-/// inside it) positively destroys something.
+/// How many words the floor tries as the start of a wrapped command: a
+/// bound that keeps it linear (longer wrappers are destructive for the floor).
+const WINDOW: usize = 32;
+
+/// Whether any command of a whole command line (or of a substitution inside
+/// it) positively destroys something.
 fn destruction_in_line(line: &str, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
     }
-    if let Some(bomb) = fork_bomb(line) {
-        return Some(bomb);
+    if !budget::spend(line.len()) {
+        return Some(String::from(
+            "the command is too complex for the floor to analyse",
+        ));
     }
-    let lexed = lex(line).ok()?;
-    lexed
-        .segments
-        .iter()
-        .find_map(|segment| {
-            shell_words::split(&segment.text)
-                .ok()
-                .and_then(|words| destruction(&words, depth))
-        })
-        .or_else(|| {
-            lexed
-                .substituted
-                .iter()
-                .find_map(|body| destruction_in_line(body, depth + 1))
-        })
+    walk::judge_line(line, depth, &Places::default()).destroys
 }
 
-/// For text the lexer could not read: whether any word of it, wherever it
+/// For text the parser could not read: whether any word of it, wherever it
 /// stands, names a destructive program. A shell would refuse the text, but a
 /// tool might run it some other way, so the floor over-matches here.
 fn destruction_in_words(line: &str) -> Option<String> {
@@ -848,36 +1044,13 @@ fn destruction_in_words(line: &str) -> Option<String> {
         .map(str::to_owned)
         .collect();
     (0..words.len()).find_map(|i| {
-        let rest = words.get(i..)?;
-        let (first, args) = rest.split_first()?;
+        budget::count(WINDOW);
+        let (first, args) = words.get(i..(i + WINDOW).min(words.len()))?.split_first()?;
         let program = base_name(first);
-        programs::destructive(program, args).map(|what| format!("`{program}` {what}"))
+        programs::destructive(program, args)
+            .or_else(|| floor::infrastructure(program, args, &[]))
+            .map(|what| format!("`{program}` {what}"))
     })
-}
-
-/// A function that pipes into itself in the background: `:(){ :|:& };:`.
-fn fork_bomb(line: &str) -> Option<String> {
-    let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut search = compact.as_str();
-    while let Some(at) = search.find("(){") {
-        let name: String = search
-            .get(..at)
-            .unwrap_or("")
-            .chars()
-            .rev()
-            .take_while(|c| !matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}'))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let body = search.get(at + 3..).unwrap_or("");
-        let body = body.split('}').next().unwrap_or("");
-        if !name.is_empty() && body.contains(&format!("{name}|{name}")) {
-            return Some(String::from("a fork bomb exhausts the machine's processes"));
-        }
-        search = search.get(at + 3..).unwrap_or("");
-    }
-    None
 }
 
 #[cfg(test)]
@@ -910,10 +1083,21 @@ mod tests {
             "LC_ALL=C sort names.txt",
             "timeout 5 cat /var/log/syslog",
             "find . -name '*.rs' -exec grep -l TODO {} +",
+            "find . -name '*.rs' -exec cat {} +",
             "sed -n '1,20p' src/main.rs",
             "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
-            "env",
             "command -v git",
+            "echo $(git branch --show-current)",
+            "ls `pwd`",
+            "diff <(ls a) <(ls b)",
+            "(ls && echo done)",
+            "{ ls; pwd; }",
+            "cat <<'EOF'\nhi\nEOF",
+            "bash -lc \"ls -1\"",
+            "sh -c \"git status\"",
+            "echo $((1+2))",
+            "for f in *.rs; do wc -l $f; done",
+            "if [ -f x ]; then cat x; fi",
             "nice -n 10 du -sh .",
             "wc -l < input.txt",
             "ps aux | grep nginx",
@@ -934,21 +1118,40 @@ mod tests {
             codes::COMMAND_UNSAFE_ARGUMENT
         );
         assert_eq!(verdict("ls && rm -rf /"), Verdict::Destructive);
-        assert_eq!(verdict("cat x | sh"), Verdict::Unproven);
+        assert_eq!(verdict("cat x | sh"), Verdict::Destructive);
     }
 
     #[test]
     fn tricks_are_not_read_only() {
+        let mut wrong = Vec::new();
         for (line, code) in [
-            ("echo $(curl -s example.com)", codes::COMMAND_SUBSTITUTION),
+            ("echo $(./x)", codes::COMMAND_UNKNOWN_PROGRAM),
+            ("ls &&", codes::COMMAND_SYNTAX),
+            ("&& ls", codes::COMMAND_SYNTAX),
+            ("ls | | wc", codes::COMMAND_SYNTAX),
+            ("for x in a; do ls", codes::COMMAND_SYNTAX),
+            ("fi", codes::COMMAND_SYNTAX),
+            ("env", codes::COMMAND_ENVIRONMENT),
+            ("echo $AWS_SECRET_ACCESS_KEY", codes::COMMAND_ENVIRONMENT),
+            ("read x", codes::COMMAND_SHELL_STATE),
+            ("tail -f app.log", codes::COMMAND_UNBOUNDED),
+            ("while true; do ls; done", codes::COMMAND_UNBOUNDED),
+            ("cat /etc/sh*w", codes::COMMAND_SENSITIVE_PATH),
+            ("cd ~/.ssh && cat *", codes::COMMAND_SENSITIVE_PATH),
+            (
+                "for f in ~/.ssh/*; do cat $f; done",
+                codes::COMMAND_SENSITIVE_PATH,
+            ),
+            ("cat $(echo x)", codes::COMMAND_SENSITIVE_PATH),
             ("ls > listing.txt", codes::COMMAND_REDIRECT_WRITE),
             ("ls >& listing.txt", codes::COMMAND_REDIRECT_WRITE),
             ("FOO=1 ls", codes::COMMAND_ENV_ASSIGNMENT),
             ("PAGER=sh git log", codes::COMMAND_ENV_ASSIGNMENT),
             ("env PATH=/tmp ls", codes::COMMAND_ENV_ASSIGNMENT),
             ("sort -o /etc/passwd x", codes::COMMAND_OPTION),
-            ("sort $OPTS x", codes::COMMAND_EXPANSION),
-            ("$CMD x", codes::COMMAND_EXPANSION),
+            ("sort $OPTS x", codes::COMMAND_ENVIRONMENT),
+            ("$CMD x", codes::COMMAND_DESTRUCTIVE),
+            ("$(echo rm) x", codes::COMMAND_DESTRUCTIVE),
             ("./ls", codes::COMMAND_UNKNOWN_PROGRAM),
             ("/tmp/cat x", codes::COMMAND_UNKNOWN_PROGRAM),
             ("LS", codes::COMMAND_UNKNOWN_PROGRAM),
@@ -960,26 +1163,32 @@ mod tests {
             ("env -S 'sh -c id'", codes::COMMAND_UNSAFE_ARGUMENT),
             ("time -o out.txt ls", codes::COMMAND_UNSAFE_ARGUMENT),
             ("find . | xargs sort", codes::COMMAND_EXPANSION),
-            ("eval ls", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("source ./env.sh", codes::COMMAND_UNKNOWN_PROGRAM),
-            ("echo ${!x}", codes::COMMAND_SUBSTITUTION),
-            ("cat <<EOF\n$(id)\nEOF", codes::COMMAND_UNSUPPORTED_SYNTAX),
-            ("echo hi | tee out.txt", codes::COMMAND_UNKNOWN_PROGRAM),
+            ("find ~ -exec cat {} +", codes::COMMAND_SENSITIVE_PATH),
+            ("find . | xargs cat", codes::COMMAND_EXPANSION),
+            (
+                "find . -name '*.rs' | xargs -a list cat",
+                codes::COMMAND_UNSAFE_ARGUMENT,
+            ),
+            ("eval ls", codes::COMMAND_SHELL_STATE),
+            ("source ./env.sh", codes::COMMAND_SHELL_STATE),
+            ("echo ${!x}", codes::COMMAND_EXPANSION),
+            ("cat <<EOF\n$(./x)\nEOF", codes::COMMAND_UNKNOWN_PROGRAM),
+            ("echo hi | tee out.txt", codes::COMMAND_DESTRUCTIVE),
             (
                 "xargs -a list.txt sed -i s/a/b/",
                 codes::COMMAND_UNSAFE_ARGUMENT,
             ),
-            (
-                "find . -name '*.log' | xargs grep -l ERROR",
-                codes::COMMAND_EXPANSION,
-            ),
-            (
-                "find . -type f -exec cat {} +",
-                codes::COMMAND_SENSITIVE_PATH,
-            ),
         ] {
-            assert_eq!(first_code(line), code, "{line}");
+            let found: Vec<String> = assess_command(line)
+                .findings
+                .into_iter()
+                .map(|f| f.code)
+                .collect();
+            if !found.iter().any(|c| c == code) {
+                wrong.push(format!("{line}: expected {code}, found {found:?}"));
+            }
         }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
     #[test]
@@ -992,7 +1201,7 @@ mod tests {
         ] {
             assert_eq!(verdict(line), Verdict::Destructive, "{line}");
         }
-        assert_eq!(verdict("$'\\x72m' -rf /"), Verdict::Unproven);
+        assert_eq!(verdict("$'\\x72m' -rf /"), Verdict::Destructive);
     }
 
     #[test]
@@ -1042,5 +1251,100 @@ mod tests {
         assert_eq!(argv(&["rm", "-rf", "/"]).verdict, Verdict::Destructive);
         assert_eq!(argv(&["sort", "-o", "x"]).verdict, Verdict::Unproven);
         assert_eq!(argv(&[]).verdict, Verdict::Unproven);
+        assert_eq!(argv(&["tail", "-f", "log"]).verdict, Verdict::Unproven);
+        assert_eq!(argv(&["env"]).verdict, Verdict::Unproven);
+    }
+
+    /// Every syntax shape, repeated n and 2n times: the counted work (parser
+    /// characters, words walked, paths checked, floor look-through) must grow
+    /// linearly. Counts, never times, so the test is deterministic.
+    #[test]
+    fn work_grows_linearly() {
+        let shapes: &[(&str, &str, &str)] = &[
+            ("", "[", ""),
+            ("cat ", "[ ", ""),
+            ("echo ", "'a' ", ""),
+            ("echo ", "\"a\" ", ""),
+            ("echo ", "a ", ""),
+            ("", "ls; ", ""),
+            ("", "ls && ", "ls"),
+            ("", "ls | ", "ls"),
+            ("echo ", "$(", ""),
+            ("echo ", "$(ls) ", ""),
+            ("echo ", "`ls` ", ""),
+            ("echo ", "${a} ", ""),
+            ("echo ", "${x:-", ""),
+            ("", "((", ""),
+            ("", "(", ""),
+            ("", "(ls) ", ""),
+            ("", "{ ls; } ", ""),
+            ("cat <<'E'\n", "line $(x)\n", "E"),
+            ("", "cat <<E\nE\n", ""),
+            ("echo ", "\\\n", ""),
+            ("", "env ", "ls"),
+            ("", "ssh a ", ""),
+            ("", "timeout 1 ", "ls"),
+            ("", "bash -c ", ""),
+            ("", "f(){ ls; }; f; ", ""),
+            ("", "for x in a; do cat $x; done; ", ""),
+            ("", "cd a; cat b; ", ""),
+            ("cat ", "*.rs ", ""),
+            ("echo $((1+", "1+", "1))"),
+            ("", ")", ""),
+            ("", "# x\n", ""),
+            ("echo ", "é", ""),
+            ("", "sudo ", "rm"),
+            ("", "xargs ", "rm"),
+            ("find . ", "-exec rm {} + ", ""),
+            ("git push ", "--force ", ""),
+            ("", "'", ""),
+            ("", "\"$(", ""),
+            ("", "a=1 ", "ls"),
+            ("", "x | sh; ", ""),
+            ("", "if ls; then ", ""),
+            ("", "case a in a) ", ""),
+            ("", "[[ ", ""),
+            ("", "<(", ""),
+            ("", "eval ", "ls"),
+        ];
+        let cost = |line: &str| {
+            budget::take_spent();
+            let _ = assess_command(line);
+            budget::take_spent()
+        };
+        for (prefix, unit, suffix) in shapes {
+            let line = |n: usize| format!("{prefix}{}{suffix}", unit.repeat(n));
+            let small = cost(&line(2000));
+            let big = cost(&line(4000));
+            assert!(
+                big <= small * 5 / 2 + 1000,
+                "{unit:?}: {small} units for n, {big} for 2n"
+            );
+        }
+    }
+
+    /// The deepest nesting the parser and the walk accept, in every
+    /// combination, returns an answer (no stack overflow, no panic).
+    #[test]
+    fn deep_nesting_answers() {
+        let mut line = String::from("ls");
+        for _ in 0..30 {
+            line = format!("echo $({line})");
+        }
+        assert_eq!(verdict(&line), Verdict::Unproven);
+        let mut line = String::from("ls");
+        for _ in 0..8 {
+            line = format!(
+                "bash -c {}",
+                shell_quote(&format!("echo $(echo $(echo $({line})))"))
+            );
+        }
+        assert_ne!(verdict(&line), Verdict::ReadOnly);
+        let line = format!("{}ls{}", "(".repeat(200), ")".repeat(200));
+        assert_eq!(verdict(&line), Verdict::Unproven);
+    }
+
+    fn shell_quote(text: &str) -> String {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }

@@ -462,9 +462,6 @@ pub fn adds_words(word: &str) -> bool {
     false
 }
 
-/// Devices that never reach their end.
-pub const ENDLESS: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
-
 /// A file a program reads must not be one that holds secrets, under every
 /// reading of the word: a glob only when its last component is `*.EXT` (or
 /// `PREFIX*.EXT`) in a literal directory and the representative name is not a
@@ -489,13 +486,6 @@ pub fn check_path(program: &str, path: &str) -> Result<(), Refusal> {
             path = home_expanded.as_str();
             break;
         }
-    }
-    if ENDLESS.contains(&path) {
-        return Err(Refusal::argument(
-            program,
-            path,
-            "is a device that never ends; only `head -c` bounds it",
-        ));
     }
     if path == "{}" {
         return unknown("a path `find` found that no test of its expression proves");

@@ -513,7 +513,6 @@ mod tests {
             ("head", "--lines"),
             ("ls", "--al"),
             ("grep", "-f /home/u/.ssh/id_rsa x"),
-            ("tail", "-f log"),
             ("sleep", "infinity"),
             ("seq", "inf"),
             ("ping", "example.com"),

@@ -89,13 +89,31 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             ..g("qvz", &["quiet", "silent", "verbose", "zero-terminated"])
         },
         // Not `-f`/`-F`/`--follow`/`--retry`/`-s`/`--pid`: following never ends.
+        // Following (`-f`, `-F`, `--follow`) only reads; `unbounded` confirms
+        // it unless a short `timeout` ends it.
         "tail" => Grammar {
-            valued: "nc",
-            long_valued: &["lines", "bytes"],
+            valued: "ncs",
+            long_valued: &[
+                "lines",
+                "bytes",
+                "sleep-interval",
+                "pid",
+                "max-unchanged-stats",
+            ],
             operands: Kind::Path,
             number_option: true,
             then: Some(tail),
-            ..g("qvzr", &["quiet", "silent", "verbose", "zero-terminated"])
+            ..g(
+                "qvzrfF",
+                &[
+                    "quiet",
+                    "silent",
+                    "verbose",
+                    "zero-terminated",
+                    "follow",
+                    "retry",
+                ],
+            )
         },
         // Not `--files0-from`: it reads a list of names and echoes them.
         // Tolerant: its one list-reading option (`--files0-from=F`) can come
@@ -1007,13 +1025,10 @@ fn no_plus_options(parsed: &Parsed) -> Result<(), Refusal> {
     }
 }
 
-/// `head -c N` bounds an endless device; lines do not (`/dev/zero` has none).
+/// Every file `head` reads passes the path checks (endless devices are
+/// `unbounded`'s, which knows what bounds them).
 fn head(parsed: &Parsed) -> Result<(), Refusal> {
-    let bytes = parsed.has("-c") || parsed.has("--bytes");
     for operand in &parsed.operands {
-        if bytes && super::grammar::ENDLESS.contains(&operand.as_str()) {
-            continue;
-        }
         check_path("head", operand)?;
     }
     Ok(())

@@ -1,0 +1,207 @@
+//! Work that never ends or floods its output: following, watching, infinite
+//! devices and loops, detaching. A tool call should return; these are
+//! confirmed (`command.unbounded`) even when every program only reads.
+
+/// Devices that never end.
+const ENDLESS_DEVICES: &[&str] = &[
+    "/dev/zero",
+    "/dev/urandom",
+    "/dev/random",
+    "/dev/full",
+    "/dev/kmsg",
+    "/dev/tty",
+    "/dev/stdin",
+];
+
+/// The longest `sleep` accepted, in seconds.
+const MAX_SLEEP: f64 = 600.0;
+
+/// The largest `seq` bound accepted.
+const MAX_SEQ: f64 = 10_000_000.0;
+
+/// Why a simple command (words with quotes removed, assignments included) may
+/// never end. `inputs` are the files redirected into it; `bounded` is true when
+/// a later `head` in the same pipeline ends it.
+pub fn unbounded(words: &[String], inputs: &[String], bounded: bool) -> Option<String> {
+    let start = words.iter().position(|w| !is_assignment(w))?;
+    let (first, args) = words.get(start..)?.split_first()?;
+    let program = first.rsplit('/').next().unwrap_or(first);
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    let short = |c: char| {
+        args.iter()
+            // Letters before any `=`: `-o=wide` is `-o` with a value.
+            .any(|a| {
+                a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a.split('=').next().unwrap_or(a).contains(c)
+            })
+    };
+    let long = |name: &str| {
+        args.iter().any(|a| {
+            let option = a.split('=').next().unwrap_or(a);
+            option.len() > 3 && option.starts_with("--") && name.starts_with(option)
+        })
+    };
+    let reason = match program {
+        "timeout"
+            if args
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .is_some_and(|d| sleep_seconds(d).is_some_and(|s| s <= MAX_SLEEP)) =>
+        {
+            return None
+        }
+        "timeout" => "may run for a long time",
+        "nohup" | "disown" | "daemonize" => "keeps running after the command returns",
+        "setsid" if short('f') || long("--fork") => "keeps running after the command returns",
+        "watch" => "repeats a command until it is stopped",
+        "yes" if !bounded => "prints forever",
+        "sleep"
+            if args
+                .iter()
+                .map(|a| sleep_seconds(a))
+                .try_fold(0.0, |sum, s| s.map(|s| sum + s))
+                .is_none_or(|total| total > MAX_SLEEP) =>
+        {
+            "sleeps for a long time"
+        }
+        "tail" if short('f') || short('F') || long("--follow") => "follows a file forever",
+        "journalctl" if short('f') || long("--follow") => "follows the journal forever",
+        "dmesg" if short('w') || short('W') || long("--follow") => "follows the kernel log forever",
+        "top" | "htop" | "atop" | "btop" | "iotop" if !short('n') => "refreshes until stopped",
+        "ping" | "ping6" if !short('c') && !short('w') => "pings until stopped",
+        "vmstat" | "iostat" | "mpstat" | "pidstat" | "sar"
+            if args.iter().filter(|a| is_number(a)).count() == 1 =>
+        {
+            "samples until stopped"
+        }
+        "seq"
+            if args.iter().any(|a| {
+                !a.starts_with('-') && a.parse::<f64>().map_or(true, |n| n.abs() > MAX_SEQ)
+            }) =>
+        {
+            "prints a huge sequence"
+        }
+        "kubectl" | "oc"
+            if short('w')
+                || long("--watch")
+                || long("--watch-only")
+                || long("--follow")
+                || args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "port-forward" | "proxy" | "attach"))
+                || (has("logs") && short('f')) =>
+        {
+            "watches until stopped"
+        }
+        "docker" | "podman"
+            if has("events")
+                || has("attach")
+                || (has("stats") && !has("--no-stream"))
+                || (has("logs") && (short('f') || long("--follow"))) =>
+        {
+            "watches until stopped"
+        }
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox"
+            if args.iter().any(|a| {
+                let compact: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+                compact.contains("while") || compact.contains("for(;;)") || compact.contains("do{")
+            }) =>
+        {
+            "runs a loop that may never end"
+        }
+        // Only a byte count bounds an endless device: `/dev/zero` has no lines.
+        "head" if !short('c') && !long("--bytes") && reads_endless(args, inputs) => {
+            "reads an endless device"
+        }
+        "head" => return None,
+        _ if !bounded && reads_endless(args, inputs) => "reads an endless device",
+        _ => return None,
+    };
+    Some(format!("`{program}` {reason}"))
+}
+
+fn reads_endless(args: &[String], inputs: &[String]) -> bool {
+    args.iter().chain(inputs).any(|a| {
+        let path = a.split_once('=').map_or(a.as_str(), |(_, v)| v);
+        ENDLESS_DEVICES.contains(&path)
+    })
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
+/// Seconds of a `sleep` operand (`10`, `1.5m`, `2h`), `None` when not a plain
+/// duration (`infinity`, options).
+fn sleep_seconds(arg: &str) -> Option<f64> {
+    let (number, unit) = match arg.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (arg.get(..i)?, c),
+        _ => (arg, 's'),
+    };
+    let value: f64 = number.parse().ok()?;
+    let factor = match unit {
+        's' => 1.0,
+        'm' => 60.0,
+        'h' => 3600.0,
+        'd' => 86400.0,
+        _ => return None,
+    };
+    let seconds = value * factor;
+    seconds.is_finite().then_some(seconds)
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(line: &str) -> bool {
+        let words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+        unbounded(&words, &[], false).is_some()
+    }
+
+    #[test]
+    fn endless_forms() {
+        for line in [
+            "sleep infinity",
+            "sleep 1d",
+            "tail -f app.log",
+            "tail -F x",
+            "tail --follow=name x",
+            "cat /dev/zero",
+            "yes",
+            "top -b",
+            "watch ls",
+            "kubectl get pods -w",
+            "setsid -f sleep 1",
+            "nohup ls",
+            "ping example.com",
+            "awk BEGIN{while(1)print}",
+            "vmstat 1",
+            "seq inf",
+        ] {
+            assert!(check(line), "{line}");
+        }
+        for line in [
+            "sleep 1",
+            "tail -n 5 x",
+            "cat x",
+            "top -b -n 1",
+            "ping -c 3 example.com",
+            "head -c 16 /dev/urandom",
+            "seq 1 10",
+            "vmstat 1 5",
+            "timeout 5 tail -f x",
+        ] {
+            assert!(!check(line), "{line}");
+        }
+    }
+}

@@ -1,0 +1,802 @@
+//! Walks a parsed command line: every simple command, wherever it stands (in a
+//! pipeline, a group, a loop, a substitution, a here-document, a function
+//! body), is judged; compound commands add what they are (loops may not end,
+//! `for` binds a variable); words are resolved to what the program receives,
+//! with computed parts marked so no check mistakes them for a plain file name.
+
+use super::builtins::harmless_expansion;
+use super::paths::{Places, COMPUTED, LOOP_VALUE};
+use super::syntax::{self, Command, Compound, Heredoc, Part, Pipeline, Redirect, Script, Word};
+use super::{
+    base_name, budget, check_words, destruction, destruction_in_words, find_names_safe, floor,
+    is_assignment, is_interpreter, programs, safe_loop_variable, unbounded, Report, Shape,
+};
+use crate::codes;
+use crate::text::preview;
+use std::collections::BTreeSet;
+
+/// What judging one command line found.
+pub struct Outcome {
+    /// The reasons it is not proven.
+    pub report: Report,
+    /// What it destroys, for the floor.
+    pub destroys: Option<String>,
+    /// How many simple commands it holds.
+    pub commands: usize,
+}
+
+/// Judges a command line at a `bash -c` nesting depth, from the given places.
+pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
+    let mut outcome = Outcome {
+        report: Report::default(),
+        destroys: None,
+        commands: 0,
+    };
+    let parsed = match syntax::parse_nested(line, depth) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let code = if e.is_unsupported() {
+                codes::COMMAND_UNSUPPORTED_SYNTAX
+            } else if matches!(
+                e,
+                syntax::SyntaxError::TrailingEscape
+                    | syntax::SyntaxError::Unterminated("single quote" | "double quote")
+            ) {
+                codes::COMMAND_PARSE_ERROR
+            } else {
+                codes::COMMAND_SYNTAX
+            };
+            outcome
+                .report
+                .unproven(code, format!("the command could not be parsed: {e}"));
+            outcome.destroys = destruction_in_words(line);
+            return outcome;
+        }
+    };
+    let mut walk = Walk {
+        heredocs: &parsed.heredocs,
+        report: Report::default(),
+        destroys: None,
+        commands: 0,
+        places: places.clone(),
+        loops: Vec::new(),
+        functions: BTreeSet::new(),
+        current_function: None,
+        depth,
+        names_safe: false,
+        assigned: BTreeSet::new(),
+        called_in_functions: BTreeSet::new(),
+    };
+    walk.script(&parsed.script);
+    if walk
+        .called_in_functions
+        .iter()
+        .any(|n| walk.functions.contains(n))
+    {
+        // Functions that call functions defined after them may call each
+        // other without end (`a(){ b|b& }; b(){ a|a& }; a`).
+        walk.destroy(Some(String::from(
+            "functions call each other: they may recurse without end (a fork bomb)",
+        )));
+        walk.report.unproven(
+            codes::COMMAND_UNBOUNDED,
+            String::from("functions call each other and may recurse without end"),
+        );
+    }
+    outcome.report = walk.report;
+    outcome.destroys = walk.destroys;
+    outcome.commands = walk.commands;
+    outcome
+}
+
+/// A word as the program receives it.
+#[derive(Default)]
+struct Arg {
+    /// The value; computed parts are [`COMPUTED`].
+    text: String,
+    /// Any expansion (glob, brace, variable, substitution).
+    expands: bool,
+    /// A substitution or a variable of unknown value.
+    computed: bool,
+    /// It starts with computed text that may begin with `-`.
+    may_be_option: bool,
+}
+
+struct Walk<'a> {
+    heredocs: &'a [Heredoc],
+    report: Report,
+    destroys: Option<String>,
+    commands: usize,
+    places: Places,
+    /// Loop variables in scope, and whether every value is a safe operand.
+    loops: Vec<(String, bool)>,
+    functions: BTreeSet<String>,
+    current_function: Option<String>,
+    depth: usize,
+    /// Variables assigned earlier in the line.
+    assigned: BTreeSet<String>,
+    /// Names a function body calls that were not defined yet.
+    called_in_functions: BTreeSet<String>,
+    /// The command being judged reads file names from a `find` whose names are
+    /// all harmless.
+    names_safe: bool,
+}
+
+impl Walk<'_> {
+    fn destroy(&mut self, what: Option<String>) {
+        if self.destroys.is_none() {
+            self.destroys = what;
+        }
+    }
+
+    fn script(&mut self, script: &Script) {
+        for (and_or, _background) in &script.items {
+            for pipeline in &and_or.pipelines {
+                self.pipeline(pipeline);
+            }
+        }
+    }
+
+    fn pipeline(&mut self, pipeline: &Pipeline) {
+        let mut safe_names = false;
+        for (i, command) in pipeline.commands.iter().enumerate() {
+            // Only a `head` right after a producer ends it: `sort` between
+            // them would read forever.
+            let bounded = pipeline
+                .commands
+                .get(i + 1)
+                .is_some_and(|next| program_word(next).as_deref() == Some("head"));
+            self.names_safe = safe_names;
+            self.command(command, i > 0, bounded);
+            self.names_safe = false;
+            safe_names = feeds_safe_names(command, &self.places);
+        }
+    }
+
+    fn command(&mut self, command: &Command, piped: bool, bounded: bool) {
+        match command {
+            Command::Simple(simple) => {
+                self.simple(&simple.words, &simple.redirects, piped, bounded)
+            }
+            Command::Function(name, body) => {
+                self.functions.insert(name.clone());
+                let outer = self.current_function.replace(name.clone());
+                self.command(body, false, false);
+                self.current_function = outer;
+            }
+            Command::Compound(compound, redirects) => {
+                let mut stdin = Vec::new();
+                let mut fed = piped;
+                for redirect in redirects {
+                    self.redirect(redirect, &mut stdin, &mut fed);
+                }
+                self.compound(compound);
+            }
+        }
+    }
+
+    fn compound(&mut self, compound: &Compound) {
+        match compound {
+            Compound::Group(script) | Compound::Subshell(script) => self.script(script),
+            Compound::If(scripts) => {
+                for script in scripts {
+                    self.script(script);
+                }
+            }
+            Compound::Loop { until, cond, body } => {
+                self.report.unproven(
+                    codes::COMMAND_UNBOUNDED,
+                    format!(
+                        "a `{}` loop may never end",
+                        if *until { "until" } else { "while" }
+                    ),
+                );
+                self.script(cond);
+                self.script(body);
+            }
+            Compound::ArithFor { header, body } => {
+                self.report.unproven(
+                    codes::COMMAND_UNBOUNDED,
+                    format!("`for (({}))` may never end", preview(header, 40)),
+                );
+                self.script(body);
+            }
+            Compound::For { var, words, body } => {
+                if !safe_loop_variable(var) {
+                    self.report.unproven(
+                        codes::COMMAND_ENV_ASSIGNMENT,
+                        format!("the loop sets `{}`", preview(var, 40)),
+                    );
+                }
+                let mut safe = true;
+                for word in words.iter().flatten() {
+                    let arg = self.resolve(word);
+                    safe &= !arg.computed
+                        && !arg.text.starts_with('-')
+                        && !arg.text.contains(char::is_whitespace)
+                        && self.places.secret(&arg.text, word.glob).is_none();
+                }
+                self.loops.push((var.clone(), safe));
+                self.script(body);
+                self.loops.pop();
+            }
+            Compound::Case { word, arms } => {
+                self.resolve(word);
+                for (patterns, body) in arms {
+                    for pattern in patterns {
+                        self.resolve(pattern);
+                    }
+                    self.script(body);
+                }
+            }
+            Compound::Arith(text) => self.arith(text),
+            Compound::Cond(words) => {
+                for word in words {
+                    let arg = self.resolve(word);
+                    if arg.text.contains('[') || matches!(arg.text.as_str(), "-v" | "-R") {
+                        self.report.unproven(
+                            codes::COMMAND_SHELL_STATE,
+                            format!(
+                                "`[[ … {} … ]]` may evaluate a subscript or test a variable",
+                                preview(&arg.text, 30)
+                            ),
+                        );
+                    }
+                }
+            }
+            Compound::Coproc(inner) => {
+                self.report.unproven(
+                    codes::COMMAND_SHELL_STATE,
+                    String::from("`coproc` runs a command in the background"),
+                );
+                self.command(inner, false, false);
+            }
+        }
+    }
+
+    fn arith(&mut self, text: &str) {
+        let literal = text
+            .chars()
+            .all(|c| c.is_ascii_digit() || " \t+-*/%()<>=!&|^~?:".contains(c));
+        if !literal {
+            // Substitutions inside run too; the floor reads the words.
+            self.destroy(destruction_in_words(text));
+            self.report.unproven(
+                codes::COMMAND_UNSUPPORTED_SYNTAX,
+                format!(
+                    "arithmetic `{}` is not literal (it may assign or run a subscript)",
+                    preview(text, 40)
+                ),
+            );
+        }
+    }
+
+    /// A redirection: what it writes or reads. Adds what it feeds on standard
+    /// input to `stdin` (for the floor's database and shell checks).
+    fn redirect(&mut self, redirect: &Redirect, stdin: &mut Vec<String>, fed: &mut bool) {
+        if let Some(index) = redirect.heredoc {
+            *fed = true;
+            if let Some(heredoc) = self.heredocs.get(index) {
+                let body = self.resolve(&heredoc.body);
+                stdin.push(body.text);
+            }
+            return;
+        }
+        let target = self.resolve(&redirect.target);
+        let op = redirect.op;
+        if op == "<<<" {
+            *fed = true;
+            stdin.push(target.text);
+            return;
+        }
+        let duplicates = matches!(op, "<&" | ">&")
+            && (target.text == "-"
+                || (!target.text.is_empty() && target.text.bytes().all(|b| b.is_ascii_digit())));
+        if duplicates {
+            return;
+        }
+        if op == "<" {
+            *fed = true;
+            if let Some(why) = self.places.secret(&target.text, redirect.target.glob) {
+                self.report.unproven(
+                    codes::COMMAND_SENSITIVE_PATH,
+                    format!("`<` reads `{}`, which {why}", shown(&target.text)),
+                );
+            }
+            stdin.push(target.text);
+            return;
+        }
+        let harmless = !target.expands
+            && matches!(
+                target.text.as_str(),
+                "/dev/null" | "/dev/stdout" | "/dev/stderr"
+            );
+        if !harmless {
+            self.report.unproven(
+                codes::COMMAND_REDIRECT_WRITE,
+                format!(
+                    "`{}{op}` writes to `{}`",
+                    redirect.fd.as_deref().unwrap_or(""),
+                    shown(&target.text)
+                ),
+            );
+        }
+    }
+
+    /// Resolves a word, judging every command inside it.
+    fn resolve(&mut self, word: &Word) -> Arg {
+        if word.brace {
+            if let Some(text) = word.literal_with_patterns() {
+                if brace_range_floods(&text) {
+                    self.report.unproven(
+                        codes::COMMAND_UNBOUNDED,
+                        format!(
+                            "the brace range `{}` expands to a flood of words",
+                            shown(&text)
+                        ),
+                    );
+                }
+            }
+        }
+        let mut arg = Arg {
+            expands: word.glob || word.brace,
+            ..Arg::default()
+        };
+        for part in &word.parts {
+            self.part(part, &mut arg);
+        }
+        arg
+    }
+
+    fn part(&mut self, part: &Part, arg: &mut Arg) {
+        match part {
+            Part::Lit(text) | Part::Quoted(text) => arg.text.push_str(text),
+            Part::Param {
+                name,
+                op,
+                inner,
+                prefix,
+                ..
+            } => {
+                arg.expands = true;
+                if name.is_empty() {
+                    // `$"…"`: a translated string, otherwise double quotes.
+                    for part in inner {
+                        self.part(part, arg);
+                    }
+                    return;
+                }
+                let mut scratch = Arg::default();
+                for part in inner {
+                    self.part(part, &mut scratch);
+                }
+                if let Some(why) = param_operator(op, *prefix) {
+                    self.report.unproven(
+                        codes::COMMAND_EXPANSION,
+                        format!("`${{{name}{}}}` {why}", preview(op, 30)),
+                    );
+                    arg.computed = true;
+                    arg.text.push(COMPUTED);
+                    return;
+                }
+                let positional = name.len() == 1 && "123456789@*".contains(name.as_str())
+                    || name.bytes().all(|b| b.is_ascii_digit()) && name != "0";
+                let transformed = !op.is_empty() && !op.starts_with(":-") && !op.starts_with('-');
+                if self.assigned.contains(name) || transformed || positional {
+                    // A value set earlier in the line, changed by an operator,
+                    // or an argument (of a function, or of however the host
+                    // runs the line): unknown here.
+                    arg.computed = true;
+                    arg.text.push(COMPUTED);
+                } else if let Some((_, safe)) = self.loops.iter().rev().find(|(v, _)| v == name) {
+                    if *safe {
+                        arg.text.push_str("loop-value");
+                    } else {
+                        arg.computed = true;
+                        arg.text.push(LOOP_VALUE);
+                    }
+                } else if harmless_expansion(name) {
+                    // The value as a path, so the secret checks see where it points.
+                    match name.as_str() {
+                        "HOME" => arg.text.push('~'),
+                        "PWD" => arg.text.push('.'),
+                        "XDG_CONFIG_HOME" => arg.text.push_str("~/.config"),
+                        "XDG_DATA_HOME" => arg.text.push_str("~/.local/share"),
+                        "XDG_CACHE_HOME" => arg.text.push_str("~/.cache"),
+                        "TMPDIR" => arg.text.push_str("/tmp"),
+                        "OLDPWD" | "XDG_RUNTIME_DIR" => {
+                            arg.computed = true;
+                            arg.text.push(COMPUTED);
+                        }
+                        _ => {
+                            arg.text.push('$');
+                            arg.text.push_str(name);
+                        }
+                    }
+                } else {
+                    self.report.unproven(
+                        codes::COMMAND_ENVIRONMENT,
+                        format!("`${name}` expands a variable that may hold a secret or any value"),
+                    );
+                    arg.computed = true;
+                    arg.text.push(COMPUTED);
+                }
+            }
+            Part::Subst { script, .. } => {
+                if arg.text.is_empty() && !never_an_option(script) {
+                    arg.may_be_option = true;
+                }
+                self.script(script);
+                arg.expands = true;
+                arg.computed = true;
+                arg.text.push(COMPUTED);
+            }
+            Part::Arith(text) => {
+                self.arith(text);
+                arg.expands = true;
+                arg.text.push('0');
+            }
+            Part::Process(script) => {
+                self.script(script);
+                arg.text.push_str("process-substitution");
+            }
+            Part::AnsiC(text) => {
+                self.report.unproven(
+                    codes::COMMAND_UNSUPPORTED_SYNTAX,
+                    format!(
+                        "ANSI-C quoting (`$'{}'`) is not analysed",
+                        preview(text, 30)
+                    ),
+                );
+                arg.expands = true;
+                arg.computed = true;
+                arg.text.push(COMPUTED);
+            }
+        }
+    }
+
+    fn simple(&mut self, words: &[Word], redirects: &[Redirect], piped: bool, bounded: bool) {
+        self.commands += 1;
+        let mut stdin = Vec::new();
+        let mut fed = piped;
+        for redirect in redirects {
+            self.redirect(redirect, &mut stdin, &mut fed);
+        }
+        let args: Vec<Arg> = words.iter().map(|w| self.resolve(w)).collect();
+        budget::count(args.iter().map(|a| a.text.len() + 1).sum());
+        let texts: Vec<String> = args.iter().map(|a| a.text.clone()).collect();
+        let program_at = texts.iter().position(|w| !is_assignment(w));
+        for text in texts
+            .get(..program_at.unwrap_or(texts.len()))
+            .unwrap_or_default()
+        {
+            if let Some((name, _)) = text.split_once('=') {
+                self.assigned.insert(name.to_owned());
+            }
+        }
+        self.truncation(&texts, program_at, redirects);
+        let Some(at) = program_at else {
+            // Only assignments: judged as such.
+            let shape = Shape {
+                names_safe: false,
+                expands: args.iter().any(|a| a.expands),
+                globbed: None,
+                places: &self.places,
+            };
+            if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
+                self.report.unproven(code, message);
+            }
+            return;
+        };
+        let (Some(word), Some(arg)) = (words.get(at), args.get(at)) else {
+            return;
+        };
+        if word.literal().is_none() {
+            self.report.unproven(
+                codes::COMMAND_EXPANSION,
+                format!(
+                    "the program name `{}` is computed by the shell",
+                    shown(&arg.text)
+                ),
+            );
+            if arg.computed {
+                self.destroy(Some(String::from(
+                    "runs a program whose name a substitution or variable computes",
+                )));
+            } else {
+                // A glob or brace can spell any program (`r[m]`, `{r,}m`,
+                // `r[[:alpha:]]`): the floor assumes the worst.
+                self.destroy(Some(format!(
+                    "the program name `{}` is a pattern that may name a program that destroys",
+                    shown(&arg.text)
+                )));
+            }
+            return;
+        }
+        let program = base_name(&arg.text).to_owned();
+        if self.current_function.as_deref() == Some(program.as_str()) {
+            self.destroy(Some(format!(
+                "the function `{}` calls itself: a fork bomb or endless recursion",
+                preview(&program, 30)
+            )));
+            self.report.unproven(
+                codes::COMMAND_UNBOUNDED,
+                format!("the function `{}` calls itself", preview(&program, 30)),
+            );
+            return;
+        }
+        if program != "echo" && args.iter().skip(at + 1).any(|a| a.may_be_option) {
+            self.report.unproven(
+                codes::COMMAND_SUBSTITUTION,
+                format!(
+                    "the output of a substitution may become an option of `{}`",
+                    preview(&program, 30)
+                ),
+            );
+        }
+        let globbed: BTreeSet<String> = words
+            .iter()
+            .zip(&args)
+            .filter(|(w, _)| w.glob || w.brace)
+            .map(|(_, a)| a.text.clone())
+            .collect();
+        let is_function = self.functions.contains(&program);
+        if self.current_function.is_some() && !is_function {
+            self.called_in_functions.insert(program.clone());
+        }
+        if !is_function {
+            let shape = Shape {
+                names_safe: self.names_safe,
+                expands: args.iter().any(|a| a.expands),
+                globbed: Some(&globbed),
+                places: &self.places,
+            };
+            if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
+                self.report.unproven(code, message);
+            }
+            if let Some(why) = unbounded::unbounded(&texts, &stdin, bounded) {
+                self.report.unproven(codes::COMMAND_UNBOUNDED, why);
+            }
+        }
+        if program == "cd" || program == "pushd" {
+            let target = args.get(at + 1..).and_then(|rest| {
+                rest.iter()
+                    .find(|a| !a.text.starts_with('-') || a.text == "-")
+            });
+            match target {
+                None => self.places.cd(Some("~")),
+                Some(a) if a.computed => self.places.cd(None),
+                Some(a) => self.places.cd(Some(&a.text)),
+            }
+        }
+        let rest = texts.get(at + 1..).unwrap_or_default();
+        let destroys = destruction(&texts, self.depth)
+            .or_else(|| {
+                floor::infrastructure(&program, rest, &stdin).map(|w| format!("`{program}` {w}"))
+            })
+            .or_else(|| {
+                let runs_input = (programs::is_shell(&program)
+                    && !rest
+                        .iter()
+                        .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c')))
+                    || is_interpreter(&program);
+                (fed && runs_input).then(|| {
+                    format!("`{program}` runs the text piped or redirected into it as a program")
+                })
+            });
+        self.destroy(destroys);
+    }
+
+    /// `: > file`, `> file`: a redirection that empties a file, or any write
+    /// onto a disk device.
+    fn truncation(&mut self, texts: &[String], program_at: Option<usize>, redirects: &[Redirect]) {
+        let empty_output = match program_at.and_then(|at| texts.get(at..)) {
+            None => true,
+            Some([program, rest @ ..]) => {
+                matches!(base_name(program), ":" | "true" | "false")
+                    || (base_name(program) == "echo" && rest.iter().all(|a| a == "-n" || a == "-e"))
+                    || (base_name(program) == "printf" && rest.iter().all(String::is_empty))
+                    || (base_name(program) == "cat" && rest.iter().all(|a| a == "/dev/null"))
+            }
+            Some([]) => true,
+        };
+        for redirect in redirects {
+            let Some(target) = redirect.target.literal() else {
+                continue;
+            };
+            let writes = matches!(redirect.op, ">" | ">|" | "&>" | "<>" | ">>" | "&>>");
+            let disk = [
+                "/dev/sd",
+                "/dev/nvme",
+                "/dev/hd",
+                "/dev/vd",
+                "/dev/xvd",
+                "/dev/mmcblk",
+                "/dev/disk",
+                "/dev/mapper",
+            ]
+            .iter()
+            .any(|d| target.starts_with(d));
+            let truncates = matches!(redirect.op, ">" | ">|" | "&>")
+                && empty_output
+                && !matches!(target.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr");
+            if writes && disk {
+                self.destroy(Some(format!(
+                    "writes onto the disk device `{}`",
+                    shown(&target)
+                )));
+            } else if truncates {
+                self.destroy(Some(format!(
+                    "`{}` empties `{}`",
+                    redirect.op,
+                    shown(&target)
+                )));
+            }
+        }
+    }
+}
+
+/// Why a `${…}` operator is not a plain read, if it is not.
+fn param_operator(op: &str, prefix: Option<char>) -> Option<&'static str> {
+    if prefix == Some('!') {
+        return Some("is an indirect expansion: it reads a variable named by another");
+    }
+    if op.is_empty() {
+        return None;
+    }
+    if op.contains("@P") {
+        return Some("is a prompt expansion, which runs substitutions in the value");
+    }
+    if op.starts_with(":=") || op.starts_with('=') {
+        return Some("assigns a variable");
+    }
+    if op.starts_with('[') {
+        return Some("evaluates a subscript");
+    }
+    if op.starts_with('@') {
+        return Some("transforms the value in a way not analysed");
+    }
+    let plain = [":-", "-", ":+", "+", "#", "%", ":?", "?", "^", ",", "/"]
+        .iter()
+        .any(|p| op.starts_with(p));
+    let substring = op.starts_with(':')
+        && op
+            .chars()
+            .skip(1)
+            .all(|c| c.is_ascii_digit() || matches!(c, ' ' | ':' | '-' | '}'));
+    if plain || substring {
+        None
+    } else {
+        Some("uses an operator that is not analysed")
+    }
+}
+
+/// Whether `{a..b}` ranges in a word multiply to more words than a command
+/// line should hold.
+fn brace_range_floods(text: &str) -> bool {
+    const MAX_WORDS: f64 = 100_000.0;
+    let mut product = 1.0f64;
+    for piece in text.split('{').skip(1) {
+        let inner = piece.split('}').next().unwrap_or("");
+        let mut ends = inner.split("..");
+        let (Some(a), Some(b)) = (ends.next(), ends.next()) else {
+            continue;
+        };
+        let span = match (a.parse::<f64>(), b.parse::<f64>()) {
+            (Ok(a), Ok(b)) => (b - a).abs() + 1.0,
+            _ => 26.0,
+        };
+        product *= span;
+    }
+    product > MAX_WORDS
+}
+
+/// Whether a substitution's output can never start with `-`: one simple
+/// command of literal words that prints a path, a name, a number or fixed text.
+fn never_an_option(script: &Script) -> bool {
+    let [(and_or, false)] = script.items.as_slice() else {
+        return false;
+    };
+    let [pipeline] = and_or.pipelines.as_slice() else {
+        return false;
+    };
+    let [Command::Simple(simple)] = pipeline.commands.as_slice() else {
+        return false;
+    };
+    let Some(words) = simple
+        .words
+        .iter()
+        .map(Word::literal)
+        .collect::<Option<Vec<String>>>()
+    else {
+        return false;
+    };
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let printed = |args: &[String]| {
+        let text = args
+            .iter()
+            .skip_while(|a| matches!(a.as_str(), "-n" | "-e" | "-E"))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        !text.split_whitespace().any(|w| w.starts_with('-'))
+    };
+    match program.as_str() {
+        "pwd" | "whoami" | "hostname" | "uname" | "nproc" | "id" | "logname" | "arch" | "tty"
+        | "wc" => true,
+        "date" => !args
+            .iter()
+            .any(|a| a.starts_with("+-") || a.contains(" -") || a.contains("\t-")),
+        "realpath" | "which" | "mktemp" => true,
+        "readlink" => args
+            .iter()
+            .any(|a| matches!(a.as_str(), "-f" | "-e" | "-m")),
+        // The output is a prefix of the operand, or `.`.
+        "dirname" => args.iter().all(|a| !a.starts_with('-')),
+        // The output is the operand's last component.
+        "basename" => args
+            .iter()
+            .all(|a| !a.starts_with('-') && !a.rsplit('/').next().unwrap_or(a).starts_with('-')),
+        "git" => matches!(
+            args.iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice(),
+            ["branch", "--show-current"]
+                | [
+                    "rev-parse",
+                    "HEAD" | "--short" | "--show-toplevel" | "--abbrev-ref" | "--git-dir",
+                    ..
+                ]
+        ),
+        "echo" => printed(args),
+        "printf" => args
+            .first()
+            .is_some_and(|f| !f.contains('%') && !f.split_whitespace().any(|w| w.starts_with('-'))),
+        _ => false,
+    }
+}
+
+/// Whether a command is a `find` that prints only harmless file names.
+fn feeds_safe_names(command: &Command, places: &Places) -> bool {
+    let Command::Simple(simple) = command else {
+        return false;
+    };
+    let Some(words) = simple
+        .words
+        .iter()
+        .map(Word::literal)
+        .collect::<Option<Vec<String>>>()
+    else {
+        return false;
+    };
+    match words.split_first() {
+        Some((program, args)) if base_name(program) == "find" => {
+            !args
+                .iter()
+                .any(|a| a.starts_with("-exec") || a.starts_with("-ok") || a.starts_with("-fprint"))
+                && find_names_safe(args, places)
+        }
+        _ => false,
+    }
+}
+
+/// The program a command runs when it is a simple command with a literal name.
+fn program_word(command: &Command) -> Option<String> {
+    let Command::Simple(simple) = command else {
+        return None;
+    };
+    simple
+        .words
+        .iter()
+        .filter_map(Word::literal)
+        .find(|w| !is_assignment(w))
+        .map(|w| base_name(&w).to_owned())
+}
+
+/// A value for messages: computed parts shown as `…`.
+fn shown(text: &str) -> String {
+    preview(&text.replace([COMPUTED, LOOP_VALUE], "…"), 60)
+}
