@@ -6,6 +6,9 @@
 //! dialect trick that confuses the parser must never turn into an allow.
 
 mod functions;
+mod readings;
+mod statements;
+mod unbounded;
 
 use super::{combine, Assessment, Assessor, Verdict};
 use crate::args::string_field;
@@ -16,12 +19,14 @@ use crate::text::preview;
 use functions::Class;
 use serde_json::{Map, Value};
 use sqlparser::ast::{
-    AlterTableOperation, Expr, ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor,
-    UtilityOption, Value as SqlValue, Visit, Visitor,
+    AccessExpr, BinaryOperator, CopySource, CopyTarget, Expr, FunctionArg, FunctionArguments,
+    ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor, UtilityOption,
+    Value as SqlValue, Visit, Visitor,
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, TokenizerError, Whitespace};
+use statements::Form;
 use std::ops::ControlFlow;
 
 /// Nesting depth the parser may reach before it gives up (and the call is
@@ -83,14 +88,28 @@ impl Assessor for SqlAssessor {
             Ok(sql) => sql,
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
         };
-        let dialect = dialect_from_str(&self.dialect).unwrap_or_else(|| Box::new(GenericDialect));
-        assess_sql_with(sql, dialect.as_ref(), &self.allow_functions)
+        assess_sql_with(sql, &self.dialect, &self.allow_functions)
     }
 }
 
 /// Assesses SQL text in the generic dialect with the built-in function list.
 pub fn assess_sql(sql: &str) -> Assessment {
-    assess_sql_with(sql, &GenericDialect, &[])
+    assess_sql_with(sql, "generic", &[])
+}
+
+/// How deep dynamic SQL (`EXECUTE IMMEDIATE '…'` of a string holding another)
+/// is followed before it is only confirmed.
+const MAX_DYNAMIC_DEPTH: usize = 3;
+
+/// What every statement check needs to know.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
+    /// The configured dialect's name.
+    dialect: &'a str,
+    /// Functions the deployment accepts as pure.
+    allow: &'a [String],
+    /// How many dynamic-SQL strings deep this text is.
+    depth: usize,
 }
 
 /// A comment the server executes: MySQL and MariaDB run the text of `/*! … */`
@@ -173,20 +192,109 @@ fn parse_all(
 /// the floor if any word in it is a destroying keyword or a side-effecting
 /// function. A statement the parser rejects may still be one the server runs
 /// (`x; DROP TABLE t` fails to parse as a whole), so the floor must not depend
-/// on the parse.
-fn unparsed(operation: String, dialect: &dyn Dialect, finding: Finding) -> Assessment {
+/// on the parse; and it looks at every reading of the text.
+fn unparsed(operation: String, ctx: Ctx<'_>, finding: Finding) -> Assessment {
+    let dialect = parser_dialect(ctx.dialect);
     let mut assessment = Assessment::single(Verdict::Unproven, operation, finding);
-    if let Some(word) = destroying_word(&assessment.operation, dialect, true) {
+    let scans = scans(&assessment.operation, ctx.dialect);
+    let word = destroying_word(&assessment.operation, dialect.as_ref(), true)
+        .map(|word| format!("the text holds `{word}`"))
+        .or_else(|| {
+            destroying_word_in_readings(&assessment.operation, &scans)
+                .map(|(word, reading)| format!("read as {reading}, the text runs `{word}`"))
+        });
+    if let Some(file_word) = scans.iter().find_map(|(_, scan)| {
+        readings::code_words(&assessment.operation, scan)
+            .into_iter()
+            .find(|w| FILE_WORDS.iter().any(|f| f.eq_ignore_ascii_case(w)))
+    }) {
+        assessment.findings.push(Finding::new(
+            codes::SQL_FILE_ACCESS,
+            format!("the text holds `{file_word}`, which may reach server files, programs or extensions"),
+        ));
+    }
+    if let Some(what) = word {
         assessment.verdict = Verdict::Destructive;
         assessment.findings.insert(
             0,
             Finding::new(
                 codes::SQL_DESTRUCTIVE,
-                format!("the text holds `{word}`, which may destroy data or have side effects"),
+                format!("{what}, which may destroy data or have side effects"),
             ),
         );
     }
     assessment
+}
+
+/// The parser's dialect for a configured name (checked when the configuration
+/// is read; an unknown name reads as generic).
+fn parser_dialect(name: &str) -> Box<dyn Dialect> {
+    dialect_from_str(name).unwrap_or_else(|| Box::new(GenericDialect))
+}
+
+/// The text as every reading of the dialect sees it.
+fn scans(sql: &str, dialect: &str) -> Vec<(&'static readings::Reading, readings::Scan)> {
+    readings::for_dialect(dialect)
+        .iter()
+        .map(|reading| (reading, readings::scan(sql, reading)))
+        .collect()
+}
+
+/// Whether one word of unparsed text names destruction: a destroying keyword or
+/// a side-effecting function.
+fn destroys(word: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "drop",
+        "delete",
+        "truncate",
+        "update",
+        "merge",
+        "overwrite",
+        "kill",
+    ];
+    let lower = word.to_ascii_lowercase();
+    KEYWORDS.contains(&lower.as_str())
+        || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
+}
+
+/// Words after which a string literal is SQL the server runs.
+const DYNAMIC_WORDS: &[&str] = &["exec", "execute", "immediate", "sp_executesql", "prepare"];
+
+/// Words that name file or program access in text that did not parse.
+const FILE_WORDS: &[&str] = &[
+    "outfile",
+    "dumpfile",
+    "infile",
+    "program",
+    "load_file",
+    "attach",
+    "install",
+    "load",
+];
+
+/// The floor over every reading: the first destroying word a reading runs as
+/// code (or as the body of a dollar-quoted block, or in a string literal when
+/// the code holds dynamic SQL), with the reading's name.
+fn destroying_word_in_readings(
+    sql: &str,
+    scans: &[(&readings::Reading, readings::Scan)],
+) -> Option<(String, &'static str)> {
+    scans.iter().find_map(|(reading, scan)| {
+        let words = readings::code_words(sql, scan);
+        if let Some(word) = words.iter().find(|w| destroys(w)) {
+            return Some(((*word).to_owned(), reading.name));
+        }
+        let dynamic = words
+            .iter()
+            .any(|w| DYNAMIC_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)));
+        if !dynamic {
+            return None;
+        }
+        readings::literal_words(sql, scan)
+            .into_iter()
+            .find(|w| destroys(w))
+            .map(|w| (w.to_owned(), reading.name))
+    })
 }
 
 /// The first destroying keyword (`DROP`, `DELETE`, `TRUNCATE`, `UPDATE`,
@@ -194,12 +302,6 @@ fn unparsed(operation: String, dialect: &dyn Dialect, finding: Finding) -> Asses
 /// tokenizer when it can read the text (so words inside string literals do not
 /// count), else from a plain scan of the text.
 fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Option<String> {
-    const KEYWORDS: &[&str] = &["drop", "delete", "truncate", "update", "merge"];
-    let destroys = |word: &str| {
-        let lower = word.to_ascii_lowercase();
-        KEYWORDS.contains(&lower.as_str())
-            || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
-    };
     match Tokenizer::new(dialect, sql).tokenize() {
         Ok(tokens) => tokens.into_iter().find_map(|token| match token {
             Token::Word(word) if word.quote_style.is_none() && destroys(&word.value) => {
@@ -218,13 +320,26 @@ fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Optio
     }
 }
 
-/// Assesses SQL text in `dialect`, accepting `allow_functions` as pure too.
-pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[String]) -> Assessment {
+/// Assesses SQL text in the dialect named `dialect` (as the configuration names
+/// it), accepting `allow_functions` as pure too.
+pub fn assess_sql_with(sql: &str, dialect: &str, allow_functions: &[String]) -> Assessment {
+    assess_in(
+        sql,
+        Ctx {
+            dialect,
+            allow: allow_functions,
+            depth: 0,
+        },
+    )
+}
+
+fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
     let operation = sql.to_owned();
+    let dialect = parser_dialect(ctx.dialect);
     if let Some(comment) = executable_comment(sql) {
         return unparsed(
             operation,
-            dialect,
+            ctx,
             Finding::new(
                 codes::SQL_EXECUTABLE_COMMENT,
                 format!(
@@ -234,8 +349,8 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             ),
         );
     }
-    // Tokenized once: for the nesting bound here and for the parser below.
-    let tokens = Tokenizer::new(dialect, sql).tokenize_with_location();
+    // Tokenized once: for the nesting bound, the readings and the parser.
+    let tokens = Tokenizer::new(dialect.as_ref(), sql).tokenize_with_location();
     if let Some(depth) = tokens
         .as_ref()
         .ok()
@@ -244,19 +359,29 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
     {
         return unparsed(
             operation,
-            dialect,
+            ctx,
             Finding::new(
                 codes::SQL_TOO_COMPLEX,
                 format!("brackets nested {depth} deep (more than {MAX_NESTING}) are not analysed"),
             ),
         );
     }
-    let statements = match parse_all(tokens, dialect) {
-        Ok(statements) => statements,
+    // Every reading the server might take must agree with the parser's on
+    // what is code and where statements end.
+    let ambiguity = tokens.as_ref().ok().and_then(|tokens| {
+        let mask = readings::parser_mask(sql, tokens);
+        scans(sql, ctx.dialect)
+            .into_iter()
+            .find_map(|(reading, scan)| {
+                readings::disagreement(sql, &mask, &scan).map(|at| (reading.name, at))
+            })
+    });
+    let mut assessment = match parse_all(tokens, dialect.as_ref()) {
+        Ok(statements) => assess_statements(&operation, &statements, ctx),
         Err(message) => {
             return unparsed(
                 operation,
-                dialect,
+                ctx,
                 Finding::new(
                     codes::SQL_PARSE_ERROR,
                     format!(
@@ -266,6 +391,41 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             )
         }
     };
+    if let Some((reading, at)) = ambiguity {
+        let near = sql
+            .get(at..)
+            .map(|rest| preview(rest, 30))
+            .unwrap_or_default();
+        assessment.verdict = combine(assessment.verdict, Verdict::Unproven);
+        assessment
+            .findings
+            .retain(|f| f.code != codes::SQL_READ_ONLY);
+        assessment.findings.push(Finding::new(
+            codes::SQL_AMBIGUOUS,
+            format!(
+                "read as {reading}, the text splits or quotes differently from the parse, near `{near}`"
+            ),
+        ));
+        if assessment.verdict != Verdict::Destructive {
+            let scans = scans(sql, ctx.dialect);
+            if let Some((word, reading)) = destroying_word_in_readings(sql, &scans) {
+                assessment.verdict = Verdict::Destructive;
+                assessment.findings.insert(
+                    0,
+                    Finding::new(
+                        codes::SQL_DESTRUCTIVE,
+                        format!("read as {reading}, the text runs `{word}`, which may destroy data or have side effects"),
+                    ),
+                );
+            }
+        }
+        assessment.findings.sort_by_key(|f| severity_rank(&f.code));
+    }
+    assessment
+}
+
+/// Judges parsed statements one by one.
+fn assess_statements(operation: &str, statements: &[Statement], ctx: Ctx<'_>) -> Assessment {
     if statements.is_empty() {
         return Assessment::single(
             Verdict::Unproven,
@@ -273,7 +433,6 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             Finding::new(codes::SQL_EMPTY, "the SQL holds no statement"),
         );
     }
-
     let many = statements.len() > 1;
     let mut verdict = Verdict::ReadOnly;
     let mut findings = Vec::new();
@@ -287,7 +446,7 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
         } else {
             format!("`{}`", preview(&statement.to_string(), 60))
         };
-        let (part, mut part_findings) = classify(statement, &label, allow_functions);
+        let (part, mut part_findings) = classify(statement, &label, ctx);
         verdict = combine(verdict, part);
         findings.append(&mut part_findings);
     }
@@ -316,83 +475,278 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
 fn severity_rank(code: &str) -> u8 {
     match code {
         codes::SQL_DESTRUCTIVE | codes::SQL_SIDE_EFFECT_FUNCTION => 0,
-        codes::SQL_WRITE | codes::SQL_QUERY_WRITES | codes::SQL_EXPLAIN_ANALYZE => 1,
-        codes::SQL_UNKNOWN_FUNCTION => 2,
+        codes::SQL_SESSION_STATE
+        | codes::SQL_FILE_ACCESS
+        | codes::SQL_DYNAMIC
+        | codes::SQL_AMBIGUOUS
+        | codes::SQL_WRITE
+        | codes::SQL_QUERY_WRITES
+        | codes::SQL_EXPLAIN_ANALYZE => 1,
+        codes::SQL_UNKNOWN_FUNCTION | codes::SQL_UNBOUNDED | codes::SQL_CALL_SYNTAX => 2,
         _ => 3,
     }
 }
 
-/// Classifies one top-level statement. Every arm that answers read-only names its
-/// statement kind; everything else falls to `not_read`, which never allows.
-fn classify(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, Vec<Finding>) {
-    match statement {
-        Statement::Query(query) => check_query(query, label, allow),
-        Statement::Explain {
-            analyze,
-            options,
-            statement: inner,
-            ..
-        } => {
-            if *analyze || options.as_deref().is_some_and(has_analyze_option) {
-                let (verdict, mut findings) = classify(inner, label, allow);
-                if verdict != Verdict::ReadOnly {
-                    findings.insert(
-                        0,
-                        Finding::new(
-                            codes::SQL_EXPLAIN_ANALYZE,
-                            format!("{label}: EXPLAIN ANALYZE runs the statement it explains"),
-                        ),
-                    );
-                }
-                (verdict, findings)
-            } else {
-                // A plain EXPLAIN plans its statement without running it.
+/// One finding and its verdict.
+fn one(verdict: Verdict, code: &str, message: String) -> (Verdict, Vec<Finding>) {
+    (verdict, vec![Finding::new(code, message)])
+}
+
+/// Classifies one top-level statement by its form (matched exhaustively in
+/// [`statements::form`]). Only reports, queries that pass, plain `EXPLAIN`,
+/// plain `SHOW`, reporting `PRAGMA`s and `COPY … TO STDOUT` of a passing query
+/// answer read-only.
+fn classify(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    match statements::form(statement) {
+        Form::Report => (Verdict::ReadOnly, Vec::new()),
+        Form::Query(query) => check_query(query, label, ctx.allow),
+        Form::Explain => explain(statement, label, ctx),
+        Form::ShowVariable => show_variable(statement, label),
+        Form::Pragma => match statement {
+            Statement::Pragma { name, value, is_eq }
+                if pragma_reads(name, value.is_some(), *is_eq) =>
+            {
                 (Verdict::ReadOnly, Vec::new())
             }
-        }
-        // sqlparser reads any run of tokens after `SHOW` as a variable name
-        // (`SHOW x -- …\nDROP TABLE t` is one statement to it); only a plain
-        // dotted name is a SHOW the server reads the same way.
-        Statement::ShowVariable { variable } if !plain_name(variable) => {
-            match destroying_word(&statement.to_string(), &GenericDialect, false) {
-                Some(word) => (
-                    Verdict::Destructive,
-                    vec![Finding::new(
-                        codes::SQL_DESTRUCTIVE,
-                        format!("{label} holds `{word}`, which the server may run as a statement"),
-                    )],
-                ),
-                None => not_read(statement, label),
+            other => not_read(other, label),
+        },
+        Form::Session(what) => with_write(
+            one(
+                Verdict::Unproven,
+                codes::SQL_SESSION_STATE,
+                format!("{label} {what}, which changes what later statements do"),
+            ),
+            label,
+        ),
+        Form::Block(inner) => {
+            let mut verdict = Verdict::Unproven;
+            let mut findings = vec![Finding::new(
+                codes::SQL_SESSION_STATE,
+                format!("{label} is a block (or transaction) whose statements run together"),
+            )];
+            for statement in inner {
+                let inner_label =
+                    format!("`{}` inside the block", preview(&statement.to_string(), 60));
+                let (part, mut part_findings) = classify(statement, &inner_label, ctx);
+                verdict = combine(verdict, part);
+                findings.append(&mut part_findings);
             }
+            (verdict, findings)
         }
-        Statement::ExplainTable { .. }
-        | Statement::ShowFunctions { .. }
-        | Statement::ShowVariable { .. }
-        | Statement::ShowStatus { .. }
-        | Statement::ShowVariables { .. }
-        | Statement::ShowCreate { .. }
-        | Statement::ShowColumns { .. }
-        | Statement::ShowCatalogs { .. }
-        | Statement::ShowDatabases { .. }
-        | Statement::ShowProcessList { .. }
-        | Statement::ShowSchemas { .. }
-        | Statement::ShowCharset(_)
-        | Statement::ShowObjects(_)
-        | Statement::ShowTables { .. }
-        | Statement::ShowViews { .. }
-        | Statement::ShowCollation { .. }
-        // Choosing the default database, opening a transaction or rolling one back
-        // changes no data; the statements that follow are judged on their own.
-        | Statement::Use(_)
-        | Statement::StartTransaction { .. }
-        | Statement::Rollback {
-            savepoint: None, ..
-        } => (Verdict::ReadOnly, Vec::new()),
-        Statement::Pragma { name, value, is_eq } if pragma_reads(name, value.is_some(), *is_eq) => {
+        Form::Prepare(inner) => {
+            let inner_label = format!("the prepared `{}`", preview(&inner.to_string(), 60));
+            let (part, mut findings) = classify(inner, &inner_label, ctx);
+            findings.push(Finding::new(
+                codes::SQL_SESSION_STATE,
+                format!("{label} prepares a statement for later execution"),
+            ));
+            with_write((combine(Verdict::Unproven, part), findings), label)
+        }
+        Form::Execute => with_write(execute(statement, label, ctx), label),
+        Form::Copy => copy(statement, label, ctx),
+        Form::Call => not_read(statement, label),
+        Form::FileAccess(what) => with_write(
+            one(
+                Verdict::Unproven,
+                codes::SQL_FILE_ACCESS,
+                format!("{label} {what}"),
+            ),
+            label,
+        ),
+        Form::FileWrite(what) => (
+            Verdict::Destructive,
+            vec![
+                Finding::new(codes::SQL_DESTRUCTIVE, format!("{label} {what}")),
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!("{label} writes outside the database"),
+                ),
+            ],
+        ),
+        Form::Script => match destroying_word(&statement.to_string(), &GenericDialect, false) {
+            Some(word) => one(
+                Verdict::Destructive,
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} is a script that holds `{word}`"),
+            ),
+            None => one(
+                Verdict::Unproven,
+                codes::SQL_WRITE,
+                format!("{label} is a script, not a read-only statement"),
+            ),
+        },
+        Form::Write | Form::Destroys(_) => not_read(statement, label),
+    }
+}
+
+/// Adds the general "not a read" finding to a statement's specific ones.
+fn with_write(
+    (verdict, mut findings): (Verdict, Vec<Finding>),
+    label: &str,
+) -> (Verdict, Vec<Finding>) {
+    findings.push(Finding::new(
+        codes::SQL_WRITE,
+        format!("{label} is not a read-only statement"),
+    ));
+    (verdict, findings)
+}
+
+/// `EXPLAIN`: a plain one plans its statement without running it; with
+/// `ANALYZE` (or `ANALYSE`, or an option not known to only plan) it runs it,
+/// so that statement must pass itself.
+fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    let Statement::Explain {
+        analyze,
+        options,
+        statement: inner,
+        ..
+    } = statement
+    else {
+        return not_read(statement, label);
+    };
+    if !*analyze && !options.as_deref().is_some_and(runs_statement) {
+        return (Verdict::ReadOnly, Vec::new());
+    }
+    let (verdict, mut findings) = classify(inner, label, ctx);
+    if verdict != Verdict::ReadOnly {
+        findings.insert(
+            0,
+            Finding::new(
+                codes::SQL_EXPLAIN_ANALYZE,
+                format!("{label}: EXPLAIN ANALYZE runs the statement it explains"),
+            ),
+        );
+    }
+    (verdict, findings)
+}
+
+/// sqlparser reads any run of tokens after `SHOW` as a variable name
+/// (`SHOW x -- …\nDROP TABLE t` is one statement to it); only a plain dotted
+/// name is a SHOW the server reads the same way.
+fn show_variable(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
+    match statement {
+        Statement::ShowVariable { variable } if plain_name(variable) => {
             (Verdict::ReadOnly, Vec::new())
         }
-        other => not_read(other, label),
+        _ => match destroying_word(&statement.to_string(), &GenericDialect, false) {
+            Some(word) => one(
+                Verdict::Destructive,
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} holds `{word}`, which the server may run as a statement"),
+            ),
+            None => not_read(statement, label),
+        },
     }
+}
+
+/// `EXECUTE p`, `EXEC proc`, `EXECUTE IMMEDIATE '…'`, `EXEC('…')`,
+/// `EXEC sp_executesql N'…'`: never a proven read; every string argument is
+/// judged as SQL of its own, so destruction inside reaches the floor.
+fn execute(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    let mut verdict = Verdict::Unproven;
+    let mut findings = vec![Finding::new(
+        codes::SQL_DYNAMIC,
+        format!("{label} runs a prepared statement, a procedure or SQL built at run time"),
+    )];
+    let Statement::Execute { parameters, .. } = statement else {
+        return (verdict, findings);
+    };
+    for text in parameters.iter().filter_map(string_literal) {
+        if ctx.depth >= MAX_DYNAMIC_DEPTH {
+            if destroying_word(text, &GenericDialect, true).is_some() {
+                verdict = Verdict::Destructive;
+            }
+            continue;
+        }
+        let inner = assess_in(
+            text,
+            Ctx {
+                depth: ctx.depth + 1,
+                ..ctx
+            },
+        );
+        verdict = combine(verdict, inner.verdict);
+        for finding in inner.findings {
+            if finding.code != codes::SQL_READ_ONLY {
+                findings.push(Finding::new(
+                    &finding.code,
+                    format!("in the dynamic SQL of {label}: {}", finding.message),
+                ));
+            }
+        }
+    }
+    (verdict, findings)
+}
+
+/// The text of a string literal argument.
+fn string_literal(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s)
+            | SqlValue::DoubleQuotedString(s)
+            | SqlValue::NationalStringLiteral(s)
+            | SqlValue::EscapedStringLiteral(s)
+            | SqlValue::TripleSingleQuotedString(s)
+            | SqlValue::TripleDoubleQuotedString(s) => Some(s),
+            SqlValue::DollarQuotedString(d) => Some(&d.value),
+            _ => None,
+        },
+        Expr::Nested(e) => string_literal(e),
+        _ => None,
+    }
+}
+
+/// `COPY`: to the client (`TO STDOUT`) it is a read of its table or query;
+/// to a server file or a program it writes outside the database (the floor);
+/// from anywhere it writes into a table.
+fn copy(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    let Statement::Copy {
+        source, to, target, ..
+    } = statement
+    else {
+        return not_read(statement, label);
+    };
+    let outside = match (to, target) {
+        (true, CopyTarget::Stdout) => {
+            return match source {
+                CopySource::Query(query) => check_query(query, label, ctx.allow),
+                CopySource::Table { .. } => (Verdict::ReadOnly, Vec::new()),
+            }
+        }
+        (_, CopyTarget::Program { .. }) => (
+            Verdict::Destructive,
+            vec![
+                Finding::new(
+                    codes::SQL_DESTRUCTIVE,
+                    format!("{label} runs a program on the server"),
+                ),
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!("{label} reaches outside the database"),
+                ),
+            ],
+        ),
+        (true, CopyTarget::File { .. }) => (
+            Verdict::Destructive,
+            vec![
+                Finding::new(
+                    codes::SQL_DESTRUCTIVE,
+                    format!("{label} writes (over) a server file"),
+                ),
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!("{label} reaches outside the database"),
+                ),
+            ],
+        ),
+        (false, CopyTarget::File { .. }) => one(
+            Verdict::Unproven,
+            codes::SQL_FILE_ACCESS,
+            format!("{label} reads a server file into a table"),
+        ),
+        _ => (Verdict::Unproven, Vec::new()),
+    };
+    with_write(outside, label)
 }
 
 /// One to three identifiers of letters, digits and underscores, none of them a
@@ -461,72 +815,46 @@ fn pragma_reads(name: &ObjectName, has_value: bool, is_eq: bool) -> bool {
 }
 
 /// A statement that is not a read: destructive if it positively destroys data or
-/// objects, otherwise a write.
+/// objects (or writes files), otherwise a write.
 fn not_read(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
-    match destruction(statement) {
-        Some(what) => (
+    match statements::form(statement) {
+        Form::Destroys(what) | Form::FileWrite(what) => one(
             Verdict::Destructive,
-            vec![Finding::new(
-                codes::SQL_DESTRUCTIVE,
-                format!("{label} {what}"),
-            )],
+            codes::SQL_DESTRUCTIVE,
+            format!("{label} {what}"),
         ),
-        None => (
+        _ => one(
             Verdict::Unproven,
-            vec![Finding::new(
-                codes::SQL_WRITE,
-                format!("{label} is not a read-only statement"),
-            )],
+            codes::SQL_WRITE,
+            format!("{label} is not a read-only statement"),
         ),
     }
 }
 
-/// What a statement destroys, if it is one of the statements that positively do.
-/// This list feeds only the guarded floor and the explanations; it never allows.
-fn destruction(statement: &Statement) -> Option<&'static str> {
-    match statement {
-        Statement::Drop { .. }
-        | Statement::DropFunction(_)
-        | Statement::DropDomain(_)
-        | Statement::DropProcedure { .. }
-        | Statement::DropSecret { .. }
-        | Statement::DropPolicy(_)
-        | Statement::DropConnector { .. }
-        | Statement::DropExtension(_)
-        | Statement::DropOperator(_)
-        | Statement::DropOperatorFamily(_)
-        | Statement::DropOperatorClass(_)
-        | Statement::DropTrigger(_) => Some("drops database objects"),
-        Statement::Truncate(_) => Some("deletes every row of a table"),
-        Statement::Delete(_) => Some("deletes rows"),
-        Statement::Update(_) => Some("overwrites rows"),
-        Statement::Merge(_) => Some("may update or delete rows"),
-        Statement::AlterTable(alter) if alter.operations.iter().any(drops_data) => {
-            Some("drops part of a table")
-        }
-        _ => None,
-    }
-}
-
-fn drops_data(operation: &AlterTableOperation) -> bool {
-    matches!(
-        operation,
-        AlterTableOperation::DropColumn { .. }
-            | AlterTableOperation::DropPartitions { .. }
-            | AlterTableOperation::DropConstraint { .. }
-            | AlterTableOperation::DropPrimaryKey { .. }
-            | AlterTableOperation::DropForeignKey { .. }
-            | AlterTableOperation::DropIndex { .. }
-            | AlterTableOperation::DropProjection { .. }
-    )
-}
-
-/// Whether EXPLAIN's parenthesised options turn ANALYZE on. Only an explicit
-/// false value (`false`, `off`, `0`) turns it off; anything else counts as on.
-fn has_analyze_option(options: &[UtilityOption]) -> bool {
+/// Whether EXPLAIN's parenthesised options make it run its statement: `ANALYZE`
+/// or `ANALYSE` (PostgreSQL takes both) unless explicitly false (`false`,
+/// `off`, `0`), or any option not known to only shape the plan's output.
+fn runs_statement(options: &[UtilityOption]) -> bool {
+    const PLAN_ONLY: &[&str] = &[
+        "verbose",
+        "costs",
+        "settings",
+        "generic_plan",
+        "buffers",
+        "wal",
+        "timing",
+        "summary",
+        "memory",
+        "format",
+        "serialize",
+    ];
     options.iter().any(|option| {
-        option.name.value.eq_ignore_ascii_case("analyze")
-            && !option.arg.as_ref().is_some_and(is_false)
+        let name = option.name.value.to_ascii_lowercase();
+        if name == "analyze" || name == "analyse" {
+            !option.arg.as_ref().is_some_and(is_false)
+        } else {
+            !PLAN_ONLY.contains(&name.as_str())
+        }
     })
 }
 
@@ -578,14 +906,37 @@ impl QueryCheck<'_> {
         }
     }
 
-    /// Checks one called function by its name.
-    fn function(&mut self, name: &ObjectName) {
+    /// Checks one called function by its name and arguments.
+    fn function(&mut self, name: &ObjectName, args: &[FunctionArg]) {
         let parts: Option<Vec<String>> = name
             .0
             .iter()
             .map(|part| part.as_ident().map(|ident| ident.value.clone()))
             .collect();
         let shown = preview(&name.to_string(), 60);
+        let last = parts
+            .as_ref()
+            .and_then(|p| p.last())
+            .map(|n| n.to_ascii_lowercase())
+            .unwrap_or_default();
+        if functions::touches_files(&last) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: `{shown}` reads or writes files, URLs or other servers",
+                        self.label
+                    ),
+                ),
+            );
+        }
+        if let Some(message) = unbounded::function(&last, args) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
+            );
+        }
         let class = parts.map_or(Class::Unknown, |parts| {
             functions::classify(&parts, self.allow)
         });
@@ -608,6 +959,111 @@ impl QueryCheck<'_> {
                     ),
                 ),
             ),
+        }
+    }
+
+    /// A function called in another syntax: the name may be any function's.
+    fn call_syntax(&mut self, form: &str, name: &str) {
+        let lower = name.to_ascii_lowercase();
+        let side_effect =
+            functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect;
+        self.record(
+            if side_effect {
+                Verdict::Destructive
+            } else {
+                Verdict::Unproven
+            },
+            Finding::new(
+                if side_effect {
+                    codes::SQL_SIDE_EFFECT_FUNCTION
+                } else {
+                    codes::SQL_CALL_SYNTAX
+                },
+                format!("{}: {form} `{name}` may call a function", self.label),
+            ),
+        );
+        if side_effect {
+            self.record(
+                Verdict::Destructive,
+                Finding::new(
+                    codes::SQL_CALL_SYNTAX,
+                    format!("{}: {form} `{name}` calls a function", self.label),
+                ),
+            );
+        }
+    }
+
+    /// Checks a column reference or field access for PostgreSQL attribute
+    /// notation (`t.f` is `f(t)` when `t` has no column `f`) and sequence
+    /// pseudo-columns (`seq.nextval`).
+    fn attribute(&mut self, expr: &Expr) {
+        const SEQUENCE_COLUMNS: &[&str] = &["nextval", "currval", "lastval"];
+        match expr {
+            Expr::CompoundIdentifier(parts) => {
+                let Some(last) = parts.last() else { return };
+                let lower = last.value.to_ascii_lowercase();
+                if SEQUENCE_COLUMNS.contains(&lower.as_str()) {
+                    self.call_syntax("the sequence pseudo-column", &last.value);
+                } else if parts.len() >= 3
+                    || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
+                {
+                    self.call_syntax("attribute notation", &last.value);
+                }
+            }
+            Expr::CompoundFieldAccess { access_chain, .. } => {
+                for access in access_chain {
+                    if let AccessExpr::Dot(Expr::Identifier(ident)) = access {
+                        self.call_syntax("attribute notation", &ident.value);
+                    }
+                }
+            }
+            Expr::BinaryOp {
+                op: BinaryOperator::PGCustomBinaryOperator(_) | BinaryOperator::Custom(_),
+                ..
+            } => {
+                let op = match expr {
+                    Expr::BinaryOp { op, .. } => op.to_string(),
+                    _ => String::new(),
+                };
+                self.record(
+                    Verdict::Unproven,
+                    Finding::new(
+                        codes::SQL_CALL_SYNTAX,
+                        format!(
+                            "{}: the operator `{}` calls a function that is not checked",
+                            self.label,
+                            preview(&op, 40)
+                        ),
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// A table named by a string or a path (DuckDB's replacement scans read
+    /// `FROM '/root/.aws/credentials'` or `FROM "data.csv"` as a file).
+    fn file_table(&mut self, name: &ObjectName) {
+        let path_like = match name.0.as_slice() {
+            [ObjectNamePart::Identifier(ident)] => {
+                ident.quote_style == Some('\'')
+                    || (ident.quote_style.is_some()
+                        && ident.value.contains(['/', '\\', '.', ':', '~', '*', '?']))
+            }
+            _ => false,
+        };
+        if path_like {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: the table `{}` is a path some engines read as a file",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
         }
     }
 }
@@ -657,6 +1113,12 @@ impl Visitor for QueryCheck<'_> {
     }
 
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        if let Some(message) = unbounded::recursion(query) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
+            );
+        }
         if !query.locks.is_empty() {
             self.record(
                 Verdict::Unproven,
@@ -674,8 +1136,13 @@ impl Visitor for QueryCheck<'_> {
 
     fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
         if let Expr::Function(function) = expr {
-            self.function(&function.name);
+            let args = match &function.args {
+                FunctionArguments::List(list) => list.args.as_slice(),
+                _ => &[],
+            };
+            self.function(&function.name, args);
         }
+        self.attribute(expr);
         ControlFlow::Continue(())
     }
 
@@ -684,21 +1151,32 @@ impl Visitor for QueryCheck<'_> {
             // `FROM f(…)`: a table-valued function is a function call.
             TableFactor::Table {
                 name,
-                args: Some(_),
+                args: Some(args),
                 with_hints,
                 ..
             } => {
-                self.function(name);
+                self.function(name, &args.args);
                 self.hints(with_hints);
             }
-            TableFactor::Table { with_hints, .. } => self.hints(with_hints),
-            TableFactor::Function { name, .. } => self.function(name),
+            TableFactor::Table {
+                name, with_hints, ..
+            } => {
+                self.file_table(name);
+                self.hints(with_hints);
+            }
+            TableFactor::Function { name, args, .. } => self.function(name, args),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
     fn pre_visit_select(&mut self, select: &Select) -> ControlFlow<()> {
+        if let Some(message) = unbounded::cartesian(select) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
+            );
+        }
         if select.into.is_some() {
             self.record(
                 Verdict::Unproven,
@@ -869,10 +1347,9 @@ mod tests {
             Verdict::Destructive
         );
         assert!(codes_of("SELECT my_udf(1)").contains(&codes::SQL_UNKNOWN_FUNCTION.to_owned()));
-        let allowed = assess_sql_with("SELECT my_udf(1)", &GenericDialect, &["my_udf".into()]);
+        let allowed = assess_sql_with("SELECT my_udf(1)", "generic", &["my_udf".into()]);
         assert_eq!(allowed.verdict, Verdict::ReadOnly);
-        let still_refused =
-            assess_sql_with("SELECT pg_sleep(1)", &GenericDialect, &["pg_sleep".into()]);
+        let still_refused = assess_sql_with("SELECT pg_sleep(1)", "generic", &["pg_sleep".into()]);
         assert_eq!(still_refused.verdict, Verdict::Destructive);
     }
 
@@ -896,36 +1373,37 @@ mod tests {
             Verdict::ReadOnly
         );
         assert_eq!(verdict("SELECT 1 /* plain comment */"), Verdict::ReadOnly);
-        let mssql = sqlparser::dialect::MsSqlDialect {};
+        let mssql = "mssql";
         assert_eq!(
-            assess_sql_with("SELECT * FROM t WITH (NOLOCK)", &mssql, &[]).verdict,
+            assess_sql_with("SELECT * FROM t WITH (NOLOCK)", mssql, &[]).verdict,
             Verdict::ReadOnly
         );
         assert_eq!(
-            assess_sql_with("SELECT * FROM t WITH (UPDLOCK)", &mssql, &[]).verdict,
+            assess_sql_with("SELECT * FROM t WITH (UPDLOCK)", mssql, &[]).verdict,
             Verdict::Unproven
         );
     }
 
     #[test]
     fn session_statements_and_pragmas() {
-        assert_eq!(verdict("BEGIN; SELECT 1; ROLLBACK"), Verdict::ReadOnly);
-        assert_eq!(verdict("COMMIT"), Verdict::Unproven);
-        let sqlite = sqlparser::dialect::SQLiteDialect {};
+        // Transaction control changes what later approved statements do.
+        assert_eq!(verdict("BEGIN; SELECT 1; ROLLBACK"), Verdict::Unproven);
+        assert!(codes_of("COMMIT").contains(&codes::SQL_SESSION_STATE.to_owned()));
+        let sqlite = "sqlite";
         assert_eq!(
-            assess_sql_with("PRAGMA table_info('users')", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA table_info('users')", sqlite, &[]).verdict,
             Verdict::ReadOnly
         );
         assert_eq!(
-            assess_sql_with("PRAGMA user_version", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA user_version", sqlite, &[]).verdict,
             Verdict::ReadOnly
         );
         assert_eq!(
-            assess_sql_with("PRAGMA user_version = 3", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA user_version = 3", sqlite, &[]).verdict,
             Verdict::Unproven
         );
         assert_eq!(
-            assess_sql_with("PRAGMA writable_schema = 1", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA writable_schema = 1", sqlite, &[]).verdict,
             Verdict::Unproven
         );
     }

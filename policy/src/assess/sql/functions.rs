@@ -280,7 +280,6 @@ const PURE: &[&str] = &[
     "strcmp",
     "split",
     "printf",
-    "glob",
     "like",
     "char_index",
     "to_ascii",
@@ -655,6 +654,76 @@ const PURE: &[&str] = &[
     "getvariable",
 ];
 
+/// Functions that read or write files, URLs or other databases from the server
+/// (besides those on the side-effect list): DuckDB's table functions and
+/// extensions, foreign scans. Not pure; named as file access in findings.
+const FILE_ACCESS: &[&str] = &[
+    "read_csv",
+    "read_csv_auto",
+    "read_parquet",
+    "parquet_scan",
+    "parquet_metadata",
+    "parquet_schema",
+    "parquet_file_metadata",
+    "parquet_kv_metadata",
+    "read_json",
+    "read_json_auto",
+    "read_json_objects",
+    "read_json_objects_auto",
+    "read_ndjson",
+    "read_ndjson_auto",
+    "read_ndjson_objects",
+    "read_text",
+    "read_blob",
+    "read_xlsx",
+    "sniff_csv",
+    "glob",
+    "iceberg_scan",
+    "iceberg_metadata",
+    "iceberg_snapshots",
+    "delta_scan",
+    "st_read",
+    "sqlite_scan",
+    "sqlite_attach",
+    "postgres_scan",
+    "postgres_scan_pushdown",
+    "postgres_query",
+    "postgres_execute",
+    "mysql_scan",
+    "mysql_query",
+    "mysql_execute",
+    "httpfs",
+    "http_get",
+    "http_post",
+    "load_aws_credentials",
+    "pg_read_file",
+    "pg_read_binary_file",
+    "pg_ls_dir",
+    "pg_stat_file",
+    "pg_file_write",
+    "lo_import",
+    "lo_export",
+    "load_file",
+    "load_extension",
+    "readfile",
+    "writefile",
+    "openrowset",
+    "opendatasource",
+    "bulk",
+    "file",
+    "url",
+    "s3",
+    "hdfs",
+    "remote",
+    "input",
+];
+
+/// Whether a function (by lowercase unqualified name) reaches files, URLs or
+/// other servers.
+pub fn touches_files(name: &str) -> bool {
+    FILE_ACCESS.contains(&name)
+}
+
 /// What a query may do by calling a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -730,7 +799,7 @@ mod tests {
         for name in SIDE_EFFECTS.iter().chain(PURE) {
             assert_eq!(*name, name.to_ascii_lowercase());
         }
-        for name in SIDE_EFFECTS {
+        for name in SIDE_EFFECTS.iter().chain(FILE_ACCESS) {
             assert!(!PURE.contains(name), "{name} is in both lists");
         }
     }

@@ -1,0 +1,442 @@
+//! Reads that do not finish: work with no bound the text can show.
+//!
+//! A read-only statement can still hold a server for hours or fill its memory.
+//! Three shapes are recognised, each with a check linear in the query:
+//! - `WITH RECURSIVE` whose recursive term has no terminating condition (no
+//!   `WHERE` comparing a column, no join to another relation) and whose outer
+//!   query has no `LIMIT`/`FETCH`;
+//! - a cartesian product: three or more relations in one `FROM` that no join
+//!   condition (`ON`/`USING`/`NATURAL` comparing columns, or a `WHERE`
+//!   equality `a.x = b.y`) links — the rule counts the unlinked groups;
+//! - generators and string builders with huge constant bounds
+//!   (`generate_series(1, 10^12)`, `repeat('x', 2147483647)`), a string
+//!   builder whose count is not a constant, or one nested in another.
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint,
+    JoinOperator, Query, Select, SelectItem, SetExpr, SetOperator, TableFactor, UnaryOperator,
+    Value,
+};
+
+/// The most rows a generator may produce from constant bounds.
+pub const MAX_SERIES: f64 = 10_000_000.0;
+/// The longest string (or blob) a builder may produce from a constant count.
+pub const MAX_STRING: f64 = 1_000_000.0;
+/// Unlinked groups of relations in one `FROM` from which a product is unbounded.
+pub const MAX_UNLINKED: usize = 3;
+/// More relations than this in one `FROM` are not analysed for links.
+const MAX_RELATIONS: usize = 64;
+
+/// Row generators: every numeric argument is a bound.
+const GENERATORS: &[&str] = &[
+    "generate_series",
+    "range",
+    "generate_array",
+    "sequence",
+    "generate_subscripts",
+    "array_fill",
+];
+
+/// String and blob builders, with the position of their count argument.
+const BUILDERS: &[(&str, usize)] = &[
+    ("repeat", 1),
+    ("replicate", 1),
+    ("lpad", 1),
+    ("rpad", 1),
+    ("space", 0),
+    ("zeroblob", 0),
+    ("randomblob", 0),
+    ("spaces", 0),
+];
+
+/// Checks one function call (by its lowercase unqualified name).
+pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
+    let exprs = || {
+        args.iter().filter_map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e))
+            | FunctionArg::Named {
+                arg: FunctionArgExpr::Expr(e),
+                ..
+            }
+            | FunctionArg::ExprNamed {
+                arg: FunctionArgExpr::Expr(e),
+                ..
+            } => Some(e),
+            _ => None,
+        })
+    };
+    if GENERATORS.contains(&name) {
+        return exprs()
+            .filter_map(number)
+            .find(|n| n.abs() > MAX_SERIES || n.is_nan())
+            .map(|n| format!("`{name}` with a bound of {n:e} generates too many rows"));
+    }
+    let &(_, position) = BUILDERS.iter().find(|(b, _)| *b == name)?;
+    let count = exprs().nth(position);
+    match count.map(|e| (e, number(e))) {
+        Some((_, Some(n))) if n.abs() > MAX_STRING || n.is_nan() => Some(format!(
+            "`{name}` with a count of {n:e} builds a huge string"
+        )),
+        Some((_, Some(_))) | None => exprs()
+            .take(position.max(1))
+            .any(holds_builder)
+            .then(|| format!("`{name}` of a built string multiplies its size")),
+        Some((e, None)) => Some(format!(
+            "`{name}` with the count `{e}` (not a constant) may build a huge string"
+        )),
+    }
+}
+
+/// Whether an argument itself builds a string (a builder nested in a builder).
+fn holds_builder(expr: &Expr) -> bool {
+    match expr {
+        Expr::Function(f) => {
+            let name = f
+                .name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.to_ascii_lowercase())
+                .unwrap_or_default();
+            BUILDERS.iter().any(|(b, _)| *b == name)
+                || match &f.args {
+                    FunctionArguments::List(list) => list.args.iter().any(|arg| match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => holds_builder(e),
+                        _ => false,
+                    }),
+                    _ => false,
+                }
+        }
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => holds_builder(e),
+        Expr::BinaryOp { left, right, .. } => holds_builder(left) || holds_builder(right),
+        _ => false,
+    }
+}
+
+/// The value of a constant numeric expression, if it is one. `^` counts as a
+/// power in every dialect (it is one in PostgreSQL).
+pub fn number(expr: &Expr) -> Option<f64> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.parse().ok(),
+            Value::SingleQuotedString(s) => s.trim().parse().ok(),
+            _ => None,
+        },
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => number(e),
+        Expr::UnaryOp { op, expr } => {
+            let n = number(expr)?;
+            match op {
+                UnaryOperator::Minus => Some(-n),
+                UnaryOperator::Plus => Some(n),
+                _ => None,
+            }
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let (a, b) = (number(left)?, number(right)?);
+            match op {
+                BinaryOperator::Plus => Some(a + b),
+                BinaryOperator::Minus => Some(a - b),
+                BinaryOperator::Multiply => Some(a * b),
+                BinaryOperator::Divide if b != 0.0 => Some(a / b),
+                BinaryOperator::PGExp | BinaryOperator::BitwiseXor => Some(a.powf(b)),
+                BinaryOperator::PGBitwiseShiftLeft => Some(a * 2f64.powf(b)),
+                _ => None,
+            }
+        }
+        Expr::Function(f) => {
+            let name = f.name.0.last()?.as_ident()?.value.to_ascii_lowercase();
+            let FunctionArguments::List(list) = &f.args else {
+                return None;
+            };
+            let args: Vec<f64> = list
+                .args
+                .iter()
+                .map(|arg| match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => number(e),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            match (name.as_str(), args.as_slice()) {
+                ("power" | "pow", [a, b]) => Some(a.powf(*b)),
+                ("exp", [a]) => Some(a.exp()),
+                _ => None,
+            }
+        }
+        // `(SELECT 10^12)`: a scalar subquery of a constant.
+        Expr::Subquery(query) => match query.body.as_ref() {
+            SetExpr::Select(select) if select.from.is_empty() => match select.projection.as_slice()
+            {
+                [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }] => {
+                    number(e)
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Checks a query's `WITH RECURSIVE`.
+pub fn recursion(query: &Query) -> Option<String> {
+    let with = query.with.as_ref()?;
+    if !with.recursive || query.limit_clause.is_some() || query.fetch.is_some() {
+        return None;
+    }
+    with.cte_tables.iter().find_map(|cte| {
+        let name = &cte.alias.name.value;
+        let bounded = cte.query.limit_clause.is_some()
+            || cte.query.fetch.is_some()
+            || match cte.query.body.as_ref() {
+                SetExpr::SetOperation {
+                    op: SetOperator::Union,
+                    right,
+                    ..
+                } => terminates(right),
+                // Not a union: not recursive in a way the server repeats.
+                SetExpr::SetOperation { .. } => false,
+                _ => true,
+            };
+        (!bounded).then(|| {
+            format!("the recursive CTE `{name}` has no terminating condition and no outer LIMIT")
+        })
+    })
+}
+
+/// Whether a recursive term stops: it compares a column in `WHERE`, or it joins
+/// another relation (whose rows bound it).
+fn terminates(term: &SetExpr) -> bool {
+    match term {
+        SetExpr::Select(select) => {
+            select.selection.as_ref().is_some_and(compares_columns)
+                || select.from.len() > 1
+                || select.from.iter().any(|t| !t.joins.is_empty())
+                || select.top.is_some()
+        }
+        SetExpr::Query(query) => {
+            query.limit_clause.is_some() || query.fetch.is_some() || terminates(&query.body)
+        }
+        _ => false,
+    }
+}
+
+/// Whether an expression compares (or tests) something that is not a constant.
+fn compares_columns(expr: &Expr) -> bool {
+    match expr {
+        Expr::BinaryOp { left, op, right } => match op {
+            BinaryOperator::And | BinaryOperator::Or => {
+                compares_columns(left) || compares_columns(right)
+            }
+            BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
+            | BinaryOperator::Eq
+            | BinaryOperator::NotEq => has_column(left) || has_column(right),
+            _ => false,
+        },
+        Expr::Nested(e) => compares_columns(e),
+        Expr::Between { expr, .. }
+        | Expr::InList { expr, .. }
+        | Expr::Like { expr, .. }
+        | Expr::ILike { expr, .. }
+        | Expr::IsNull(expr)
+        | Expr::IsNotNull(expr) => has_column(expr),
+        Expr::Exists { .. } | Expr::InSubquery { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether an expression reads a column (shallowly: through operators, casts and
+/// function arguments).
+fn has_column(expr: &Expr) -> bool {
+    match expr {
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => true,
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } | Expr::UnaryOp { expr: e, .. } => {
+            has_column(e)
+        }
+        Expr::BinaryOp { left, right, .. } => has_column(left) || has_column(right),
+        Expr::Function(f) => match &f.args {
+            FunctionArguments::List(list) => list.args.iter().any(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => has_column(e),
+                _ => false,
+            }),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Checks one `SELECT`'s `FROM` for a product of unlinked relations.
+pub fn cartesian(select: &Select) -> Option<String> {
+    // Each relation: the name a condition qualifies it by, and its group.
+    let mut names: Vec<Option<String>> = Vec::new();
+    let mut group: Vec<usize> = Vec::new();
+    for table in &select.from {
+        let first = names.len();
+        names.push(relation_name(&table.relation));
+        group.push(first);
+        for join in &table.joins {
+            let id = names.len();
+            names.push(relation_name(&join.relation));
+            group.push(if joined(&join.join_operator) || lateral(&join.relation) {
+                first
+            } else {
+                id
+            });
+        }
+        if names.len() > MAX_RELATIONS {
+            return Some(format!(
+                "more than {MAX_RELATIONS} relations in one FROM are not analysed"
+            ));
+        }
+    }
+    if names.len() < MAX_UNLINKED {
+        return None;
+    }
+    // A table function that reads another relation's columns is lateral: linked.
+    let mut next = 0;
+    for table in &select.from {
+        if next > 0 && lateral(&table.relation) {
+            union(&mut group, next, 0);
+        }
+        next += 1 + table.joins.len();
+    }
+    if let Some(selection) = &select.selection {
+        let mut pending = vec![selection];
+        while let Some(expr) = pending.pop() {
+            match expr {
+                Expr::BinaryOp {
+                    left,
+                    op: BinaryOperator::And,
+                    right,
+                } => {
+                    pending.push(left);
+                    pending.push(right);
+                }
+                Expr::Nested(e) => pending.push(e),
+                Expr::BinaryOp {
+                    left,
+                    op: BinaryOperator::Eq,
+                    right,
+                } => {
+                    if let (Some(a), Some(b)) = (
+                        qualifier(left).and_then(|q| find(&names, &q)),
+                        qualifier(right).and_then(|q| find(&names, &q)),
+                    ) {
+                        union(&mut group, a, b);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let groups = (0..group.len()).filter(|&i| root(&group, i) == i).count();
+    (groups >= MAX_UNLINKED).then(|| {
+        format!(
+            "{groups} relations in one FROM with no join condition linking them (a cartesian product)"
+        )
+    })
+}
+
+fn joined(operator: &JoinOperator) -> bool {
+    let constraint = match operator {
+        JoinOperator::Join(c)
+        | JoinOperator::Inner(c)
+        | JoinOperator::Left(c)
+        | JoinOperator::LeftOuter(c)
+        | JoinOperator::Right(c)
+        | JoinOperator::RightOuter(c)
+        | JoinOperator::FullOuter(c)
+        | JoinOperator::Semi(c)
+        | JoinOperator::LeftSemi(c)
+        | JoinOperator::RightSemi(c)
+        | JoinOperator::Anti(c)
+        | JoinOperator::LeftAnti(c)
+        | JoinOperator::RightAnti(c)
+        | JoinOperator::StraightJoin(c) => c,
+        // Semi-joins by nature, or correlated: bounded by the left side.
+        JoinOperator::CrossApply | JoinOperator::OuterApply | JoinOperator::AsOf { .. } => {
+            return true
+        }
+        _ => return false,
+    };
+    match constraint {
+        JoinConstraint::On(expr) => compares_columns(expr),
+        JoinConstraint::Using(_) | JoinConstraint::Natural => true,
+        JoinConstraint::None => false,
+    }
+}
+
+/// A relation that reads another's columns: `LATERAL`, or a table function
+/// with a qualified column argument (`unnest(t.tags)`).
+fn lateral(factor: &TableFactor) -> bool {
+    match factor {
+        TableFactor::Derived { lateral, .. } => *lateral,
+        TableFactor::Function { lateral, args, .. } => {
+            *lateral
+                || args.iter().any(|arg| {
+                    matches!(arg, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if has_column(e))
+                })
+        }
+        TableFactor::Table {
+            args: Some(args), ..
+        } => args.args.iter().any(|arg| {
+            matches!(arg, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if has_column(e))
+        }),
+        TableFactor::UNNEST { array_exprs, .. } => array_exprs.iter().any(has_column),
+        _ => false,
+    }
+}
+
+fn relation_name(factor: &TableFactor) -> Option<String> {
+    let (alias, name) = match factor {
+        TableFactor::Table { alias, name, .. } => (alias, name.0.last().and_then(|p| p.as_ident())),
+        TableFactor::Derived { alias, .. }
+        | TableFactor::Function { alias, .. }
+        | TableFactor::UNNEST { alias, .. }
+        | TableFactor::NestedJoin { alias, .. } => (alias, None),
+        _ => (&None, None),
+    };
+    alias
+        .as_ref()
+        .map(|a| &a.name)
+        .or(name)
+        .map(|ident| ident.value.to_ascii_lowercase())
+}
+
+/// The relation a column reference names (`a` in `a.x`, `s.a.x`).
+fn qualifier(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::CompoundIdentifier(parts) if parts.len() >= 2 => parts
+            .get(parts.len() - 2)
+            .map(|ident| ident.value.to_ascii_lowercase()),
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => qualifier(e),
+        _ => None,
+    }
+}
+
+fn find(names: &[Option<String>], qualifier: &str) -> Option<usize> {
+    names
+        .iter()
+        .position(|name| name.as_deref() == Some(qualifier))
+}
+
+fn root(group: &[usize], mut i: usize) -> usize {
+    // Bounded: a parent is never larger than its child.
+    while let Some(&parent) = group.get(i) {
+        if parent == i {
+            break;
+        }
+        i = parent;
+    }
+    i
+}
+
+fn union(group: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (root(group, a), root(group, b));
+    let (low, high) = (ra.min(rb), ra.max(rb));
+    if let Some(slot) = group.get_mut(high) {
+        *slot = low;
+    }
+}
