@@ -167,7 +167,7 @@ pub fn for_dialect(dialect: &str) -> &'static [Reading] {
         "mysql" => &[MYSQL, MYSQL_ANSI_QUOTES, MYSQL_NO_BACKSLASH],
         "sqlite" => &[SQLITE],
         "mssql" => &[TSQL],
-        "snowflake" => &[SNOWFLAKE, BASE],
+        "snowflake" => &[SNOWFLAKE],
         "bigquery" => &[BIGQUERY],
         "hive" | "databricks" => &[HIVE],
         "clickhouse" => &[CLICKHOUSE],
