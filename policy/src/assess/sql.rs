@@ -60,6 +60,92 @@ fn nesting(tokens: &[TokenWithSpan]) -> usize {
     deepest
 }
 
+/// The deepest chain of operators analysed. A chain `a || b || c …` parses
+/// into a tree as deep as it is long, and walking it (display, visit, drop)
+/// recurses once per operator: about 150 overflow a 2 MiB stack in a debug
+/// build. Brackets do not reset the count: an operand in brackets sits under
+/// every operator around it.
+const MAX_OPERATOR_DEPTH: usize = 48;
+
+/// Whether a token joins two operands (or follows one, as a cast does).
+fn is_operator(token: &Token) -> bool {
+    const WORDS: &[&str] = &[
+        "and", "or", "xor", "not", "is", "like", "ilike", "rlike", "regexp", "similar", "in",
+        "between", "collate", "at", "div", "mod", "glob", "match", "escape", "overlaps",
+    ];
+    match token {
+        Token::Word(word) => {
+            word.quote_style.is_none() && WORDS.iter().any(|w| w.eq_ignore_ascii_case(&word.value))
+        }
+        Token::EOF
+        | Token::Number(..)
+        | Token::Whitespace(_)
+        | Token::Comma
+        | Token::SemiColon
+        | Token::LParen
+        | Token::RParen
+        | Token::LBracket
+        | Token::RBracket
+        | Token::LBrace
+        | Token::RBrace
+        | Token::Period
+        | Token::Placeholder(_)
+        | Token::SingleQuotedString(_)
+        | Token::DoubleQuotedString(_)
+        | Token::NationalStringLiteral(_)
+        | Token::EscapedStringLiteral(_)
+        | Token::HexStringLiteral(_)
+        | Token::DollarQuotedString(_) => false,
+        _ => true,
+    }
+}
+
+/// The deepest operator nesting the parse tree could reach: per bracketed
+/// group, the operators of its longest comma-separated part plus the deepest
+/// group inside that part. One pass over the tokens.
+fn operator_depth(tokens: &[TokenWithSpan]) -> usize {
+    // Per open bracket: (operators in the current part, deepest group in the
+    // current part, deepest finished part).
+    let mut frames: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+    let mut deepest = 0usize;
+    for token in tokens {
+        match token.token {
+            Token::LParen | Token::LBracket => frames.push((0, 0, 0)),
+            Token::RParen | Token::RBracket if frames.len() > 1 => {
+                if let Some((ops, child, done)) = frames.pop() {
+                    let depth = done.max(ops + child);
+                    if let Some(parent) = frames.last_mut() {
+                        parent.1 = parent.1.max(depth);
+                    }
+                }
+            }
+            Token::Comma | Token::SemiColon => {
+                if let Some(frame) = frames.last_mut() {
+                    frame.2 = frame.2.max(frame.0 + frame.1);
+                    frame.0 = 0;
+                    frame.1 = 0;
+                }
+            }
+            ref other if is_operator(other) => {
+                if let Some(frame) = frames.last_mut() {
+                    frame.0 += 1;
+                }
+            }
+            _ => {}
+        }
+        if let Some(&(ops, child, done)) = frames.last() {
+            deepest = deepest.max(done.max(ops + child));
+        }
+    }
+    // Unclosed brackets: their parts count too.
+    let mut carried = 0usize;
+    while let Some((ops, child, done)) = frames.pop() {
+        carried = done.max(ops + child.max(carried));
+        deepest = deepest.max(carried);
+    }
+    deepest
+}
+
 /// The SQL assessor: reads the statement text from one string argument.
 #[derive(Clone, Debug)]
 pub struct SqlAssessor {
@@ -196,15 +282,14 @@ fn parse_all(
 fn unparsed(operation: String, ctx: Ctx<'_>, finding: Finding) -> Assessment {
     let dialect = parser_dialect(ctx.dialect);
     let mut assessment = Assessment::single(Verdict::Unproven, operation, finding);
-    let scans = scans(&assessment.operation, ctx.dialect);
     let word = destroying_word(&assessment.operation, dialect.as_ref(), true)
         .map(|word| format!("the text holds `{word}`"))
         .or_else(|| {
-            destroying_word_in_readings(&assessment.operation, &scans)
+            destroying_word_in_readings(&assessment.operation, ctx.dialect)
                 .map(|(word, reading)| format!("read as {reading}, the text runs `{word}`"))
         });
-    if let Some(file_word) = scans.iter().find_map(|(_, scan)| {
-        readings::code_words(&assessment.operation, scan)
+    if let Some(file_word) = scans(&assessment.operation, ctx.dialect).find_map(|(_, scan)| {
+        readings::code_words(&assessment.operation, &scan)
             .into_iter()
             .find(|w| FILE_WORDS.iter().any(|f| f.eq_ignore_ascii_case(w)))
     }) {
@@ -232,12 +317,15 @@ fn parser_dialect(name: &str) -> Box<dyn Dialect> {
     dialect_from_str(name).unwrap_or_else(|| Box::new(GenericDialect))
 }
 
-/// The text as every reading of the dialect sees it.
-fn scans(sql: &str, dialect: &str) -> Vec<(&'static readings::Reading, readings::Scan)> {
+/// The text as every reading of the dialect sees it, one reading at a time (so
+/// only one per-byte mask is alive at once).
+fn scans<'a>(
+    sql: &'a str,
+    dialect: &str,
+) -> impl Iterator<Item = (&'static readings::Reading, readings::Scan)> + 'a {
     readings::for_dialect(dialect)
         .iter()
-        .map(|reading| (reading, readings::scan(sql, reading)))
-        .collect()
+        .map(move |reading| (reading, readings::scan(sql, reading)))
 }
 
 /// Whether one word of unparsed text names destruction: a destroying keyword or
@@ -252,13 +340,23 @@ fn destroys(word: &str) -> bool {
         "overwrite",
         "kill",
     ];
+    // No name on either list is longer than this: skip the allocation.
+    if word.len() > 40 {
+        return false;
+    }
     let lower = word.to_ascii_lowercase();
-    KEYWORDS.contains(&lower.as_str())
-        || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
+    KEYWORDS.contains(&lower.as_str()) || functions::is_side_effect(&lower)
 }
 
 /// Words after which a string literal is SQL the server runs.
-const DYNAMIC_WORDS: &[&str] = &["exec", "execute", "immediate", "sp_executesql", "prepare"];
+const DYNAMIC_WORDS: &[&str] = &[
+    "exec",
+    "execute",
+    "immediate",
+    "sp_executesql",
+    "prepare",
+    "do",
+];
 
 /// Words that name file or program access in text that did not parse.
 const FILE_WORDS: &[&str] = &[
@@ -275,13 +373,12 @@ const FILE_WORDS: &[&str] = &[
 /// The floor over every reading: the first destroying word a reading runs as
 /// code (or as the body of a dollar-quoted block, or in a string literal when
 /// the code holds dynamic SQL), with the reading's name.
-fn destroying_word_in_readings(
-    sql: &str,
-    scans: &[(&readings::Reading, readings::Scan)],
-) -> Option<(String, &'static str)> {
-    scans.iter().find_map(|(reading, scan)| {
-        let words = readings::code_words(sql, scan);
-        if let Some(word) = words.iter().find(|w| destroys(w)) {
+fn destroying_word_in_readings(sql: &str, dialect: &str) -> Option<(String, &'static str)> {
+    // Each distinct word is judged once, whichever readings hold it.
+    let mut judged: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    scans(sql, dialect).find_map(|(reading, scan)| {
+        let words = readings::code_words(sql, &scan);
+        if let Some(word) = words.iter().find(|w| judged.insert(w) && destroys(w)) {
             return Some(((*word).to_owned(), reading.name));
         }
         let dynamic = words
@@ -290,7 +387,7 @@ fn destroying_word_in_readings(
         if !dynamic {
             return None;
         }
-        readings::literal_words(sql, scan)
+        readings::literal_words(sql, &scan)
             .into_iter()
             .find(|w| destroys(w))
             .map(|w| (w.to_owned(), reading.name))
@@ -366,6 +463,23 @@ fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
             ),
         );
     }
+    if let Some(depth) = tokens
+        .as_ref()
+        .ok()
+        .map(|t| operator_depth(t))
+        .filter(|&d| d > MAX_OPERATOR_DEPTH)
+    {
+        return unparsed(
+            operation,
+            ctx,
+            Finding::new(
+                codes::SQL_TOO_COMPLEX,
+                format!(
+                    "operators chained {depth} deep (more than {MAX_OPERATOR_DEPTH}) are not analysed"
+                ),
+            ),
+        );
+    }
     // Every reading the server might take must agree with the parser's on
     // what is code and where statements end.
     let ambiguity = tokens.as_ref().ok().and_then(|tokens| {
@@ -407,8 +521,7 @@ fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
             ),
         ));
         if assessment.verdict != Verdict::Destructive {
-            let scans = scans(sql, ctx.dialect);
-            if let Some((word, reading)) = destroying_word_in_readings(sql, &scans) {
+            if let Some((word, reading)) = destroying_word_in_readings(sql, ctx.dialect) {
                 assessment.verdict = Verdict::Destructive;
                 assessment.findings.insert(
                     0,
@@ -605,7 +718,7 @@ fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
         return not_read(statement, label);
     };
     if !*analyze && !options.as_deref().is_some_and(runs_statement) {
-        return (Verdict::ReadOnly, Vec::new());
+        return check_plan(inner, label, ctx.allow);
     }
     let (verdict, mut findings) = classify(inner, label, ctx);
     if verdict != Verdict::ReadOnly {
@@ -651,6 +764,19 @@ fn execute(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
     let Statement::Execute { parameters, .. } = statement else {
         return (verdict, findings);
     };
+    // Text assembled from pieces (`'DR' || 'OP TABLE t'`) is not parsed, but
+    // the floor sees its words.
+    for parameter in parameters.iter().filter(|p| string_literal(p).is_none()) {
+        let mut text = String::new();
+        concatenated(parameter, &mut text);
+        if let Some(word) = destroying_word(&text, &GenericDialect, true) {
+            verdict = Verdict::Destructive;
+            findings.push(Finding::new(
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} assembles SQL that holds `{word}`"),
+            ));
+        }
+    }
     for text in parameters.iter().filter_map(string_literal) {
         if ctx.depth >= MAX_DYNAMIC_DEPTH {
             if destroying_word(text, &GenericDialect, true).is_some() {
@@ -676,6 +802,32 @@ fn execute(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
         }
     }
     (verdict, findings)
+}
+
+/// The string literals of an expression, joined in order: what `'a' || 'b'`,
+/// `CONCAT('a', 'b')` or `'a' + 'b'` builds.
+fn concatenated(expr: &Expr, out: &mut String) {
+    if let Some(text) = string_literal(expr) {
+        out.push_str(text);
+        return;
+    }
+    match expr {
+        Expr::BinaryOp { left, right, .. } => {
+            concatenated(left, out);
+            concatenated(right, out);
+        }
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => concatenated(e, out),
+        Expr::Function(f) => {
+            if let FunctionArguments::List(list) = &f.args {
+                for arg in &list.args {
+                    if let FunctionArg::Unnamed(sqlparser::ast::FunctionArgExpr::Expr(e)) = arg {
+                        concatenated(e, out);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The text of a string literal argument.
@@ -881,6 +1033,7 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
     let mut check = QueryCheck {
         label,
         allow,
+        plan_only: false,
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
@@ -889,11 +1042,33 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
     (check.verdict, check.findings)
 }
 
+/// What planning a statement (plain `EXPLAIN`, DuckDB's `DESCRIBE SELECT`) may
+/// do without running it: bind its functions and table functions (DuckDB's
+/// `read_csv` reads the file to learn its columns, PostgreSQL folds immutable
+/// functions). Nothing runs, so nothing here reaches the floor.
+fn check_plan(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, Vec<Finding>) {
+    let mut check = QueryCheck {
+        label,
+        allow,
+        plan_only: true,
+        verdict: Verdict::ReadOnly,
+        findings: Vec::new(),
+    };
+    let _ = statement.visit(&mut check);
+    let verdict = match check.verdict {
+        Verdict::ReadOnly => Verdict::ReadOnly,
+        Verdict::Unproven | Verdict::Destructive => Verdict::Unproven,
+    };
+    (verdict, check.findings)
+}
+
 /// Walks a query (its CTEs, subqueries, derived tables and set operations) and
 /// records everything that makes it more than a read.
 struct QueryCheck<'a> {
     label: &'a str,
     allow: &'a [String],
+    /// Only what planning does (function binding, file access) counts.
+    plan_only: bool,
     verdict: Verdict,
     findings: Vec<Finding>,
 }
@@ -931,7 +1106,7 @@ impl QueryCheck<'_> {
                 ),
             );
         }
-        if let Some(message) = unbounded::function(&last, args) {
+        if let Some(message) = unbounded::function(&last, args).filter(|_| !self.plan_only) {
             self.record(
                 Verdict::Unproven,
                 Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
@@ -1080,6 +1255,9 @@ fn harmless_hint(hint: &Expr) -> bool {
 
 impl QueryCheck<'_> {
     fn hints(&mut self, hints: &[Expr]) {
+        if self.plan_only {
+            return;
+        }
         if let Some(hint) = hints.iter().find(|h| !harmless_hint(h)) {
             self.record(
                 Verdict::Unproven,
@@ -1097,7 +1275,7 @@ impl Visitor for QueryCheck<'_> {
 
     fn pre_visit_statement(&mut self, statement: &Statement) -> ControlFlow<()> {
         // Statements nested in a query: data-modifying CTEs and the like.
-        if !matches!(statement, Statement::Query(_)) {
+        if !self.plan_only && !matches!(statement, Statement::Query(_)) {
             let (verdict, findings) = not_read(statement, self.label);
             for finding in findings {
                 let message = format!("{} (nested inside a query)", finding.message);
@@ -1113,6 +1291,9 @@ impl Visitor for QueryCheck<'_> {
     }
 
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        if self.plan_only {
+            return ControlFlow::Continue(());
+        }
         if let Some(message) = unbounded::recursion(query) {
             self.record(
                 Verdict::Unproven,
@@ -1171,6 +1352,9 @@ impl Visitor for QueryCheck<'_> {
     }
 
     fn pre_visit_select(&mut self, select: &Select) -> ControlFlow<()> {
+        if self.plan_only {
+            return ControlFlow::Continue(());
+        }
         if let Some(message) = unbounded::cartesian(select) {
             self.record(
                 Verdict::Unproven,
@@ -1425,7 +1609,17 @@ mod tests {
             vec![codes::SQL_TOO_COMPLEX]
         );
         let unary = format!("SELECT {}1", "NOT ".repeat(10_000));
-        assert_eq!(codes_of(&unary), vec![codes::SQL_PARSE_ERROR]);
+        assert_eq!(codes_of(&unary), vec![codes::SQL_TOO_COMPLEX]);
+        // A long operator chain nests as deep as it is long.
+        let chain = |n: usize| format!("SELECT {}1", "'a' || ".repeat(n));
+        assert_eq!(codes_of(&chain(10_000)), vec![codes::SQL_TOO_COMPLEX]);
+        assert_eq!(verdict(&chain(MAX_OPERATOR_DEPTH)), Verdict::ReadOnly);
+        assert_eq!(
+            codes_of(&chain(MAX_OPERATOR_DEPTH + 1)),
+            vec![codes::SQL_TOO_COMPLEX]
+        );
+        let grouped = format!("SELECT {}", "(1 + 1 + 1 + 1 + 1 + 1 + 1) * ".repeat(8)) + "1";
+        assert_eq!(verdict(&grouped), Verdict::ReadOnly);
     }
 
     /// Every nesting shape, as deep as the guards let through, parses on a
@@ -1467,6 +1661,10 @@ mod tests {
             |n| format!("SELECT {}1", "NOT ".repeat(n)),
             |n| format!("SELECT {}1", "- ".repeat(n)),
             |n| format!("SELECT {}1{}", "ARRAY[".repeat(n), "]".repeat(n)),
+            |n| format!("SELECT {}1", "'a' || ".repeat(n * 2)),
+            |n| format!("SELECT 1 WHERE {}1 = 1", "a = 1 AND ".repeat(n * 2)),
+            |n| format!("SELECT {}1{}", "(1 + ".repeat(n), ")".repeat(n)),
+            |n| format!("SELECT {}1", "x::text::".repeat(n)),
         ];
         let handle = std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
@@ -1479,5 +1677,174 @@ mod tests {
             })
             .unwrap();
         handle.join().unwrap();
+    }
+
+    fn in_dialect(sql: &str, dialect: &str) -> Assessment {
+        assess_sql_with(sql, dialect, &[])
+    }
+
+    fn has(assessment: &Assessment, code: &str) -> bool {
+        assessment.findings.iter().any(|f| f.code == code)
+    }
+
+    #[test]
+    fn every_reading_must_agree_with_the_parse() {
+        for sql in [
+            "SELECT 1 --1; DROP TABLE users",
+            "SELECT '\\'' ; DROP TABLE users; -- '",
+            "SELECT $$ ; DROP TABLE t; $$",
+            "SELECT 1 /* /* */ ; DROP TABLE t; */",
+            "SELECT 1 --x\r; DROP TABLE t",
+        ] {
+            let a = in_dialect(sql, "generic");
+            assert!(has(&a, codes::SQL_AMBIGUOUS), "{sql}: {:?}", a.findings);
+            assert_eq!(a.verdict, Verdict::Destructive, "{sql}");
+        }
+        // One dialect configured: only its variants count.
+        assert_eq!(
+            in_dialect("SELECT $$ ; DROP TABLE t; $$", "postgres").verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            in_dialect("SELECT 1 /* /* */ ; DROP TABLE t; */", "mssql").verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            in_dialect("SELECT '\\'' ; DROP TABLE users; -- '", "postgres").verdict,
+            Verdict::Destructive
+        );
+        for sql in ["SELECT 'it''s', \"col\" FROM t -- note", "SELECT /* c */ 1"] {
+            assert_eq!(
+                in_dialect(sql, "generic").verdict,
+                Verdict::ReadOnly,
+                "{sql}"
+            );
+        }
+    }
+
+    #[test]
+    fn blocks_and_dynamic_sql_are_judged_by_what_they_run() {
+        for (sql, dialect) in [
+            ("BEGIN DROP TABLE users; END", "bigquery"),
+            ("BEGIN DROP TABLE users; END", "snowflake"),
+            ("BEGIN DROP TABLE users; END", "mssql"),
+            ("DO $$ BEGIN DELETE FROM t; END $$", "postgres"),
+            ("PREPARE p AS DELETE FROM t; EXECUTE p", "postgres"),
+            ("COPY (DELETE FROM t RETURNING *) TO STDOUT", "postgres"),
+            ("COPY t TO PROGRAM 'id'", "postgres"),
+            ("EXECUTE IMMEDIATE 'DROP TABLE t'", "bigquery"),
+            ("EXEC('DROP TABLE t')", "mssql"),
+            ("INSERT OVERWRITE TABLE t SELECT 1", "hive"),
+            ("CREATE OR REPLACE TABLE t AS SELECT 1", "snowflake"),
+            ("EXPLAIN (ANALYSE) DELETE FROM t", "postgres"),
+        ] {
+            assert_eq!(
+                in_dialect(sql, dialect).verdict,
+                Verdict::Destructive,
+                "{dialect}: {sql}"
+            );
+        }
+        assert_eq!(
+            in_dialect("COPY (SELECT 1) TO STDOUT", "postgres").verdict,
+            Verdict::ReadOnly
+        );
+        assert!(has(
+            &in_dialect("USE ROLE ACCOUNTADMIN", "snowflake"),
+            codes::SQL_SESSION_STATE
+        ));
+    }
+
+    #[test]
+    fn calls_in_other_syntax_and_file_access() {
+        let pg = |sql| in_dialect(sql, "postgres");
+        assert_eq!(
+            pg("SELECT (amount).pg_sleep FROM t").verdict,
+            Verdict::Destructive
+        );
+        assert!(has(&pg("SELECT t.col.func FROM t"), codes::SQL_CALL_SYNTAX));
+        assert!(has(
+            &pg("SELECT 1 OPERATOR(pg_catalog.+) 2"),
+            codes::SQL_CALL_SYNTAX
+        ));
+        assert_eq!(
+            in_dialect("SELECT seq.nextval", "snowflake").verdict,
+            Verdict::Destructive
+        );
+        let duck = |sql| in_dialect(sql, "duckdb");
+        assert!(has(
+            &duck("SELECT * FROM '/root/.aws/credentials'"),
+            codes::SQL_FILE_ACCESS
+        ));
+        assert!(has(
+            &duck("SELECT * FROM read_csv('x.csv')"),
+            codes::SQL_FILE_ACCESS
+        ));
+        assert!(has(&duck("ATTACH 'x.db'"), codes::SQL_FILE_ACCESS));
+        assert_eq!(duck("SELECT * FROM users").verdict, Verdict::ReadOnly);
+    }
+
+    #[test]
+    fn unbounded_work_is_a_finding() {
+        let pg = |sql| in_dialect(sql, "postgres");
+        for sql in [
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r",
+            "SELECT * FROM a, b, c",
+            "SELECT count(*) FROM generate_series(1, 10^12)",
+            "SELECT repeat('x', 2147483647)",
+            "SELECT repeat(repeat('x', 1000), 1000)",
+        ] {
+            assert!(has(&pg(sql), codes::SQL_UNBOUNDED), "{sql}");
+        }
+        for sql in [
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r",
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r LIMIT 5",
+            "SELECT * FROM a, b, c WHERE a.id = b.id AND b.id = c.id",
+            "SELECT * FROM generate_series(1, 1000)",
+            "SELECT lpad('7', 3, '0')",
+        ] {
+            assert_eq!(pg(sql).verdict, Verdict::ReadOnly, "{sql}");
+        }
+    }
+
+    /// The checks stay linear: sixteen times the input costs far less than
+    /// sixteen squared times the time, for the shapes that could go quadratic
+    /// (unclosed comments, quotes and dollar tags, many relations, many calls).
+    #[test]
+    fn work_grows_linearly_with_the_input() {
+        let shapes: Vec<fn(usize) -> String> = vec![
+            |n| format!("SELECT 1 {}", "/* ".repeat(n)),
+            |n| format!("SELECT 1 {}", "$a ".repeat(n)),
+            |n| format!("SELECT 1 {}", "$a$ $b$ ".repeat(n)),
+            |n| format!("SELECT {}", "'\\' ".repeat(n)),
+            |n| format!("SELECT {}", "q'[ ".repeat(n)),
+            |n| format!("SELECT 1 {}", "-- x\r".repeat(n)),
+            |n| {
+                format!(
+                    "SELECT * FROM t0{}",
+                    (1..n).map(|i| format!(", t{i}")).collect::<String>()
+                )
+            },
+            |n| format!("SELECT {}1", "repeat('x', 10) || ".repeat(n)),
+            |n| format!("SELECT 1 FROM t WHERE {}1 = 1", "a.x = b.y AND ".repeat(n)),
+        ];
+        let time = |sql: &str| {
+            (0..3)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    let _ = in_dialect(sql, "generic");
+                    start.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        for shape in shapes {
+            let small = time(&shape(100));
+            let large = time(&shape(1600));
+            assert!(
+                large.as_nanos() < small.as_nanos().max(200_000) * 16 * 6,
+                "{small:?} for 100, {large:?} for 1600: {}",
+                preview(&shape(3), 60)
+            );
+        }
     }
 }

@@ -718,6 +718,11 @@ const FILE_ACCESS: &[&str] = &[
     "input",
 ];
 
+/// Whether a function (by lowercase unqualified name) has side effects.
+pub fn is_side_effect(name: &str) -> bool {
+    SIDE_EFFECTS.contains(&name)
+}
+
 /// Whether a function (by lowercase unqualified name) reaches files, URLs or
 /// other servers.
 pub fn touches_files(name: &str) -> bool {

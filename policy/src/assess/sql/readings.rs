@@ -52,6 +52,9 @@ pub struct Reading {
     triple_quotes: bool,
     /// Oracle's `q'[…]'`.
     q_quotes: bool,
+    /// A carriage return ends a line comment (PostgreSQL's lexer), not only a
+    /// line feed.
+    cr_ends_comment: bool,
 }
 
 const BASE: Reading = Reading {
@@ -68,10 +71,12 @@ const BASE: Reading = Reading {
     escape_strings: false,
     triple_quotes: false,
     q_quotes: false,
+    cr_ends_comment: false,
 };
 
 const POSTGRES: Reading = Reading {
     name: "PostgreSQL",
+    cr_ends_comment: true,
     nested_comments: true,
     dollar: Some(true),
     escape_strings: true,
@@ -114,6 +119,11 @@ const TSQL: Reading = Reading {
     nested_comments: true,
     ..BASE
 };
+const TSQL_CR: Reading = Reading {
+    name: "T-SQL (a carriage return ending a comment)",
+    cr_ends_comment: true,
+    ..TSQL
+};
 const SNOWFLAKE: Reading = Reading {
     name: "Snowflake",
     backslash: true,
@@ -149,6 +159,7 @@ const CLICKHOUSE: Reading = Reading {
 };
 const DUCKDB: Reading = Reading {
     name: "DuckDB",
+    cr_ends_comment: true,
     dollar: Some(true),
     escape_strings: true,
     ..BASE
@@ -166,7 +177,7 @@ pub fn for_dialect(dialect: &str) -> &'static [Reading] {
         "postgres" | "postgresql" | "redshift" => &[POSTGRES, POSTGRES_NO_SCS],
         "mysql" => &[MYSQL, MYSQL_ANSI_QUOTES, MYSQL_NO_BACKSLASH],
         "sqlite" => &[SQLITE],
-        "mssql" => &[TSQL],
+        "mssql" => &[TSQL, TSQL_CR],
         "snowflake" => &[SNOWFLAKE],
         "bigquery" => &[BIGQUERY],
         "hive" | "databricks" => &[HIVE],
@@ -184,6 +195,7 @@ pub fn for_dialect(dialect: &str) -> &'static [Reading] {
             MYSQL_NO_BACKSLASH,
             SQLITE,
             TSQL,
+            TSQL_CR,
             SNOWFLAKE,
             BIGQUERY,
             HIVE,
@@ -267,10 +279,12 @@ pub fn scan(sql: &str, reading: &Reading) -> Scan {
                     || at(i + 2)
                         .is_none_or(|c| c.is_ascii_whitespace() || c.is_ascii_control())) =>
             {
-                Some(line_end(bytes, i))
+                Some(line_end(bytes, i, reading.cr_ends_comment))
             }
-            b'#' if reading.hash_comment => Some(line_end(bytes, i)),
-            b'/' if reading.slash_comment && at(i + 1) == Some(b'/') => Some(line_end(bytes, i)),
+            b'#' if reading.hash_comment => Some(line_end(bytes, i, reading.cr_ends_comment)),
+            b'/' if reading.slash_comment && at(i + 1) == Some(b'/') => {
+                Some(line_end(bytes, i, reading.cr_ends_comment))
+            }
             b'/' if at(i + 1) == Some(b'*') => Some(block_end(bytes, i, reading.nested_comments)),
             b'$' if !prev_word => match (reading.dollar, dollar_tag(bytes, i)) {
                 (Some(tagged), Some(tag_end)) if tagged || tag_end == i + 2 => {
@@ -365,9 +379,12 @@ fn closing(sql: &str, from: usize, pattern: &str) -> usize {
         .map_or(sql.len(), |at| from + at + pattern.len())
 }
 
-fn line_end(bytes: &[u8], from: usize) -> usize {
+fn line_end(bytes: &[u8], from: usize, cr: bool) -> usize {
     let mut i = from;
-    while bytes.get(i).is_some_and(|&c| c != b'\n') {
+    while bytes
+        .get(i)
+        .is_some_and(|&c| c != b'\n' && !(cr && c == b'\r'))
+    {
         i += 1;
     }
     i

@@ -13,9 +13,9 @@
 //!   builder whose count is not a constant, or one nested in another.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint,
-    JoinOperator, Query, Select, SelectItem, SetExpr, SetOperator, TableFactor, UnaryOperator,
-    Value,
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
+    JoinConstraint, JoinOperator, Query, Select, SelectItem, SetExpr, SetOperator, TableFactor,
+    UnaryOperator, Value,
 };
 
 /// The most rows a generator may produce from constant bounds.
@@ -66,10 +66,17 @@ pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
         })
     };
     if GENERATORS.contains(&name) {
-        return exprs()
+        if let Some(n) = exprs()
             .filter_map(number)
             .find(|n| n.abs() > MAX_SERIES || n.is_nan())
-            .map(|n| format!("`{name}` with a bound of {n:e} generates too many rows"));
+        {
+            return Some(format!(
+                "`{name}` with a bound of {n:e} generates too many rows"
+            ));
+        }
+        return series_rows(name, args)
+            .filter(|rows| *rows > MAX_SERIES)
+            .map(|rows| format!("`{name}` generates about {rows:e} rows"));
     }
     let &(_, position) = BUILDERS.iter().find(|(b, _)| *b == name)?;
     let count = exprs().nth(position);
@@ -85,6 +92,167 @@ pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
             "`{name}` with the count `{e}` (not a constant) may build a huge string"
         )),
     }
+}
+
+/// The arguments of a call that are plain expressions.
+fn arg_exprs(args: &[FunctionArg]) -> Vec<&Expr> {
+    args.iter()
+        .filter_map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many rows a generator yields, when its bounds are constants: numbers,
+/// or timestamps with an interval step.
+pub fn series_rows(name: &str, args: &[FunctionArg]) -> Option<f64> {
+    if !GENERATORS.contains(&name) {
+        return None;
+    }
+    let exprs = arg_exprs(args);
+    let numbers: Option<Vec<f64>> = exprs.iter().map(|e| number(e)).collect();
+    if let Some(numbers) = numbers {
+        return match numbers.as_slice() {
+            [stop] => Some(stop.abs()),
+            [start, stop] => Some((stop - start).abs() + 1.0),
+            [start, stop, step] if *step != 0.0 => Some(((stop - start) / step).abs() + 1.0),
+            _ => None,
+        };
+    }
+    match exprs.as_slice() {
+        [start, stop, step] => {
+            let span = (timestamp(stop)? - timestamp(start)?).abs();
+            let step = interval(step)?;
+            (step > 0.0).then(|| span / step + 1.0)
+        }
+        _ => None,
+    }
+}
+
+/// The text of a string constant, through casts (`'2024-01-01'::date`,
+/// `DATE '2024-01-01'`, `INTERVAL '1 day'`).
+fn text(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        Expr::TypedString(t) => match &t.value.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => text(e),
+        Expr::Interval(i) => {
+            let value = text(&i.value).or_else(|| number(&i.value).map(|n| n.to_string()))?;
+            Some(match &i.leading_field {
+                Some(field) => format!("{value} {field}"),
+                None => value,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A timestamp constant in seconds (roughly: years of 365.25 days, months of
+/// 30.44), from its digit groups `YYYY-MM-DD HH:MM:SS`.
+fn timestamp(expr: &Expr) -> Option<f64> {
+    /// `now()` and its kin, as a fixed instant: only differences matter.
+    const NOW: f64 = 2025.0 * 365.25 * 86_400.0;
+    const CLOCKS: &[&str] = &[
+        "now",
+        "current_timestamp",
+        "current_date",
+        "localtimestamp",
+        "transaction_timestamp",
+        "statement_timestamp",
+        "clock_timestamp",
+        "getdate",
+        "sysdate",
+        "current_datetime",
+    ];
+    match expr {
+        Expr::Function(f)
+            if f.name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .is_some_and(|i| CLOCKS.iter().any(|c| c.eq_ignore_ascii_case(&i.value))) =>
+        {
+            return Some(NOW)
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let base = timestamp(left)?;
+            let offset = interval(right)?;
+            return match op {
+                BinaryOperator::Plus => Some(base + offset),
+                BinaryOperator::Minus => Some(base - offset),
+                _ => None,
+            };
+        }
+        Expr::Nested(e) => return timestamp(e),
+        _ => {}
+    }
+    let text = text(expr)?;
+    let parts: Vec<f64> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(6)
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    let (year, rest) = parts.split_first()?;
+    let factors = [30.44 * 86_400.0, 86_400.0, 3_600.0, 60.0, 1.0];
+    let seconds = year * 365.25 * 86_400.0
+        + rest
+            .iter()
+            .zip(factors)
+            .map(|(value, factor)| value * factor)
+            .sum::<f64>();
+    Some(seconds)
+}
+
+/// An interval constant in seconds: `'1 day'`, `'15 minutes'`, `'1 second'::interval`.
+fn interval(expr: &Expr) -> Option<f64> {
+    const UNITS: &[(&str, f64)] = &[
+        ("microsecond", 1e-6),
+        ("us", 1e-6),
+        ("millisecond", 1e-3),
+        ("ms", 1e-3),
+        ("second", 1.0),
+        ("sec", 1.0),
+        ("s", 1.0),
+        ("minute", 60.0),
+        ("min", 60.0),
+        ("m", 60.0),
+        ("hour", 3_600.0),
+        ("h", 3_600.0),
+        ("day", 86_400.0),
+        ("d", 86_400.0),
+        ("week", 604_800.0),
+        ("month", 2_629_800.0),
+        ("mon", 2_629_800.0),
+        ("year", 31_557_600.0),
+        ("y", 31_557_600.0),
+    ];
+    let text = text(expr)?.to_ascii_lowercase();
+    let mut words = text.split_whitespace();
+    let first = words.next()?;
+    let (amount, unit) = match first.parse::<f64>() {
+        Ok(n) => (n, words.next().unwrap_or("second")),
+        Err(_) => {
+            // `1day`, or a bare unit.
+            let split = first.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(0);
+            let (n, u) = first.split_at(split);
+            (if n.is_empty() { 1.0 } else { n.parse().ok()? }, u)
+        }
+    };
+    let unit = unit.trim_end_matches('s');
+    let unit = if unit.is_empty() { "s" } else { unit };
+    let factor = UNITS
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .map(|(_, f)| *f)?;
+    Some(amount.abs() * factor)
 }
 
 /// Whether an argument itself builds a string (a builder nested in a builder).
@@ -180,7 +348,8 @@ pub fn number(expr: &Expr) -> Option<f64> {
 /// Checks a query's `WITH RECURSIVE`.
 pub fn recursion(query: &Query) -> Option<String> {
     let with = query.with.as_ref()?;
-    if !with.recursive || query.limit_clause.is_some() || query.fetch.is_some() {
+    let limited = query.limit_clause.is_some() || query.fetch.is_some();
+    if !with.recursive || (limited && streams(query)) {
         return None;
     }
     with.cte_tables.iter().find_map(|cte| {
@@ -201,6 +370,29 @@ pub fn recursion(query: &Query) -> Option<String> {
             format!("the recursive CTE `{name}` has no terminating condition and no outer LIMIT")
         })
     })
+}
+
+/// Whether a query can stop reading early at its LIMIT: no ordering, grouping,
+/// distinct or function over the rows (an aggregate must read them all).
+fn streams(query: &Query) -> bool {
+    query.order_by.is_none()
+        && match query.body.as_ref() {
+            SetExpr::Select(select) => {
+                matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty())
+                    && select.having.is_none()
+                    && select.distinct.is_none()
+                    && select.projection.iter().all(|item| match item {
+                        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                            matches!(
+                                e,
+                                Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Value(_)
+                            )
+                        }
+                        _ => true,
+                    })
+            }
+            _ => false,
+        }
 }
 
 /// Whether a recursive term stops: it compares a column in `WHERE`, or it joins
@@ -269,16 +461,73 @@ fn has_column(expr: &Expr) -> bool {
 
 /// Checks one `SELECT`'s `FROM` for a product of unlinked relations.
 pub fn cartesian(select: &Select) -> Option<String> {
+    let (groups, rows) = product(select, 0);
+    if groups >= MAX_UNLINKED {
+        return Some(if groups > MAX_RELATIONS {
+            format!("more than {MAX_RELATIONS} relations in one FROM are not analysed")
+        } else {
+            format!("{groups} relations with no join condition linking them (a cartesian product)")
+        });
+    }
+    (groups >= 2 && rows > MAX_SERIES)
+        .then(|| format!("generators crossed with no join condition yield about {rows:e} rows"))
+}
+
+/// How a relation weighs in a product: the unlinked groups inside it (a
+/// derived table that is itself a product) and the rows it is known to yield
+/// (a generator with constant bounds; 1 when unknown).
+fn weight(factor: &TableFactor, depth: usize) -> (usize, f64) {
+    match factor {
+        TableFactor::Derived { subquery, .. }
+            if subquery.limit_clause.is_none() && subquery.fetch.is_none() && depth < 8 =>
+        {
+            match subquery.body.as_ref() {
+                SetExpr::Select(select) => product(select, depth + 1),
+                _ => (1, 1.0),
+            }
+        }
+        TableFactor::Function { name, args, .. } => {
+            let last = name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.to_ascii_lowercase())
+                .unwrap_or_default();
+            (1, series_rows(&last, args).unwrap_or(1.0))
+        }
+        TableFactor::Table {
+            name,
+            args: Some(args),
+            ..
+        } => {
+            let last = name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.to_ascii_lowercase())
+                .unwrap_or_default();
+            (1, series_rows(&last, &args.args).unwrap_or(1.0))
+        }
+        _ => (1, 1.0),
+    }
+}
+
+/// The unlinked groups of one `SELECT`'s `FROM` (each counted by its heaviest
+/// member) and the rows its generators multiply to.
+fn product(select: &Select, depth: usize) -> (usize, f64) {
     // Each relation: the name a condition qualifies it by, and its group.
     let mut names: Vec<Option<String>> = Vec::new();
     let mut group: Vec<usize> = Vec::new();
+    let mut weights: Vec<(usize, f64)> = Vec::new();
     for table in &select.from {
         let first = names.len();
         names.push(relation_name(&table.relation));
+        weights.push(weight(&table.relation, depth));
         group.push(first);
         for join in &table.joins {
             let id = names.len();
             names.push(relation_name(&join.relation));
+            weights.push(weight(&join.relation, depth));
             group.push(if joined(&join.join_operator) || lateral(&join.relation) {
                 first
             } else {
@@ -286,13 +535,8 @@ pub fn cartesian(select: &Select) -> Option<String> {
             });
         }
         if names.len() > MAX_RELATIONS {
-            return Some(format!(
-                "more than {MAX_RELATIONS} relations in one FROM are not analysed"
-            ));
+            return (MAX_RELATIONS + 1, 1.0);
         }
-    }
-    if names.len() < MAX_UNLINKED {
-        return None;
     }
     // A table function that reads another relation's columns is lateral: linked.
     let mut next = 0;
@@ -331,12 +575,17 @@ pub fn cartesian(select: &Select) -> Option<String> {
             }
         }
     }
-    let groups = (0..group.len()).filter(|&i| root(&group, i) == i).count();
-    (groups >= MAX_UNLINKED).then(|| {
-        format!(
-            "{groups} relations in one FROM with no join condition linking them (a cartesian product)"
-        )
-    })
+    // Each group weighs as its heaviest member.
+    let mut heaviest: Vec<(usize, f64)> = vec![(0, 0.0); group.len()];
+    for (i, &(groups, rows)) in weights.iter().enumerate() {
+        if let Some(slot) = heaviest.get_mut(root(&group, i)) {
+            *slot = (slot.0.max(groups), slot.1.max(rows));
+        }
+    }
+    heaviest
+        .iter()
+        .filter(|(groups, _)| *groups > 0)
+        .fold((0, 1.0), |(groups, rows), &(g, r)| (groups + g, rows * r))
 }
 
 fn joined(operator: &JoinOperator) -> bool {
