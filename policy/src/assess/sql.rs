@@ -1034,6 +1034,7 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
         label,
         allow,
         plan_only: false,
+        ctes: Vec::new(),
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
@@ -1051,6 +1052,7 @@ fn check_plan(statement: &Statement, label: &str, allow: &[String]) -> (Verdict,
         label,
         allow,
         plan_only: true,
+        ctes: Vec::new(),
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
@@ -1069,6 +1071,8 @@ struct QueryCheck<'a> {
     allow: &'a [String],
     /// Only what planning does (function binding, file access) counts.
     plan_only: bool,
+    /// CTEs seen so far, with the unlinked groups their bodies multiply.
+    ctes: Vec<(String, usize)>,
     verdict: Verdict,
     findings: Vec<Finding>,
 }
@@ -1101,6 +1105,19 @@ impl QueryCheck<'_> {
                     codes::SQL_FILE_ACCESS,
                     format!(
                         "{}: `{shown}` reads or writes files, URLs or other servers",
+                        self.label
+                    ),
+                ),
+            );
+        }
+        // `LAST_INSERT_ID(n)` sets the value later calls return (MySQL).
+        if last == "last_insert_id" && !args.is_empty() {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SESSION_STATE,
+                    format!(
+                        "{}: `{shown}` with an argument sets session state",
                         self.label
                     ),
                 ),
@@ -1192,6 +1209,22 @@ impl QueryCheck<'_> {
                     }
                 }
             }
+            // `SELECT @x := 5` sets a session variable (MySQL).
+            Expr::BinaryOp {
+                op: BinaryOperator::Assignment,
+                left,
+                ..
+            } => self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SESSION_STATE,
+                    format!(
+                        "{}: `{}` := assigns a session variable",
+                        self.label,
+                        preview(&left.to_string(), 40)
+                    ),
+                ),
+            ),
             Expr::BinaryOp {
                 op: BinaryOperator::PGCustomBinaryOperator(_) | BinaryOperator::Custom(_),
                 ..
@@ -1294,6 +1327,17 @@ impl Visitor for QueryCheck<'_> {
         if self.plan_only {
             return ControlFlow::Continue(());
         }
+        if let Some(with) = &query.with {
+            // Bounded, so the lookups stay linear in the text.
+            for cte in with
+                .cte_tables
+                .iter()
+                .take(256usize.saturating_sub(self.ctes.len()))
+            {
+                let groups = unbounded::query_groups(&cte.query, &self.ctes);
+                self.ctes.push((cte.alias.name.value.clone(), groups));
+            }
+        }
         if let Some(message) = unbounded::recursion(query) {
             self.record(
                 Verdict::Unproven,
@@ -1355,7 +1399,7 @@ impl Visitor for QueryCheck<'_> {
         if self.plan_only {
             return ControlFlow::Continue(());
         }
-        if let Some(message) = unbounded::cartesian(select) {
+        if let Some(message) = unbounded::cartesian(select, &self.ctes) {
             self.record(
                 Verdict::Unproven,
                 Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),

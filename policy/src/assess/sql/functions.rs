@@ -336,7 +336,6 @@ const PURE: &[&str] = &[
     "factorial",
     "scale",
     "square",
-    "setseed",
     // Dates and times.
     "now",
     "current_date",

@@ -55,6 +55,8 @@ pub struct Reading {
     /// A carriage return ends a line comment (PostgreSQL's lexer), not only a
     /// line feed.
     cr_ends_comment: bool,
+    /// `/*! … */` and `/*M! … */` are code the server runs (MySQL, MariaDB).
+    executable_comments: bool,
 }
 
 const BASE: Reading = Reading {
@@ -72,6 +74,7 @@ const BASE: Reading = Reading {
     triple_quotes: false,
     q_quotes: false,
     cr_ends_comment: false,
+    executable_comments: false,
 };
 
 const POSTGRES: Reading = Reading {
@@ -89,6 +92,7 @@ const POSTGRES_NO_SCS: Reading = Reading {
 };
 const MYSQL: Reading = Reading {
     name: "MySQL",
+    executable_comments: true,
     backslash: true,
     double_quote: DoubleQuote::Escaped,
     backtick: true,
@@ -180,7 +184,7 @@ pub fn for_dialect(dialect: &str) -> &'static [Reading] {
         "mssql" => &[TSQL, TSQL_CR],
         "snowflake" => &[SNOWFLAKE],
         "bigquery" => &[BIGQUERY],
-        "hive" | "databricks" => &[HIVE],
+        "hive" | "databricks" | "spark" | "sparksql" => &[HIVE],
         "clickhouse" => &[CLICKHOUSE],
         "duckdb" => &[DUCKDB],
         "oracle" => &[ORACLE],
@@ -285,6 +289,16 @@ pub fn scan(sql: &str, reading: &Reading) -> Scan {
             b'/' if reading.slash_comment && at(i + 1) == Some(b'/') => {
                 Some(line_end(bytes, i, reading.cr_ends_comment))
             }
+            // An executable comment's markers are inert, its text is code.
+            b'/' if reading.executable_comments
+                && at(i + 1) == Some(b'*')
+                && (at(i + 2) == Some(b'!')
+                    || (at(i + 2) == Some(b'M') && at(i + 3) == Some(b'!'))) =>
+            {
+                let marker = if at(i + 2) == Some(b'!') { 3 } else { 4 };
+                Some(i + marker)
+            }
+            b'*' if reading.executable_comments && at(i + 1) == Some(b'/') => Some(i + 2),
             b'/' if at(i + 1) == Some(b'*') => Some(block_end(bytes, i, reading.nested_comments)),
             b'$' if !prev_word => match (reading.dollar, dollar_tag(bytes, i)) {
                 (Some(tagged), Some(tag_end)) if tagged || tag_end == i + 2 => {
@@ -442,6 +456,12 @@ pub fn parser_mask(sql: &str, tokens: &[TokenWithSpan]) -> Vec<bool> {
         }
         let start = cursor.offset(token.span.start.line, token.span.start.column);
         let end = cursor.offset(token.span.end.line, token.span.end.column);
+        // `0x1F` is a number written in hex, not a quoted literal.
+        if matches!(token.token, Token::HexStringLiteral(_))
+            && sql.as_bytes().get(start) == Some(&b'0')
+        {
+            continue;
+        }
         for flag in code.iter_mut().take(end).skip(start) {
             *flag = false;
         }

@@ -66,8 +66,25 @@ pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
         })
     };
     if GENERATORS.contains(&name) {
+        // A bound must be a constant the check can evaluate (a number, a date,
+        // an interval) or read a column; a subquery or a computation it cannot
+        // follow (`(SELECT n FROM (VALUES (1e12)) v(n))`) is not bounded.
+        if let Some(opaque) = exprs().find(|e| {
+            number(e).is_none()
+                && text(e).is_none()
+                && timestamp(e).is_none()
+                && !has_column(e)
+                && !matches!(e, Expr::Array(_) | Expr::Value(_))
+        }) {
+            return Some(format!(
+                "`{name}` with the bound `{opaque}` (not a constant) may generate any number of rows"
+            ));
+        }
         if let Some(n) = exprs()
-            .filter_map(number)
+            .flat_map(|e| match e {
+                Expr::Array(array) => array.elem.iter().filter_map(number).collect(),
+                other => number(other).into_iter().collect::<Vec<_>>(),
+            })
             .find(|n| n.abs() > MAX_SERIES || n.is_nan())
         {
             return Some(format!(
@@ -286,8 +303,12 @@ fn holds_builder(expr: &Expr) -> bool {
 pub fn number(expr: &Expr) -> Option<f64> {
     match expr {
         Expr::Value(v) => match &v.value {
-            Value::Number(n, _) => n.parse().ok(),
+            Value::Number(n, _) => n.parse().ok().or_else(|| {
+                let hex = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
+                u64::from_str_radix(hex, 16).ok().map(|v| v as f64)
+            }),
             Value::SingleQuotedString(s) => s.trim().parse().ok(),
+            Value::HexStringLiteral(h) => u64::from_str_radix(h, 16).ok().map(|v| v as f64),
             _ => None,
         },
         Expr::Nested(e) | Expr::Cast { expr: e, .. } => number(e),
@@ -308,6 +329,7 @@ pub fn number(expr: &Expr) -> Option<f64> {
                 BinaryOperator::Divide if b != 0.0 => Some(a / b),
                 BinaryOperator::PGExp | BinaryOperator::BitwiseXor => Some(a.powf(b)),
                 BinaryOperator::PGBitwiseShiftLeft => Some(a * 2f64.powf(b)),
+                BinaryOperator::Modulo if b != 0.0 => Some(a % b),
                 _ => None,
             }
         }
@@ -460,8 +482,8 @@ fn has_column(expr: &Expr) -> bool {
 }
 
 /// Checks one `SELECT`'s `FROM` for a product of unlinked relations.
-pub fn cartesian(select: &Select) -> Option<String> {
-    let (groups, rows) = product(select, 0);
+pub fn cartesian(select: &Select, ctes: &[(String, usize)]) -> Option<String> {
+    let (groups, rows) = product(select, 0, ctes);
     if groups >= MAX_UNLINKED {
         return Some(if groups > MAX_RELATIONS {
             format!("more than {MAX_RELATIONS} relations in one FROM are not analysed")
@@ -476,13 +498,13 @@ pub fn cartesian(select: &Select) -> Option<String> {
 /// How a relation weighs in a product: the unlinked groups inside it (a
 /// derived table that is itself a product) and the rows it is known to yield
 /// (a generator with constant bounds; 1 when unknown).
-fn weight(factor: &TableFactor, depth: usize) -> (usize, f64) {
+fn weight(factor: &TableFactor, depth: usize, ctes: &[(String, usize)]) -> (usize, f64) {
     match factor {
         TableFactor::Derived { subquery, .. }
             if subquery.limit_clause.is_none() && subquery.fetch.is_none() && depth < 8 =>
         {
             match subquery.body.as_ref() {
-                SetExpr::Select(select) => product(select, depth + 1),
+                SetExpr::Select(select) => product(select, depth + 1, ctes),
                 _ => (1, 1.0),
             }
         }
@@ -508,13 +530,43 @@ fn weight(factor: &TableFactor, depth: usize) -> (usize, f64) {
                 .unwrap_or_default();
             (1, series_rows(&last, &args.args).unwrap_or(1.0))
         }
+        // A CTE weighs what its body does.
+        TableFactor::Table {
+            name, args: None, ..
+        } => match name.0.as_slice() {
+            [part] => {
+                let groups = part
+                    .as_ident()
+                    .and_then(|ident| {
+                        ctes.iter()
+                            .filter(|(cte, _)| cte.eq_ignore_ascii_case(&ident.value))
+                            .map(|(_, groups)| *groups)
+                            .max()
+                    })
+                    .unwrap_or(1);
+                (groups.max(1), 1.0)
+            }
+            _ => (1, 1.0),
+        },
         _ => (1, 1.0),
+    }
+}
+
+/// The unlinked groups a query's body multiplies (1 for anything but a plain
+/// `SELECT`, or under a `LIMIT`): what a CTE weighs where it is used.
+pub fn query_groups(query: &Query, ctes: &[(String, usize)]) -> usize {
+    if query.limit_clause.is_some() || query.fetch.is_some() {
+        return 1;
+    }
+    match query.body.as_ref() {
+        SetExpr::Select(select) => product(select, 0, ctes).0.max(1),
+        _ => 1,
     }
 }
 
 /// The unlinked groups of one `SELECT`'s `FROM` (each counted by its heaviest
 /// member) and the rows its generators multiply to.
-fn product(select: &Select, depth: usize) -> (usize, f64) {
+fn product(select: &Select, depth: usize, ctes: &[(String, usize)]) -> (usize, f64) {
     // Each relation: the name a condition qualifies it by, and its group.
     let mut names: Vec<Option<String>> = Vec::new();
     let mut group: Vec<usize> = Vec::new();
@@ -522,12 +574,12 @@ fn product(select: &Select, depth: usize) -> (usize, f64) {
     for table in &select.from {
         let first = names.len();
         names.push(relation_name(&table.relation));
-        weights.push(weight(&table.relation, depth));
+        weights.push(weight(&table.relation, depth, ctes));
         group.push(first);
         for join in &table.joins {
             let id = names.len();
             names.push(relation_name(&join.relation));
-            weights.push(weight(&join.relation, depth));
+            weights.push(weight(&join.relation, depth, ctes));
             group.push(if joined(&join.join_operator) || lateral(&join.relation) {
                 first
             } else {
