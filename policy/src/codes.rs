@@ -77,6 +77,9 @@ pub const SQL_DYNAMIC: &str = "sql.dynamic";
 /// A function called in another syntax: attribute notation (`(x).f`, `t.col.f`),
 /// a sequence pseudo-column (`seq.nextval`), a custom operator (`OPERATOR(…)`).
 pub const SQL_CALL_SYNTAX: &str = "sql.call-syntax";
+/// A read of password hashes, credentials or secret settings (`pg_authid`,
+/// `mysql.user`, `current_setting('s3_secret_access_key')`).
+pub const SQL_SECRETS: &str = "sql.secrets";
 
 // execute_command
 /// Every segment's program was proven read-only.

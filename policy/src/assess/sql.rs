@@ -1110,6 +1110,25 @@ impl QueryCheck<'_> {
                 ),
             );
         }
+        // Settings that hold credentials (DuckDB's S3 keys), and secret managers.
+        let secret_setting = matches!(
+            last.as_str(),
+            "current_setting" | "getvariable" | "duckdb_settings"
+        ) && args.iter().any(|arg| {
+            let text = arg.to_string().to_ascii_lowercase();
+            ["secret", "key", "password", "token", "credential"]
+                .iter()
+                .any(|w| text.contains(w))
+        });
+        if secret_setting || last == "duckdb_secrets" {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SECRETS,
+                    format!("{}: `{shown}` may return credentials", self.label),
+                ),
+            );
+        }
         // `LAST_INSERT_ID(n)` sets the value later calls return (MySQL).
         if last == "last_insert_id" && !args.is_empty() {
             self.record(
@@ -1246,6 +1265,45 @@ impl QueryCheck<'_> {
                 );
             }
             _ => {}
+        }
+    }
+
+    /// A catalog table that holds password hashes or credentials.
+    fn secret_table(&mut self, name: &ObjectName) {
+        const TABLES: &[&str] = &[
+            "pg_authid",
+            "pg_shadow",
+            "pg_user_mapping",
+            "pg_user_mappings",
+            "pg_largeobject",
+            "sql_logins",
+            "syslogins",
+            "database_scoped_credentials",
+            "credentials",
+            "global_priv",
+        ];
+        let parts: Vec<String> = name
+            .0
+            .iter()
+            .filter_map(|p| p.as_ident().map(|i| i.value.to_ascii_lowercase()))
+            .collect();
+        let secret = match parts.as_slice() {
+            [.., schema, table] if schema == "mysql" && table == "user" => true,
+            [.., table] => TABLES.contains(&table.as_str()),
+            [] => false,
+        };
+        if secret {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SECRETS,
+                    format!(
+                        "{}: `{}` holds password hashes or credentials",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
         }
     }
 
@@ -1387,6 +1445,7 @@ impl Visitor for QueryCheck<'_> {
                 name, with_hints, ..
             } => {
                 self.file_table(name);
+                self.secret_table(name);
                 self.hints(with_hints);
             }
             TableFactor::Function { name, args, .. } => self.function(name, args),
