@@ -1294,6 +1294,52 @@ impl QueryCheck<'_> {
         }
     }
 
+    /// `TABLE name`: a read of the named table, checked like one in `FROM`.
+    fn table_statement(&mut self, table: &sqlparser::ast::Table) {
+        let parts: Vec<sqlparser::ast::Ident> = table
+            .schema_name
+            .iter()
+            .chain(table.table_name.iter())
+            .map(|part| sqlparser::ast::Ident::new(part.as_str()))
+            .collect();
+        let name = ObjectName::from(parts);
+        self.secret_table(&name);
+        self.server_file_view(&name);
+    }
+
+    /// Catalog views that read server files (`pg_hba.conf`, `postgresql.conf`,
+    /// extension control files, the time zone database).
+    fn server_file_view(&mut self, name: &ObjectName) {
+        const VIEWS: &[&str] = &[
+            "pg_hba_file_rules",
+            "pg_ident_file_mappings",
+            "pg_file_settings",
+            "pg_available_extensions",
+            "pg_available_extension_versions",
+            "pg_timezone_names",
+            "pg_config",
+        ];
+        let last = name
+            .0
+            .last()
+            .and_then(ObjectNamePart::as_ident)
+            .map(|i| i.value.to_ascii_lowercase())
+            .unwrap_or_default();
+        if VIEWS.contains(&last.as_str()) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: `{}` reads files on the server",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
+        }
+    }
+
     /// A catalog table that holds password hashes or credentials.
     fn secret_table(&mut self, name: &ObjectName) {
         const TABLES: &[&str] = &[
@@ -1411,6 +1457,10 @@ impl Visitor for QueryCheck<'_> {
         if self.plan_only {
             return ControlFlow::Continue(());
         }
+        // `TABLE name` names its table outside any FROM.
+        if let sqlparser::ast::SetExpr::Table(table) = query.body.as_ref() {
+            self.table_statement(table);
+        }
         if let Some(with) = &query.with {
             // Bounded, so the lookups stay linear in the text.
             for cte in with
@@ -1472,6 +1522,7 @@ impl Visitor for QueryCheck<'_> {
             } => {
                 self.file_table(name);
                 self.secret_table(name);
+                self.server_file_view(name);
                 self.hints(with_hints);
             }
             TableFactor::Function { name, args, .. } => self.function(name, args),
