@@ -367,15 +367,32 @@ pub fn number(expr: &Expr) -> Option<f64> {
     }
 }
 
-/// Checks a query's `WITH RECURSIVE`.
+/// Checks a query's recursive CTEs (with or without `RECURSIVE`).
 pub fn recursion(query: &Query) -> Option<String> {
     let with = query.with.as_ref()?;
     let limited = query.limit_clause.is_some() || query.fetch.is_some();
-    if !with.recursive || (limited && streams(query)) {
+    if limited && streams(query) {
         return None;
     }
     with.cte_tables.iter().find_map(|cte| {
         let name = &cte.alias.name.value;
+        // A CTE recurses when it names itself (T-SQL, Oracle and DB2 need no
+        // RECURSIVE keyword; with it, other CTEs of the list need not recurse).
+        let recursive =
+            sqlparser::ast::visit_relations(&cte.query, |relation| match relation.0.as_slice() {
+                [part]
+                    if part
+                        .as_ident()
+                        .is_some_and(|ident| ident.value.eq_ignore_ascii_case(name)) =>
+                {
+                    std::ops::ControlFlow::Break(())
+                }
+                _ => std::ops::ControlFlow::Continue(()),
+            })
+            .is_break();
+        if !recursive {
+            return None;
+        }
         let bounded = cte.query.limit_clause.is_some()
             || cte.query.fetch.is_some()
             || match cte.query.body.as_ref() {
