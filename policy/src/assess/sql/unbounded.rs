@@ -27,6 +27,44 @@ pub const MAX_UNLINKED: usize = 3;
 /// More relations than this in one `FROM` are not analysed for links.
 const MAX_RELATIONS: usize = 64;
 
+/// The largest argument `factorial` may take.
+const MAX_FACTORIAL: f64 = 10_000.0;
+
+/// Functions that pad to a width written in their format string.
+const FORMATTERS: &[&str] = &["format", "printf", "sprintf"];
+
+/// Whether a format call pads to a huge or unknown width: a width in the
+/// format string above the bound, or a `*` width taken from an argument that
+/// is not a small constant.
+fn format_width(args: &[&Expr]) -> Option<String> {
+    let template = args.first().and_then(|e| text(e))?;
+    let mut widest = 0f64;
+    let mut digits = String::new();
+    for c in template.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if let Ok(n) = digits.parse::<f64>() {
+                widest = widest.max(n);
+            }
+            digits.clear();
+        }
+    }
+    if widest > MAX_STRING {
+        return Some(format!("pads to a width of {widest:e}"));
+    }
+    if template.contains('*') {
+        let huge = args.iter().skip(1).any(|e| {
+            number(e).is_none_or(|n| n.abs() > MAX_STRING)
+                && !matches!(e, Expr::Value(v) if matches!(v.value, Value::SingleQuotedString(_)))
+        });
+        if huge {
+            return Some(String::from("pads to a width taken from an argument"));
+        }
+    }
+    None
+}
+
 /// Row generators: every numeric argument is a bound.
 const GENERATORS: &[&str] = &[
     "generate_series",
@@ -94,6 +132,26 @@ pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
         return series_rows(name, args)
             .filter(|rows| *rows > MAX_SERIES)
             .map(|rows| format!("`{name}` generates about {rows:e} rows"));
+    }
+    // `factorial(1e7)` computes a number of tens of millions of digits.
+    if name == "factorial" {
+        return exprs()
+            .next()
+            .and_then(number)
+            .filter(|n| n.abs() > MAX_FACTORIAL || n.is_nan())
+            .map(|n| format!("`factorial` of {n:e} computes a huge number"));
+    }
+    // A width in a format string pads to that many characters:
+    // `format('%1000000000s', 'x')`, `printf('%.*c', 1e9, 'x')`.
+    if FORMATTERS.contains(&name) {
+        return format_width(&exprs().collect::<Vec<_>>()).map(|what| format!("`{name}` {what}"));
+    }
+    // `replace(big, 'x', big)` multiplies one built string by another.
+    if name == "replace" || name == "regexp_replace" {
+        let parts: Vec<&Expr> = exprs().collect();
+        return (parts.first().is_some_and(|e| holds_builder(e))
+            && parts.get(2).is_some_and(|e| holds_builder(e)))
+        .then(|| format!("`{name}` of a built string by a built string multiplies its size"));
     }
     let &(_, position) = BUILDERS.iter().find(|(b, _)| *b == name)?;
     let count = exprs().nth(position);
