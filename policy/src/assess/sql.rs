@@ -1249,8 +1249,16 @@ impl QueryCheck<'_> {
             }
             Expr::CompoundFieldAccess { access_chain, .. } => {
                 for access in access_chain {
-                    if let AccessExpr::Dot(Expr::Identifier(ident)) = access {
-                        self.call_syntax("attribute notation", &ident.value);
+                    match access {
+                        AccessExpr::Dot(Expr::Identifier(ident)) => {
+                            self.call_syntax("attribute notation", &ident.value);
+                        }
+                        // `(x).method()`: a method of the value's type, whatever
+                        // the name says.
+                        AccessExpr::Dot(Expr::Function(function)) => {
+                            self.call_syntax("the method-style call", &function.name.to_string());
+                        }
+                        _ => {}
                     }
                 }
             }
