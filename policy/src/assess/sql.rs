@@ -670,6 +670,18 @@ fn classify(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<F
                 verdict = combine(verdict, part);
                 findings.append(&mut part_findings);
             }
+            // Exception handlers hold statements too (`EXCEPTION WHEN ERROR
+            // THEN DROP …`): the floor reads the whole block.
+            if verdict != Verdict::Destructive {
+                if let Some(word) = destroying_word(&statement.to_string(), &GenericDialect, false)
+                {
+                    verdict = Verdict::Destructive;
+                    findings.insert(
+                        0,
+                        Finding::new(codes::SQL_DESTRUCTIVE, format!("{label} holds `{word}`")),
+                    );
+                }
+            }
             (verdict, findings)
         }
         Form::Prepare(inner) => {
