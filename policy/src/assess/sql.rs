@@ -695,7 +695,27 @@ fn classify(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<F
         }
         Form::Execute => with_write(execute(statement, label, ctx), label),
         Form::Copy => copy(statement, label, ctx),
-        Form::Call => not_read(statement, label),
+        Form::Call => match statement {
+            // `CALL pg_sleep(…)`, `CALL xp_cmdshell(…)`: the floor.
+            Statement::Call(function)
+                if function
+                    .name
+                    .0
+                    .last()
+                    .and_then(ObjectNamePart::as_ident)
+                    .is_some_and(|i| functions::is_side_effect(&i.value.to_ascii_lowercase())) =>
+            {
+                with_write(
+                    one(
+                        Verdict::Destructive,
+                        codes::SQL_SIDE_EFFECT_FUNCTION,
+                        format!("{label} calls a procedure with side effects"),
+                    ),
+                    label,
+                )
+            }
+            _ => not_read(statement, label),
+        },
         Form::FileAccess(what) => with_write(
             one(
                 Verdict::Unproven,
@@ -799,9 +819,26 @@ fn execute(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
         codes::SQL_DYNAMIC,
         format!("{label} runs a prepared statement, a procedure or SQL built at run time"),
     )];
-    let Statement::Execute { parameters, .. } = statement else {
+    let Statement::Execute {
+        name, parameters, ..
+    } = statement
+    else {
         return (verdict, findings);
     };
+    // `EXEC xp_cmdshell '…'`: a procedure with side effects feeds the floor.
+    if let Some(procedure) = name
+        .as_ref()
+        .and_then(|n| n.0.last())
+        .and_then(ObjectNamePart::as_ident)
+    {
+        if functions::is_side_effect(&procedure.value.to_ascii_lowercase()) {
+            verdict = Verdict::Destructive;
+            findings.push(Finding::new(
+                codes::SQL_SIDE_EFFECT_FUNCTION,
+                format!("{label} runs `{}`, which has side effects", procedure.value),
+            ));
+        }
+    }
     // Text assembled from pieces (`'DR' || 'OP TABLE t'`) is not parsed, but
     // the floor sees its words.
     for parameter in parameters.iter().filter(|p| string_literal(p).is_none()) {
