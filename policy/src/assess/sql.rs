@@ -70,8 +70,31 @@ const MAX_OPERATOR_DEPTH: usize = 48;
 /// Whether a token joins two operands (or follows one, as a cast does).
 fn is_operator(token: &Token) -> bool {
     const WORDS: &[&str] = &[
-        "and", "or", "xor", "not", "is", "like", "ilike", "rlike", "regexp", "similar", "in",
-        "between", "collate", "at", "div", "mod", "glob", "match", "escape", "overlaps",
+        "and",
+        "or",
+        "xor",
+        "not",
+        "is",
+        "like",
+        "ilike",
+        "rlike",
+        "regexp",
+        "similar",
+        "in",
+        "between",
+        "collate",
+        "at",
+        "div",
+        "mod",
+        "glob",
+        "match",
+        "escape",
+        "overlaps",
+        // Set operations nest the same way: `SELECT … UNION SELECT … UNION …`.
+        "union",
+        "except",
+        "intersect",
+        "minus",
     ];
     match token {
         Token::Word(word) => {
@@ -282,17 +305,31 @@ fn parse_all(
 fn unparsed(operation: String, ctx: Ctx<'_>, finding: Finding) -> Assessment {
     let dialect = parser_dialect(ctx.dialect);
     let mut assessment = Assessment::single(Verdict::Unproven, operation, finding);
-    let word = destroying_word(&assessment.operation, dialect.as_ref(), true)
+    // One scan per reading serves both the floor and the file-access finding.
+    let mut file_word = None;
+    let mut from_reading = None;
+    let mut judged: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let text = assessment.operation.as_str();
+    for (reading, scan) in scans(text, ctx.dialect) {
+        let words = readings::code_words(text, &scan);
+        if file_word.is_none() {
+            file_word = words
+                .iter()
+                .find(|w| FILE_WORDS.iter().any(|f| f.eq_ignore_ascii_case(w)))
+                .map(|w| (*w).to_owned());
+        }
+        if from_reading.is_none() {
+            from_reading = floor_word(text, &scan, &words, &mut judged)
+                .map(|word| format!("read as {}, the text runs `{word}`", reading.name));
+        }
+        if file_word.is_some() && from_reading.is_some() {
+            break;
+        }
+    }
+    let word = destroying_word(text, dialect.as_ref(), true)
         .map(|word| format!("the text holds `{word}`"))
-        .or_else(|| {
-            destroying_word_in_readings(&assessment.operation, ctx.dialect)
-                .map(|(word, reading)| format!("read as {reading}, the text runs `{word}`"))
-        });
-    if let Some(file_word) = scans(&assessment.operation, ctx.dialect).find_map(|(_, scan)| {
-        readings::code_words(&assessment.operation, &scan)
-            .into_iter()
-            .find(|w| FILE_WORDS.iter().any(|f| f.eq_ignore_ascii_case(w)))
-    }) {
+        .or(from_reading);
+    if let Some(file_word) = file_word {
         assessment.findings.push(Finding::new(
             codes::SQL_FILE_ACCESS,
             format!("the text holds `{file_word}`, which may reach server files, programs or extensions"),
@@ -378,20 +415,31 @@ fn destroying_word_in_readings(sql: &str, dialect: &str) -> Option<(String, &'st
     let mut judged: std::collections::HashSet<&str> = std::collections::HashSet::new();
     scans(sql, dialect).find_map(|(reading, scan)| {
         let words = readings::code_words(sql, &scan);
-        if let Some(word) = words.iter().find(|w| judged.insert(w) && destroys(w)) {
-            return Some(((*word).to_owned(), reading.name));
-        }
-        let dynamic = words
-            .iter()
-            .any(|w| DYNAMIC_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)));
-        if !dynamic {
-            return None;
-        }
-        readings::literal_words(sql, &scan)
-            .into_iter()
-            .find(|w| destroys(w))
-            .map(|w| (w.to_owned(), reading.name))
+        floor_word(sql, &scan, &words, &mut judged).map(|word| (word, reading.name))
     })
+}
+
+/// The floor's word in one reading: a destroying word it runs as code, or one
+/// in a string literal when its code holds dynamic SQL.
+fn floor_word<'a>(
+    sql: &'a str,
+    scan: &readings::Scan,
+    words: &[&'a str],
+    judged: &mut std::collections::HashSet<&'a str>,
+) -> Option<String> {
+    if let Some(word) = words.iter().find(|w| judged.insert(w) && destroys(w)) {
+        return Some((*word).to_owned());
+    }
+    let dynamic = words
+        .iter()
+        .any(|w| DYNAMIC_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)));
+    if !dynamic {
+        return None;
+    }
+    readings::literal_words(sql, scan)
+        .into_iter()
+        .find(|w| destroys(w))
+        .map(str::to_owned)
 }
 
 /// The first destroying keyword (`DROP`, `DELETE`, `TRUNCATE`, `UPDATE`,
