@@ -1950,6 +1950,7 @@ mod tests {
             |n| format!("SELECT 1 WHERE {}1 = 1", "a = 1 AND ".repeat(n * 2)),
             |n| format!("SELECT {}1{}", "(1 + ".repeat(n), ")".repeat(n)),
             |n| format!("SELECT {}1", "x::text::".repeat(n)),
+            |n| format!("SELECT 1{}", " UNION ALL SELECT a FROM t".repeat(n * 2)),
         ];
         let handle = std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
