@@ -1487,14 +1487,21 @@ impl QueryCheck<'_> {
     /// A table named by a string or a path (DuckDB's replacement scans read
     /// `FROM '/root/.aws/credentials'` or `FROM "data.csv"` as a file).
     fn file_table(&mut self, name: &ObjectName) {
-        let path_like = match name.0.as_slice() {
-            [ObjectNamePart::Identifier(ident)] => {
-                ident.quote_style == Some('\'')
-                    || (ident.quote_style.is_some()
-                        && ident.value.contains(['/', '\\', '.', ':', '~', '*', '?']))
-            }
-            _ => false,
-        };
+        // Snowflake reads staged files by `@stage/path` (and `@~` for the user's stage).
+        let stage = name
+            .0
+            .first()
+            .and_then(ObjectNamePart::as_ident)
+            .is_some_and(|ident| ident.quote_style.is_none() && ident.value.starts_with('@'));
+        let path_like = stage
+            || match name.0.as_slice() {
+                [ObjectNamePart::Identifier(ident)] => {
+                    ident.quote_style == Some('\'')
+                        || (ident.quote_style.is_some()
+                            && ident.value.contains(['/', '\\', '.', ':', '~', '*', '?']))
+                }
+                _ => false,
+            };
         if path_like {
             self.record(
                 Verdict::Unproven,
