@@ -1218,7 +1218,9 @@ impl QueryCheck<'_> {
             .and_then(|p| p.last())
             .map(|n| n.to_ascii_lowercase())
             .unwrap_or_default();
-        if functions::touches_files(&last) {
+        if functions::touches_files(&last)
+            || parts.as_deref().is_some_and(functions::in_file_package)
+        {
             self.record(
                 Verdict::Unproven,
                 Finding::new(

@@ -734,10 +734,35 @@ pub fn is_side_effect(name: &str) -> bool {
     SIDE_EFFECTS.contains(&name)
 }
 
+/// Oracle packages (and types) whose functions reach files, URLs, mail or
+/// other hosts: `UTL_HTTP.REQUEST('http://169.254.169.254/')`.
+const FILE_PACKAGES: &[&str] = &[
+    "utl_http",
+    "utl_file",
+    "utl_tcp",
+    "utl_smtp",
+    "utl_mail",
+    "utl_inaddr",
+    "dbms_ldap",
+    "httpuritype",
+    "dbms_scheduler",
+    "dbms_java",
+];
+
 /// Whether a function (by lowercase unqualified name) reaches files, URLs or
 /// other servers.
 pub fn touches_files(name: &str) -> bool {
-    FILE_ACCESS.contains(&name)
+    FILE_ACCESS.contains(&name) || FILE_PACKAGES.contains(&name)
+}
+
+/// Whether a qualified function's package (any part but the last, lowercase)
+/// reaches files, URLs or other hosts.
+pub fn in_file_package(parts: &[String]) -> bool {
+    parts
+        .iter()
+        .rev()
+        .skip(1)
+        .any(|part| FILE_PACKAGES.contains(&part.to_ascii_lowercase().as_str()))
 }
 
 /// What a query may do by calling a function.
