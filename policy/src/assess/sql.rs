@@ -685,7 +685,9 @@ fn one(verdict: Verdict, code: &str, message: String) -> (Verdict, Vec<Finding>)
 /// answer read-only.
 fn classify(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
     match statements::form(statement) {
-        Form::Report => (Verdict::ReadOnly, Vec::new()),
+        // `DESCRIBE '/root/.aws/credentials'`: DuckDB describes a file by
+        // reading it; the names a report shows are checked like a query's.
+        Form::Report => check_plan(statement, label, ctx.allow),
         Form::Query(query) => check_query(query, label, ctx.allow),
         Form::Explain => explain(statement, label, ctx),
         Form::ShowVariable => show_variable(statement, label),
@@ -1564,6 +1566,15 @@ impl Visitor for QueryCheck<'_> {
         ControlFlow::Continue(())
     }
 
+    /// Every table name, wherever it appears (`FROM`, `DESCRIBE`, `SHOW
+    /// COLUMNS FROM`, a table function's name): paths, secrets, file views.
+    fn pre_visit_relation(&mut self, relation: &ObjectName) -> ControlFlow<()> {
+        self.file_table(relation);
+        self.secret_table(relation);
+        self.server_file_view(relation);
+        ControlFlow::Continue(())
+    }
+
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
         if self.plan_only {
             return ControlFlow::Continue(());
@@ -1628,14 +1639,8 @@ impl Visitor for QueryCheck<'_> {
                 self.function(name, &args.args);
                 self.hints(with_hints);
             }
-            TableFactor::Table {
-                name, with_hints, ..
-            } => {
-                self.file_table(name);
-                self.secret_table(name);
-                self.server_file_view(name);
-                self.hints(with_hints);
-            }
+            // The name itself is checked as a relation (`pre_visit_relation`).
+            TableFactor::Table { with_hints, .. } => self.hints(with_hints),
             TableFactor::Function { name, args, .. } => self.function(name, args),
             _ => {}
         }
