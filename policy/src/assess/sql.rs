@@ -419,6 +419,24 @@ fn destroying_word_in_readings(sql: &str, dialect: &str) -> Option<(String, &'st
     })
 }
 
+/// A destroying word in a string literal, when some reading's code runs SQL
+/// from strings (`EXECUTE`, `EXEC`, `IMMEDIATE`, `PREPARE`, `DO`).
+fn dynamic_literal_word(sql: &str, dialect: &str) -> Option<String> {
+    scans(sql, dialect).find_map(|(_, scan)| {
+        let words = readings::code_words(sql, &scan);
+        words
+            .iter()
+            .any(|w| DYNAMIC_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)))
+            .then(|| {
+                readings::literal_words(sql, &scan)
+                    .into_iter()
+                    .find(|w| destroys(w))
+                    .map(str::to_owned)
+            })
+            .flatten()
+    })
+}
+
 /// The floor's word in one reading: a destroying word it runs as code, or one
 /// in a string literal when its code holds dynamic SQL.
 fn floor_word<'a>(
@@ -560,6 +578,20 @@ fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
                         Finding::new(
                             codes::SQL_DESTRUCTIVE,
                             format!("the text after COPY … FROM STDIN holds `{word}`, which a server may run as a statement"),
+                        ),
+                    );
+                }
+            }
+            // Dynamic SQL may run a string held anywhere in the text
+            // (`DECLARE q STRING DEFAULT 'DROP …'; EXECUTE IMMEDIATE q`).
+            if assessment.verdict != Verdict::Destructive {
+                if let Some(word) = dynamic_literal_word(sql, ctx.dialect) {
+                    assessment.verdict = Verdict::Destructive;
+                    assessment.findings.insert(
+                        0,
+                        Finding::new(
+                            codes::SQL_DESTRUCTIVE,
+                            format!("the text runs SQL from strings, and one holds `{word}`"),
                         ),
                     );
                 }
