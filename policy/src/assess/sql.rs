@@ -421,19 +421,29 @@ fn destroying_word_in_readings(sql: &str, dialect: &str) -> Option<(String, &'st
 
 /// A destroying word in a string literal, when some reading's code runs SQL
 /// from strings (`EXECUTE`, `EXEC`, `IMMEDIATE`, `PREPARE`, `DO`).
+///
+/// Text that defines routines (`CREATE FUNCTION … AS $$ DELETE … $$; SELECT
+/// f()`) counts too: the body runs when the routine is called or fires, so
+/// the body's words (and its strings) reach the floor.
 fn dynamic_literal_word(sql: &str, dialect: &str) -> Option<String> {
+    const ROUTINE_WORDS: &[&str] = &["function", "procedure", "trigger", "macro"];
     scans(sql, dialect).find_map(|(_, scan)| {
         let words = readings::code_words(sql, &scan);
-        words
-            .iter()
-            .any(|w| DYNAMIC_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)))
-            .then(|| {
-                readings::literal_words(sql, &scan)
-                    .into_iter()
-                    .find(|w| destroys(w))
-                    .map(str::to_owned)
-            })
-            .flatten()
+        let is = |list: &[&str], w: &str| list.iter().any(|d| d.eq_ignore_ascii_case(w));
+        let dynamic = words.iter().any(|w| is(DYNAMIC_WORDS, w));
+        let routine = words.iter().any(|w| is(ROUTINE_WORDS, w));
+        if !dynamic && !routine {
+            return None;
+        }
+        let in_code = routine
+            .then(|| words.iter().find(|w| destroys(w)).map(|w| (*w).to_owned()))
+            .flatten();
+        in_code.or_else(|| {
+            readings::literal_words(sql, &scan)
+                .into_iter()
+                .find(|w| destroys(w))
+                .map(str::to_owned)
+        })
     })
 }
 
