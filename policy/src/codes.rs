@@ -59,6 +59,27 @@ pub const SQL_UNKNOWN_FUNCTION: &str = "sql.unknown-function";
 pub const SQL_TOO_COMPLEX: &str = "sql.too-complex";
 /// A comment the server executes (`/*! … */`, `/*M! … */`).
 pub const SQL_EXECUTABLE_COMMENT: &str = "sql.executable-comment";
+/// Readings the server might take (another dialect, a lexing setting such as
+/// `NO_BACKSLASH_ESCAPES` or `standard_conforming_strings`) split the statements
+/// or separate code from strings and comments differently from the parse.
+pub const SQL_AMBIGUOUS: &str = "sql.ambiguous";
+/// A statement that changes session state later statements run under (`USE`,
+/// `SET`, `RESET`, transaction control, cursors, `LISTEN`, `PREPARE`).
+pub const SQL_SESSION_STATE: &str = "sql.session-state";
+/// The server would read or write files, URLs, programs or extensions (`COPY …
+/// PROGRAM`, `ATTACH`, `LOAD`, `read_csv`, a file path as a table).
+pub const SQL_FILE_ACCESS: &str = "sql.file-access";
+/// Work with no bound the text shows: recursion without a terminating
+/// condition, a cartesian product, a generator or string builder with a huge bound.
+pub const SQL_UNBOUNDED: &str = "sql.unbounded";
+/// SQL run from a string or a prepared name (`EXECUTE`, `EXEC`, `EXECUTE IMMEDIATE`).
+pub const SQL_DYNAMIC: &str = "sql.dynamic";
+/// A function called in another syntax: attribute notation (`(x).f`, `t.col.f`),
+/// a sequence pseudo-column (`seq.nextval`), a custom operator (`OPERATOR(…)`).
+pub const SQL_CALL_SYNTAX: &str = "sql.call-syntax";
+/// A read of password hashes, credentials or secret settings (`pg_authid`,
+/// `mysql.user`, `current_setting('s3_secret_access_key')`).
+pub const SQL_SECRETS: &str = "sql.secrets";
 
 // execute_command
 /// Every segment's program was proven read-only.

@@ -6,6 +6,9 @@
 //! dialect trick that confuses the parser must never turn into an allow.
 
 mod functions;
+mod readings;
+mod statements;
+mod unbounded;
 
 use super::{combine, Assessment, Assessor, Verdict};
 use crate::args::string_field;
@@ -16,12 +19,14 @@ use crate::text::preview;
 use functions::Class;
 use serde_json::{Map, Value};
 use sqlparser::ast::{
-    AlterTableOperation, Expr, ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor,
-    UtilityOption, Value as SqlValue, Visit, Visitor,
+    AccessExpr, BinaryOperator, CopySource, CopyTarget, Expr, FunctionArg, FunctionArguments,
+    ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor, UtilityOption,
+    Value as SqlValue, Visit, Visitor,
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, TokenizerError, Whitespace};
+use statements::Form;
 use std::ops::ControlFlow;
 
 /// Nesting depth the parser may reach before it gives up (and the call is
@@ -55,6 +60,115 @@ fn nesting(tokens: &[TokenWithSpan]) -> usize {
     deepest
 }
 
+/// The deepest chain of operators analysed. A chain `a || b || c …` parses
+/// into a tree as deep as it is long, and walking it (display, visit, drop)
+/// recurses once per operator: about 150 overflow a 2 MiB stack in a debug
+/// build. Brackets do not reset the count: an operand in brackets sits under
+/// every operator around it.
+const MAX_OPERATOR_DEPTH: usize = 48;
+
+/// Whether a token joins two operands (or follows one, as a cast does).
+fn is_operator(token: &Token) -> bool {
+    const WORDS: &[&str] = &[
+        "and",
+        "or",
+        "xor",
+        "not",
+        "is",
+        "like",
+        "ilike",
+        "rlike",
+        "regexp",
+        "similar",
+        "in",
+        "between",
+        "collate",
+        "at",
+        "div",
+        "mod",
+        "glob",
+        "match",
+        "escape",
+        "overlaps",
+        // Set operations nest the same way: `SELECT … UNION SELECT … UNION …`.
+        "union",
+        "except",
+        "intersect",
+        "minus",
+    ];
+    match token {
+        Token::Word(word) => {
+            word.quote_style.is_none() && WORDS.iter().any(|w| w.eq_ignore_ascii_case(&word.value))
+        }
+        Token::EOF
+        | Token::Number(..)
+        | Token::Whitespace(_)
+        | Token::Comma
+        | Token::SemiColon
+        | Token::LParen
+        | Token::RParen
+        | Token::LBracket
+        | Token::RBracket
+        | Token::LBrace
+        | Token::RBrace
+        | Token::Period
+        | Token::Placeholder(_)
+        | Token::SingleQuotedString(_)
+        | Token::DoubleQuotedString(_)
+        | Token::NationalStringLiteral(_)
+        | Token::EscapedStringLiteral(_)
+        | Token::HexStringLiteral(_)
+        | Token::DollarQuotedString(_) => false,
+        _ => true,
+    }
+}
+
+/// The deepest operator nesting the parse tree could reach: per bracketed
+/// group, the operators of its longest comma-separated part plus the deepest
+/// group inside that part. One pass over the tokens.
+fn operator_depth(tokens: &[TokenWithSpan]) -> usize {
+    // Per open bracket: (operators in the current part, deepest group in the
+    // current part, deepest finished part).
+    let mut frames: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+    let mut deepest = 0usize;
+    for token in tokens {
+        match token.token {
+            Token::LParen | Token::LBracket => frames.push((0, 0, 0)),
+            Token::RParen | Token::RBracket if frames.len() > 1 => {
+                if let Some((ops, child, done)) = frames.pop() {
+                    let depth = done.max(ops + child);
+                    if let Some(parent) = frames.last_mut() {
+                        parent.1 = parent.1.max(depth);
+                    }
+                }
+            }
+            Token::Comma | Token::SemiColon => {
+                if let Some(frame) = frames.last_mut() {
+                    frame.2 = frame.2.max(frame.0 + frame.1);
+                    frame.0 = 0;
+                    frame.1 = 0;
+                }
+            }
+            ref other if is_operator(other) => {
+                if let Some(frame) = frames.last_mut() {
+                    frame.0 += 1;
+                }
+            }
+            _ => {}
+        }
+        if let Some(&(ops, child, done)) = frames.last() {
+            deepest = deepest.max(done.max(ops + child));
+        }
+    }
+    // Unclosed brackets: their parts count too.
+    let mut carried = 0usize;
+    while let Some((ops, child, done)) = frames.pop() {
+        carried = done.max(ops + child.max(carried));
+        deepest = deepest.max(carried);
+    }
+    deepest
+}
+
 /// The SQL assessor: reads the statement text from one string argument.
 #[derive(Clone, Debug)]
 pub struct SqlAssessor {
@@ -83,14 +197,28 @@ impl Assessor for SqlAssessor {
             Ok(sql) => sql,
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
         };
-        let dialect = dialect_from_str(&self.dialect).unwrap_or_else(|| Box::new(GenericDialect));
-        assess_sql_with(sql, dialect.as_ref(), &self.allow_functions)
+        assess_sql_with(sql, &self.dialect, &self.allow_functions)
     }
 }
 
 /// Assesses SQL text in the generic dialect with the built-in function list.
 pub fn assess_sql(sql: &str) -> Assessment {
-    assess_sql_with(sql, &GenericDialect, &[])
+    assess_sql_with(sql, "generic", &[])
+}
+
+/// How deep dynamic SQL (`EXECUTE IMMEDIATE '…'` of a string holding another)
+/// is followed before it is only confirmed.
+const MAX_DYNAMIC_DEPTH: usize = 3;
+
+/// What every statement check needs to know.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
+    /// The configured dialect's name.
+    dialect: &'a str,
+    /// Functions the deployment accepts as pure.
+    allow: &'a [String],
+    /// How many dynamic-SQL strings deep this text is.
+    depth: usize,
 }
 
 /// A comment the server executes: MySQL and MariaDB run the text of `/*! … */`
@@ -173,20 +301,173 @@ fn parse_all(
 /// the floor if any word in it is a destroying keyword or a side-effecting
 /// function. A statement the parser rejects may still be one the server runs
 /// (`x; DROP TABLE t` fails to parse as a whole), so the floor must not depend
-/// on the parse.
-fn unparsed(operation: String, dialect: &dyn Dialect, finding: Finding) -> Assessment {
+/// on the parse; and it looks at every reading of the text.
+fn unparsed(operation: String, ctx: Ctx<'_>, finding: Finding) -> Assessment {
+    let dialect = parser_dialect(ctx.dialect);
     let mut assessment = Assessment::single(Verdict::Unproven, operation, finding);
-    if let Some(word) = destroying_word(&assessment.operation, dialect, true) {
+    // One scan per reading serves both the floor and the file-access finding.
+    let mut file_word = None;
+    let mut from_reading = None;
+    let mut judged: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let text = assessment.operation.as_str();
+    for (reading, scan) in scans(text, ctx.dialect) {
+        let words = readings::code_words(text, &scan);
+        if file_word.is_none() {
+            file_word = words
+                .iter()
+                .find(|w| FILE_WORDS.iter().any(|f| f.eq_ignore_ascii_case(w)))
+                .map(|w| (*w).to_owned());
+        }
+        if from_reading.is_none() {
+            from_reading = floor_word(text, &scan, &words, &mut judged)
+                .map(|word| format!("read as {}, the text runs `{word}`", reading.name));
+        }
+        if file_word.is_some() && from_reading.is_some() {
+            break;
+        }
+    }
+    let word = destroying_word(text, dialect.as_ref(), true)
+        .map(|word| format!("the text holds `{word}`"))
+        .or(from_reading);
+    if let Some(file_word) = file_word {
+        assessment.findings.push(Finding::new(
+            codes::SQL_FILE_ACCESS,
+            format!("the text holds `{file_word}`, which may reach server files, programs or extensions"),
+        ));
+    }
+    if let Some(what) = word {
         assessment.verdict = Verdict::Destructive;
         assessment.findings.insert(
             0,
             Finding::new(
                 codes::SQL_DESTRUCTIVE,
-                format!("the text holds `{word}`, which may destroy data or have side effects"),
+                format!("{what}, which may destroy data or have side effects"),
             ),
         );
     }
     assessment
+}
+
+/// The parser's dialect for a configured name (checked when the configuration
+/// is read; an unknown name reads as generic).
+fn parser_dialect(name: &str) -> Box<dyn Dialect> {
+    dialect_from_str(name).unwrap_or_else(|| Box::new(GenericDialect))
+}
+
+/// The text as every reading of the dialect sees it, one reading at a time (so
+/// only one per-byte mask is alive at once).
+fn scans<'a>(
+    sql: &'a str,
+    dialect: &str,
+) -> impl Iterator<Item = (&'static readings::Reading, readings::Scan)> + 'a {
+    readings::for_dialect(dialect)
+        .iter()
+        .map(move |reading| (reading, readings::scan(sql, reading)))
+}
+
+/// Whether one word of unparsed text names destruction: a destroying keyword or
+/// a side-effecting function.
+fn destroys(word: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "drop",
+        "delete",
+        "truncate",
+        "update",
+        "merge",
+        "overwrite",
+        "kill",
+    ];
+    // No name on either list is longer than this: skip the allocation.
+    if word.len() > 40 {
+        return false;
+    }
+    let lower = word.to_ascii_lowercase();
+    KEYWORDS.contains(&lower.as_str()) || functions::is_side_effect(&lower)
+}
+
+/// Words after which a string literal is SQL the server runs.
+const DYNAMIC_WORDS: &[&str] = &[
+    "exec",
+    "execute",
+    "immediate",
+    "sp_executesql",
+    "prepare",
+    "do",
+];
+
+/// Words that name file or program access in text that did not parse.
+const FILE_WORDS: &[&str] = &[
+    "outfile",
+    "dumpfile",
+    "infile",
+    "program",
+    "load_file",
+    "attach",
+    "install",
+    "load",
+];
+
+/// The floor over every reading: the first destroying word a reading runs as
+/// code (or as the body of a dollar-quoted block, or in a string literal when
+/// the code holds dynamic SQL), with the reading's name.
+fn destroying_word_in_readings(sql: &str, dialect: &str) -> Option<(String, &'static str)> {
+    // Each distinct word is judged once, whichever readings hold it.
+    let mut judged: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    scans(sql, dialect).find_map(|(reading, scan)| {
+        let words = readings::code_words(sql, &scan);
+        floor_word(sql, &scan, &words, &mut judged).map(|word| (word, reading.name))
+    })
+}
+
+/// A destroying word in a string literal, when some reading's code runs SQL
+/// from strings (`EXECUTE`, `EXEC`, `IMMEDIATE`, `PREPARE`, `DO`).
+///
+/// Text that defines routines (`CREATE FUNCTION … AS $$ DELETE … $$; SELECT
+/// f()`) counts too: the body runs when the routine is called or fires, so
+/// the body's words (and its strings) reach the floor.
+fn dynamic_literal_word(sql: &str, dialect: &str) -> Option<String> {
+    const ROUTINE_WORDS: &[&str] = &["function", "procedure", "trigger", "macro"];
+    scans(sql, dialect).find_map(|(_, scan)| {
+        let words = readings::code_words(sql, &scan);
+        let is = |list: &[&str], w: &str| list.iter().any(|d| d.eq_ignore_ascii_case(w));
+        let dynamic = words.iter().any(|w| is(DYNAMIC_WORDS, w));
+        let routine = words.iter().any(|w| is(ROUTINE_WORDS, w));
+        if !dynamic && !routine {
+            return None;
+        }
+        let in_code = routine
+            .then(|| words.iter().find(|w| destroys(w)).map(|w| (*w).to_owned()))
+            .flatten();
+        in_code.or_else(|| {
+            readings::literal_words(sql, &scan)
+                .into_iter()
+                .find(|w| destroys(w))
+                .map(str::to_owned)
+        })
+    })
+}
+
+/// The floor's word in one reading: a destroying word it runs as code, or one
+/// in a string literal when its code holds dynamic SQL.
+fn floor_word<'a>(
+    sql: &'a str,
+    scan: &readings::Scan,
+    words: &[&'a str],
+    judged: &mut std::collections::HashSet<&'a str>,
+) -> Option<String> {
+    if let Some(word) = words.iter().find(|w| judged.insert(w) && destroys(w)) {
+        return Some((*word).to_owned());
+    }
+    let dynamic = words
+        .iter()
+        .any(|w| DYNAMIC_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)));
+    if !dynamic {
+        return None;
+    }
+    readings::literal_words(sql, scan)
+        .into_iter()
+        .find(|w| destroys(w))
+        .map(str::to_owned)
 }
 
 /// The first destroying keyword (`DROP`, `DELETE`, `TRUNCATE`, `UPDATE`,
@@ -194,12 +475,6 @@ fn unparsed(operation: String, dialect: &dyn Dialect, finding: Finding) -> Asses
 /// tokenizer when it can read the text (so words inside string literals do not
 /// count), else from a plain scan of the text.
 fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Option<String> {
-    const KEYWORDS: &[&str] = &["drop", "delete", "truncate", "update", "merge"];
-    let destroys = |word: &str| {
-        let lower = word.to_ascii_lowercase();
-        KEYWORDS.contains(&lower.as_str())
-            || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
-    };
     match Tokenizer::new(dialect, sql).tokenize() {
         Ok(tokens) => tokens.into_iter().find_map(|token| match token {
             Token::Word(word) if word.quote_style.is_none() && destroys(&word.value) => {
@@ -218,13 +493,26 @@ fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Optio
     }
 }
 
-/// Assesses SQL text in `dialect`, accepting `allow_functions` as pure too.
-pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[String]) -> Assessment {
+/// Assesses SQL text in the dialect named `dialect` (as the configuration names
+/// it), accepting `allow_functions` as pure too.
+pub fn assess_sql_with(sql: &str, dialect: &str, allow_functions: &[String]) -> Assessment {
+    assess_in(
+        sql,
+        Ctx {
+            dialect,
+            allow: allow_functions,
+            depth: 0,
+        },
+    )
+}
+
+fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
     let operation = sql.to_owned();
+    let dialect = parser_dialect(ctx.dialect);
     if let Some(comment) = executable_comment(sql) {
         return unparsed(
             operation,
-            dialect,
+            ctx,
             Finding::new(
                 codes::SQL_EXECUTABLE_COMMENT,
                 format!(
@@ -234,8 +522,8 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             ),
         );
     }
-    // Tokenized once: for the nesting bound here and for the parser below.
-    let tokens = Tokenizer::new(dialect, sql).tokenize_with_location();
+    // Tokenized once: for the nesting bound, the readings and the parser.
+    let tokens = Tokenizer::new(dialect.as_ref(), sql).tokenize_with_location();
     if let Some(depth) = tokens
         .as_ref()
         .ok()
@@ -244,19 +532,86 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
     {
         return unparsed(
             operation,
-            dialect,
+            ctx,
             Finding::new(
                 codes::SQL_TOO_COMPLEX,
                 format!("brackets nested {depth} deep (more than {MAX_NESTING}) are not analysed"),
             ),
         );
     }
-    let statements = match parse_all(tokens, dialect) {
-        Ok(statements) => statements,
+    if let Some(depth) = tokens
+        .as_ref()
+        .ok()
+        .map(|t| operator_depth(t))
+        .filter(|&d| d > MAX_OPERATOR_DEPTH)
+    {
+        return unparsed(
+            operation,
+            ctx,
+            Finding::new(
+                codes::SQL_TOO_COMPLEX,
+                format!(
+                    "operators chained {depth} deep (more than {MAX_OPERATOR_DEPTH}) are not analysed"
+                ),
+            ),
+        );
+    }
+    // Every reading the server might take must agree with the parser's on
+    // what is code and where statements end.
+    let ambiguity = tokens.as_ref().ok().and_then(|tokens| {
+        let mask = readings::parser_mask(sql, tokens);
+        scans(sql, ctx.dialect)
+            .into_iter()
+            .find_map(|(reading, scan)| {
+                readings::disagreement(sql, &mask, &scan).map(|at| (reading.name, at))
+            })
+    });
+    let mut assessment = match parse_all(tokens, dialect.as_ref()) {
+        Ok(statements) => {
+            let mut assessment = assess_statements(&operation, &statements, ctx);
+            // The parser reads whatever follows `COPY … FROM STDIN` as inline
+            // data; a server sent the text as a query runs it as statements.
+            let copy_in = statements.iter().any(|s| {
+                matches!(
+                    s,
+                    Statement::Copy {
+                        target: CopyTarget::Stdin,
+                        ..
+                    }
+                )
+            });
+            if copy_in && assessment.verdict != Verdict::Destructive {
+                if let Some(word) = destroying_word(sql, dialect.as_ref(), true) {
+                    assessment.verdict = Verdict::Destructive;
+                    assessment.findings.insert(
+                        0,
+                        Finding::new(
+                            codes::SQL_DESTRUCTIVE,
+                            format!("the text after COPY … FROM STDIN holds `{word}`, which a server may run as a statement"),
+                        ),
+                    );
+                }
+            }
+            // Dynamic SQL may run a string held anywhere in the text
+            // (`DECLARE q STRING DEFAULT 'DROP …'; EXECUTE IMMEDIATE q`).
+            if assessment.verdict != Verdict::Destructive {
+                if let Some(word) = dynamic_literal_word(sql, ctx.dialect) {
+                    assessment.verdict = Verdict::Destructive;
+                    assessment.findings.insert(
+                        0,
+                        Finding::new(
+                            codes::SQL_DESTRUCTIVE,
+                            format!("the text runs SQL from strings, and one holds `{word}`"),
+                        ),
+                    );
+                }
+            }
+            assessment
+        }
         Err(message) => {
             return unparsed(
                 operation,
-                dialect,
+                ctx,
                 Finding::new(
                     codes::SQL_PARSE_ERROR,
                     format!(
@@ -266,6 +621,40 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             )
         }
     };
+    if let Some((reading, at)) = ambiguity {
+        let near = sql
+            .get(at..)
+            .map(|rest| preview(rest, 30))
+            .unwrap_or_default();
+        assessment.verdict = combine(assessment.verdict, Verdict::Unproven);
+        assessment
+            .findings
+            .retain(|f| f.code != codes::SQL_READ_ONLY);
+        assessment.findings.push(Finding::new(
+            codes::SQL_AMBIGUOUS,
+            format!(
+                "read as {reading}, the text splits or quotes differently from the parse, near `{near}`"
+            ),
+        ));
+        if assessment.verdict != Verdict::Destructive {
+            if let Some((word, reading)) = destroying_word_in_readings(sql, ctx.dialect) {
+                assessment.verdict = Verdict::Destructive;
+                assessment.findings.insert(
+                    0,
+                    Finding::new(
+                        codes::SQL_DESTRUCTIVE,
+                        format!("read as {reading}, the text runs `{word}`, which may destroy data or have side effects"),
+                    ),
+                );
+            }
+        }
+        assessment.findings.sort_by_key(|f| severity_rank(&f.code));
+    }
+    assessment
+}
+
+/// Judges parsed statements one by one.
+fn assess_statements(operation: &str, statements: &[Statement], ctx: Ctx<'_>) -> Assessment {
     if statements.is_empty() {
         return Assessment::single(
             Verdict::Unproven,
@@ -273,7 +662,6 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
             Finding::new(codes::SQL_EMPTY, "the SQL holds no statement"),
         );
     }
-
     let many = statements.len() > 1;
     let mut verdict = Verdict::ReadOnly;
     let mut findings = Vec::new();
@@ -287,7 +675,7 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
         } else {
             format!("`{}`", preview(&statement.to_string(), 60))
         };
-        let (part, mut part_findings) = classify(statement, &label, allow_functions);
+        let (part, mut part_findings) = classify(statement, &label, ctx);
         verdict = combine(verdict, part);
         findings.append(&mut part_findings);
     }
@@ -316,83 +704,368 @@ pub fn assess_sql_with(sql: &str, dialect: &dyn Dialect, allow_functions: &[Stri
 fn severity_rank(code: &str) -> u8 {
     match code {
         codes::SQL_DESTRUCTIVE | codes::SQL_SIDE_EFFECT_FUNCTION => 0,
-        codes::SQL_WRITE | codes::SQL_QUERY_WRITES | codes::SQL_EXPLAIN_ANALYZE => 1,
-        codes::SQL_UNKNOWN_FUNCTION => 2,
+        codes::SQL_SESSION_STATE
+        | codes::SQL_FILE_ACCESS
+        | codes::SQL_DYNAMIC
+        | codes::SQL_AMBIGUOUS
+        | codes::SQL_WRITE
+        | codes::SQL_QUERY_WRITES
+        | codes::SQL_EXPLAIN_ANALYZE => 1,
+        codes::SQL_UNKNOWN_FUNCTION | codes::SQL_UNBOUNDED | codes::SQL_CALL_SYNTAX => 2,
         _ => 3,
     }
 }
 
-/// Classifies one top-level statement. Every arm that answers read-only names its
-/// statement kind; everything else falls to `not_read`, which never allows.
-fn classify(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, Vec<Finding>) {
-    match statement {
-        Statement::Query(query) => check_query(query, label, allow),
-        Statement::Explain {
-            analyze,
-            options,
-            statement: inner,
-            ..
-        } => {
-            if *analyze || options.as_deref().is_some_and(has_analyze_option) {
-                let (verdict, mut findings) = classify(inner, label, allow);
-                if verdict != Verdict::ReadOnly {
-                    findings.insert(
-                        0,
-                        Finding::new(
-                            codes::SQL_EXPLAIN_ANALYZE,
-                            format!("{label}: EXPLAIN ANALYZE runs the statement it explains"),
-                        ),
-                    );
-                }
-                (verdict, findings)
-            } else {
-                // A plain EXPLAIN plans its statement without running it.
+/// One finding and its verdict.
+fn one(verdict: Verdict, code: &str, message: String) -> (Verdict, Vec<Finding>) {
+    (verdict, vec![Finding::new(code, message)])
+}
+
+/// Classifies one top-level statement by its form (matched exhaustively in
+/// [`statements::form`]). Only reports, queries that pass, plain `EXPLAIN`,
+/// plain `SHOW`, reporting `PRAGMA`s and `COPY … TO STDOUT` of a passing query
+/// answer read-only.
+fn classify(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    match statements::form(statement) {
+        // `DESCRIBE '/root/.aws/credentials'`: DuckDB describes a file by
+        // reading it; the names a report shows are checked like a query's.
+        Form::Report => check_plan(statement, label, ctx.allow),
+        Form::Query(query) => check_query(query, label, ctx.allow),
+        Form::Explain => explain(statement, label, ctx),
+        Form::ShowVariable => show_variable(statement, label),
+        Form::Pragma => match statement {
+            Statement::Pragma { name, value, is_eq }
+                if pragma_reads(name, value.is_some(), *is_eq) =>
+            {
                 (Verdict::ReadOnly, Vec::new())
             }
-        }
-        // sqlparser reads any run of tokens after `SHOW` as a variable name
-        // (`SHOW x -- …\nDROP TABLE t` is one statement to it); only a plain
-        // dotted name is a SHOW the server reads the same way.
-        Statement::ShowVariable { variable } if !plain_name(variable) => {
-            match destroying_word(&statement.to_string(), &GenericDialect, false) {
-                Some(word) => (
-                    Verdict::Destructive,
-                    vec![Finding::new(
-                        codes::SQL_DESTRUCTIVE,
-                        format!("{label} holds `{word}`, which the server may run as a statement"),
-                    )],
-                ),
-                None => not_read(statement, label),
+            other => not_read(other, label),
+        },
+        Form::Session(what) => with_write(
+            one(
+                Verdict::Unproven,
+                codes::SQL_SESSION_STATE,
+                format!("{label} {what}, which changes what later statements do"),
+            ),
+            label,
+        ),
+        Form::Block(inner) => {
+            let mut verdict = Verdict::Unproven;
+            let mut findings = vec![Finding::new(
+                codes::SQL_SESSION_STATE,
+                format!("{label} is a block (or transaction) whose statements run together"),
+            )];
+            for statement in inner {
+                let inner_label =
+                    format!("`{}` inside the block", preview(&statement.to_string(), 60));
+                let (part, mut part_findings) = classify(statement, &inner_label, ctx);
+                verdict = combine(verdict, part);
+                findings.append(&mut part_findings);
             }
+            // Exception handlers hold statements too (`EXCEPTION WHEN ERROR
+            // THEN DROP …`): the floor reads the whole block.
+            if verdict != Verdict::Destructive {
+                if let Some(word) = destroying_word(&statement.to_string(), &GenericDialect, false)
+                {
+                    verdict = Verdict::Destructive;
+                    findings.insert(
+                        0,
+                        Finding::new(codes::SQL_DESTRUCTIVE, format!("{label} holds `{word}`")),
+                    );
+                }
+            }
+            (verdict, findings)
         }
-        Statement::ExplainTable { .. }
-        | Statement::ShowFunctions { .. }
-        | Statement::ShowVariable { .. }
-        | Statement::ShowStatus { .. }
-        | Statement::ShowVariables { .. }
-        | Statement::ShowCreate { .. }
-        | Statement::ShowColumns { .. }
-        | Statement::ShowCatalogs { .. }
-        | Statement::ShowDatabases { .. }
-        | Statement::ShowProcessList { .. }
-        | Statement::ShowSchemas { .. }
-        | Statement::ShowCharset(_)
-        | Statement::ShowObjects(_)
-        | Statement::ShowTables { .. }
-        | Statement::ShowViews { .. }
-        | Statement::ShowCollation { .. }
-        // Choosing the default database, opening a transaction or rolling one back
-        // changes no data; the statements that follow are judged on their own.
-        | Statement::Use(_)
-        | Statement::StartTransaction { .. }
-        | Statement::Rollback {
-            savepoint: None, ..
-        } => (Verdict::ReadOnly, Vec::new()),
-        Statement::Pragma { name, value, is_eq } if pragma_reads(name, value.is_some(), *is_eq) => {
+        Form::Prepare(inner) => {
+            let inner_label = format!("the prepared `{}`", preview(&inner.to_string(), 60));
+            let (part, mut findings) = classify(inner, &inner_label, ctx);
+            findings.push(Finding::new(
+                codes::SQL_SESSION_STATE,
+                format!("{label} prepares a statement for later execution"),
+            ));
+            with_write((combine(Verdict::Unproven, part), findings), label)
+        }
+        Form::Execute => with_write(execute(statement, label, ctx), label),
+        Form::Copy => copy(statement, label, ctx),
+        Form::Call => match statement {
+            // `CALL pg_sleep(…)`, `CALL xp_cmdshell(…)`: the floor.
+            Statement::Call(function)
+                if function
+                    .name
+                    .0
+                    .last()
+                    .and_then(ObjectNamePart::as_ident)
+                    .is_some_and(|i| functions::is_side_effect(&i.value.to_ascii_lowercase())) =>
+            {
+                with_write(
+                    one(
+                        Verdict::Destructive,
+                        codes::SQL_SIDE_EFFECT_FUNCTION,
+                        format!("{label} calls a procedure with side effects"),
+                    ),
+                    label,
+                )
+            }
+            _ => not_read(statement, label),
+        },
+        Form::FileAccess(what) => with_write(
+            one(
+                Verdict::Unproven,
+                codes::SQL_FILE_ACCESS,
+                format!("{label} {what}"),
+            ),
+            label,
+        ),
+        Form::FileWrite(what) => (
+            Verdict::Destructive,
+            vec![
+                Finding::new(codes::SQL_DESTRUCTIVE, format!("{label} {what}")),
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!("{label} writes outside the database"),
+                ),
+            ],
+        ),
+        Form::Script => match destroying_word(&statement.to_string(), &GenericDialect, false) {
+            Some(word) => one(
+                Verdict::Destructive,
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} is a script that holds `{word}`"),
+            ),
+            None => one(
+                Verdict::Unproven,
+                codes::SQL_WRITE,
+                format!("{label} is a script, not a read-only statement"),
+            ),
+        },
+        Form::Write | Form::Destroys(_) => not_read(statement, label),
+    }
+}
+
+/// Adds the general "not a read" finding to a statement's specific ones.
+fn with_write(
+    (verdict, mut findings): (Verdict, Vec<Finding>),
+    label: &str,
+) -> (Verdict, Vec<Finding>) {
+    findings.push(Finding::new(
+        codes::SQL_WRITE,
+        format!("{label} is not a read-only statement"),
+    ));
+    (verdict, findings)
+}
+
+/// `EXPLAIN`: a plain one plans its statement without running it; with
+/// `ANALYZE` (or `ANALYSE`, or an option not known to only plan) it runs it,
+/// so that statement must pass itself.
+fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    let Statement::Explain {
+        analyze,
+        options,
+        statement: inner,
+        ..
+    } = statement
+    else {
+        return not_read(statement, label);
+    };
+    if !*analyze && !options.as_deref().is_some_and(runs_statement) {
+        return check_plan(inner, label, ctx.allow);
+    }
+    let (verdict, mut findings) = classify(inner, label, ctx);
+    if verdict != Verdict::ReadOnly {
+        findings.insert(
+            0,
+            Finding::new(
+                codes::SQL_EXPLAIN_ANALYZE,
+                format!("{label}: EXPLAIN ANALYZE runs the statement it explains"),
+            ),
+        );
+    }
+    (verdict, findings)
+}
+
+/// sqlparser reads any run of tokens after `SHOW` as a variable name
+/// (`SHOW x -- …\nDROP TABLE t` is one statement to it); only a plain dotted
+/// name is a SHOW the server reads the same way.
+fn show_variable(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
+    match statement {
+        Statement::ShowVariable { variable } if plain_name(variable) => {
             (Verdict::ReadOnly, Vec::new())
         }
-        other => not_read(other, label),
+        _ => match destroying_word(&statement.to_string(), &GenericDialect, false) {
+            Some(word) => one(
+                Verdict::Destructive,
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} holds `{word}`, which the server may run as a statement"),
+            ),
+            None => not_read(statement, label),
+        },
     }
+}
+
+/// `EXECUTE p`, `EXEC proc`, `EXECUTE IMMEDIATE '…'`, `EXEC('…')`,
+/// `EXEC sp_executesql N'…'`: never a proven read; every string argument is
+/// judged as SQL of its own, so destruction inside reaches the floor.
+fn execute(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    let mut verdict = Verdict::Unproven;
+    let mut findings = vec![Finding::new(
+        codes::SQL_DYNAMIC,
+        format!("{label} runs a prepared statement, a procedure or SQL built at run time"),
+    )];
+    let Statement::Execute {
+        name, parameters, ..
+    } = statement
+    else {
+        return (verdict, findings);
+    };
+    // `EXEC xp_cmdshell '…'`: a procedure with side effects feeds the floor.
+    if let Some(procedure) = name
+        .as_ref()
+        .and_then(|n| n.0.last())
+        .and_then(ObjectNamePart::as_ident)
+    {
+        if functions::is_side_effect(&procedure.value.to_ascii_lowercase()) {
+            verdict = Verdict::Destructive;
+            findings.push(Finding::new(
+                codes::SQL_SIDE_EFFECT_FUNCTION,
+                format!("{label} runs `{}`, which has side effects", procedure.value),
+            ));
+        }
+    }
+    // Text assembled from pieces (`'DR' || 'OP TABLE t'`) is not parsed, but
+    // the floor sees its words.
+    for parameter in parameters.iter().filter(|p| string_literal(p).is_none()) {
+        let mut text = String::new();
+        concatenated(parameter, &mut text);
+        if let Some(word) = destroying_word(&text, &GenericDialect, true) {
+            verdict = Verdict::Destructive;
+            findings.push(Finding::new(
+                codes::SQL_DESTRUCTIVE,
+                format!("{label} assembles SQL that holds `{word}`"),
+            ));
+        }
+    }
+    for text in parameters.iter().filter_map(string_literal) {
+        if ctx.depth >= MAX_DYNAMIC_DEPTH {
+            if destroying_word(text, &GenericDialect, true).is_some() {
+                verdict = Verdict::Destructive;
+            }
+            continue;
+        }
+        let inner = assess_in(
+            text,
+            Ctx {
+                depth: ctx.depth + 1,
+                ..ctx
+            },
+        );
+        verdict = combine(verdict, inner.verdict);
+        for finding in inner.findings {
+            if finding.code != codes::SQL_READ_ONLY {
+                findings.push(Finding::new(
+                    &finding.code,
+                    format!("in the dynamic SQL of {label}: {}", finding.message),
+                ));
+            }
+        }
+    }
+    (verdict, findings)
+}
+
+/// The string literals of an expression, joined in order: what `'a' || 'b'`,
+/// `CONCAT('a', 'b')` or `'a' + 'b'` builds.
+fn concatenated(expr: &Expr, out: &mut String) {
+    if let Some(text) = string_literal(expr) {
+        out.push_str(text);
+        return;
+    }
+    match expr {
+        Expr::BinaryOp { left, right, .. } => {
+            concatenated(left, out);
+            concatenated(right, out);
+        }
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => concatenated(e, out),
+        Expr::Function(f) => {
+            if let FunctionArguments::List(list) = &f.args {
+                for arg in &list.args {
+                    if let FunctionArg::Unnamed(sqlparser::ast::FunctionArgExpr::Expr(e)) = arg {
+                        concatenated(e, out);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The text of a string literal argument.
+fn string_literal(expr: &Expr) -> Option<&str> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s)
+            | SqlValue::DoubleQuotedString(s)
+            | SqlValue::NationalStringLiteral(s)
+            | SqlValue::EscapedStringLiteral(s)
+            | SqlValue::TripleSingleQuotedString(s)
+            | SqlValue::TripleDoubleQuotedString(s) => Some(s),
+            SqlValue::DollarQuotedString(d) => Some(&d.value),
+            _ => None,
+        },
+        Expr::Nested(e) => string_literal(e),
+        _ => None,
+    }
+}
+
+/// `COPY`: to the client (`TO STDOUT`) it is a read of its table or query;
+/// to a server file or a program it writes outside the database (the floor);
+/// from anywhere it writes into a table.
+fn copy(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
+    let Statement::Copy {
+        source, to, target, ..
+    } = statement
+    else {
+        return not_read(statement, label);
+    };
+    let outside = match (to, target) {
+        (true, CopyTarget::Stdout) => {
+            return match source {
+                CopySource::Query(query) => check_query(query, label, ctx.allow),
+                CopySource::Table { .. } => (Verdict::ReadOnly, Vec::new()),
+            }
+        }
+        (_, CopyTarget::Program { .. }) => (
+            Verdict::Destructive,
+            vec![
+                Finding::new(
+                    codes::SQL_DESTRUCTIVE,
+                    format!("{label} runs a program on the server"),
+                ),
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!("{label} reaches outside the database"),
+                ),
+            ],
+        ),
+        (true, CopyTarget::File { .. }) => (
+            Verdict::Destructive,
+            vec![
+                Finding::new(
+                    codes::SQL_DESTRUCTIVE,
+                    format!("{label} writes (over) a server file"),
+                ),
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!("{label} reaches outside the database"),
+                ),
+            ],
+        ),
+        (false, CopyTarget::File { .. }) => one(
+            Verdict::Unproven,
+            codes::SQL_FILE_ACCESS,
+            format!("{label} reads a server file into a table"),
+        ),
+        _ => (Verdict::Unproven, Vec::new()),
+    };
+    with_write(outside, label)
 }
 
 /// One to three identifiers of letters, digits and underscores, none of them a
@@ -461,72 +1134,46 @@ fn pragma_reads(name: &ObjectName, has_value: bool, is_eq: bool) -> bool {
 }
 
 /// A statement that is not a read: destructive if it positively destroys data or
-/// objects, otherwise a write.
+/// objects (or writes files), otherwise a write.
 fn not_read(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
-    match destruction(statement) {
-        Some(what) => (
+    match statements::form(statement) {
+        Form::Destroys(what) | Form::FileWrite(what) => one(
             Verdict::Destructive,
-            vec![Finding::new(
-                codes::SQL_DESTRUCTIVE,
-                format!("{label} {what}"),
-            )],
+            codes::SQL_DESTRUCTIVE,
+            format!("{label} {what}"),
         ),
-        None => (
+        _ => one(
             Verdict::Unproven,
-            vec![Finding::new(
-                codes::SQL_WRITE,
-                format!("{label} is not a read-only statement"),
-            )],
+            codes::SQL_WRITE,
+            format!("{label} is not a read-only statement"),
         ),
     }
 }
 
-/// What a statement destroys, if it is one of the statements that positively do.
-/// This list feeds only the guarded floor and the explanations; it never allows.
-fn destruction(statement: &Statement) -> Option<&'static str> {
-    match statement {
-        Statement::Drop { .. }
-        | Statement::DropFunction(_)
-        | Statement::DropDomain(_)
-        | Statement::DropProcedure { .. }
-        | Statement::DropSecret { .. }
-        | Statement::DropPolicy(_)
-        | Statement::DropConnector { .. }
-        | Statement::DropExtension(_)
-        | Statement::DropOperator(_)
-        | Statement::DropOperatorFamily(_)
-        | Statement::DropOperatorClass(_)
-        | Statement::DropTrigger(_) => Some("drops database objects"),
-        Statement::Truncate(_) => Some("deletes every row of a table"),
-        Statement::Delete(_) => Some("deletes rows"),
-        Statement::Update(_) => Some("overwrites rows"),
-        Statement::Merge(_) => Some("may update or delete rows"),
-        Statement::AlterTable(alter) if alter.operations.iter().any(drops_data) => {
-            Some("drops part of a table")
-        }
-        _ => None,
-    }
-}
-
-fn drops_data(operation: &AlterTableOperation) -> bool {
-    matches!(
-        operation,
-        AlterTableOperation::DropColumn { .. }
-            | AlterTableOperation::DropPartitions { .. }
-            | AlterTableOperation::DropConstraint { .. }
-            | AlterTableOperation::DropPrimaryKey { .. }
-            | AlterTableOperation::DropForeignKey { .. }
-            | AlterTableOperation::DropIndex { .. }
-            | AlterTableOperation::DropProjection { .. }
-    )
-}
-
-/// Whether EXPLAIN's parenthesised options turn ANALYZE on. Only an explicit
-/// false value (`false`, `off`, `0`) turns it off; anything else counts as on.
-fn has_analyze_option(options: &[UtilityOption]) -> bool {
+/// Whether EXPLAIN's parenthesised options make it run its statement: `ANALYZE`
+/// or `ANALYSE` (PostgreSQL takes both) unless explicitly false (`false`,
+/// `off`, `0`), or any option not known to only shape the plan's output.
+fn runs_statement(options: &[UtilityOption]) -> bool {
+    const PLAN_ONLY: &[&str] = &[
+        "verbose",
+        "costs",
+        "settings",
+        "generic_plan",
+        "buffers",
+        "wal",
+        "timing",
+        "summary",
+        "memory",
+        "format",
+        "serialize",
+    ];
     options.iter().any(|option| {
-        option.name.value.eq_ignore_ascii_case("analyze")
-            && !option.arg.as_ref().is_some_and(is_false)
+        let name = option.name.value.to_ascii_lowercase();
+        if name == "analyze" || name == "analyse" {
+            !option.arg.as_ref().is_some_and(is_false)
+        } else {
+            !PLAN_ONLY.contains(&name.as_str())
+        }
     })
 }
 
@@ -553,6 +1200,8 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
     let mut check = QueryCheck {
         label,
         allow,
+        plan_only: false,
+        ctes: Vec::new(),
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
@@ -561,11 +1210,33 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
     (check.verdict, check.findings)
 }
 
+/// What planning a statement (plain `EXPLAIN`, DuckDB's `DESCRIBE SELECT`) may
+/// do without running it: bind its functions and table functions (DuckDB's
+/// `read_csv` reads the file to learn its columns, PostgreSQL folds immutable
+/// functions; MySQL before 5.7 even materialised derived tables, running their
+/// functions). A side-effect function still reaches the floor.
+fn check_plan(statement: &Statement, label: &str, allow: &[String]) -> (Verdict, Vec<Finding>) {
+    let mut check = QueryCheck {
+        label,
+        allow,
+        plan_only: true,
+        ctes: Vec::new(),
+        verdict: Verdict::ReadOnly,
+        findings: Vec::new(),
+    };
+    let _ = statement.visit(&mut check);
+    (check.verdict, check.findings)
+}
+
 /// Walks a query (its CTEs, subqueries, derived tables and set operations) and
 /// records everything that makes it more than a read.
 struct QueryCheck<'a> {
     label: &'a str,
     allow: &'a [String],
+    /// Only what planning does (function binding, file access) counts.
+    plan_only: bool,
+    /// CTEs seen so far, with the unlinked groups their bodies multiply.
+    ctes: Vec<(String, usize)>,
     verdict: Verdict,
     findings: Vec<Finding>,
 }
@@ -578,14 +1249,71 @@ impl QueryCheck<'_> {
         }
     }
 
-    /// Checks one called function by its name.
-    fn function(&mut self, name: &ObjectName) {
+    /// Checks one called function by its name and arguments.
+    fn function(&mut self, name: &ObjectName, args: &[FunctionArg]) {
         let parts: Option<Vec<String>> = name
             .0
             .iter()
             .map(|part| part.as_ident().map(|ident| ident.value.clone()))
             .collect();
         let shown = preview(&name.to_string(), 60);
+        let last = parts
+            .as_ref()
+            .and_then(|p| p.last())
+            .map(|n| n.to_ascii_lowercase())
+            .unwrap_or_default();
+        if functions::touches_files(&last)
+            || parts.as_deref().is_some_and(functions::in_file_package)
+        {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: `{shown}` reads or writes files, URLs or other servers",
+                        self.label
+                    ),
+                ),
+            );
+        }
+        // Settings that hold credentials (DuckDB's S3 keys), and secret managers.
+        let secret_setting = matches!(
+            last.as_str(),
+            "current_setting" | "getvariable" | "duckdb_settings"
+        ) && args.iter().any(|arg| {
+            let text = arg.to_string().to_ascii_lowercase();
+            ["secret", "key", "password", "token", "credential"]
+                .iter()
+                .any(|w| text.contains(w))
+        });
+        if secret_setting || last == "duckdb_secrets" {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SECRETS,
+                    format!("{}: `{shown}` may return credentials", self.label),
+                ),
+            );
+        }
+        // `LAST_INSERT_ID(n)` sets the value later calls return (MySQL).
+        if last == "last_insert_id" && !args.is_empty() {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SESSION_STATE,
+                    format!(
+                        "{}: `{shown}` with an argument sets session state",
+                        self.label
+                    ),
+                ),
+            );
+        }
+        if let Some(message) = unbounded::function(&last, args).filter(|_| !self.plan_only) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
+            );
+        }
         let class = parts.map_or(Class::Unknown, |parts| {
             functions::classify(&parts, self.allow)
         });
@@ -610,6 +1338,227 @@ impl QueryCheck<'_> {
             ),
         }
     }
+
+    /// A function called in another syntax: the name may be any function's.
+    fn call_syntax(&mut self, form: &str, name: &str) {
+        let lower = name.to_ascii_lowercase();
+        let side_effect =
+            functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect;
+        self.record(
+            if side_effect {
+                Verdict::Destructive
+            } else {
+                Verdict::Unproven
+            },
+            Finding::new(
+                if side_effect {
+                    codes::SQL_SIDE_EFFECT_FUNCTION
+                } else {
+                    codes::SQL_CALL_SYNTAX
+                },
+                format!("{}: {form} `{name}` may call a function", self.label),
+            ),
+        );
+        if side_effect {
+            self.record(
+                Verdict::Destructive,
+                Finding::new(
+                    codes::SQL_CALL_SYNTAX,
+                    format!("{}: {form} `{name}` calls a function", self.label),
+                ),
+            );
+        }
+    }
+
+    /// Checks a column reference or field access for PostgreSQL attribute
+    /// notation (`t.f` is `f(t)` when `t` has no column `f`) and sequence
+    /// pseudo-columns (`seq.nextval`).
+    fn attribute(&mut self, expr: &Expr) {
+        const SEQUENCE_COLUMNS: &[&str] = &["nextval", "currval", "lastval"];
+        match expr {
+            Expr::CompoundIdentifier(parts) => {
+                let Some(last) = parts.last() else { return };
+                let lower = last.value.to_ascii_lowercase();
+                if SEQUENCE_COLUMNS.contains(&lower.as_str()) {
+                    self.call_syntax("the sequence pseudo-column", &last.value);
+                } else if parts.len() >= 3
+                    || functions::classify(std::slice::from_ref(&lower), &[]) == Class::SideEffect
+                {
+                    self.call_syntax("attribute notation", &last.value);
+                }
+            }
+            Expr::CompoundFieldAccess { access_chain, .. } => {
+                for access in access_chain {
+                    match access {
+                        AccessExpr::Dot(Expr::Identifier(ident)) => {
+                            self.call_syntax("attribute notation", &ident.value);
+                        }
+                        // `(x).method()`: a method of the value's type, whatever
+                        // the name says.
+                        AccessExpr::Dot(Expr::Function(function)) => {
+                            self.call_syntax("the method-style call", &function.name.to_string());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            // `SELECT @x := 5` sets a session variable (MySQL).
+            Expr::BinaryOp {
+                op: BinaryOperator::Assignment,
+                left,
+                ..
+            } => self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SESSION_STATE,
+                    format!(
+                        "{}: `{}` := assigns a session variable",
+                        self.label,
+                        preview(&left.to_string(), 40)
+                    ),
+                ),
+            ),
+            Expr::BinaryOp {
+                op: BinaryOperator::PGCustomBinaryOperator(_) | BinaryOperator::Custom(_),
+                ..
+            } => {
+                let op = match expr {
+                    Expr::BinaryOp { op, .. } => op.to_string(),
+                    _ => String::new(),
+                };
+                self.record(
+                    Verdict::Unproven,
+                    Finding::new(
+                        codes::SQL_CALL_SYNTAX,
+                        format!(
+                            "{}: the operator `{}` calls a function that is not checked",
+                            self.label,
+                            preview(&op, 40)
+                        ),
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// `TABLE name`: a read of the named table, checked like one in `FROM`.
+    fn table_statement(&mut self, table: &sqlparser::ast::Table) {
+        let parts: Vec<sqlparser::ast::Ident> = table
+            .schema_name
+            .iter()
+            .chain(table.table_name.iter())
+            .map(|part| sqlparser::ast::Ident::new(part.as_str()))
+            .collect();
+        let name = ObjectName::from(parts);
+        self.secret_table(&name);
+        self.server_file_view(&name);
+    }
+
+    /// Catalog views that read server files (`pg_hba.conf`, `postgresql.conf`,
+    /// extension control files, the time zone database).
+    fn server_file_view(&mut self, name: &ObjectName) {
+        const VIEWS: &[&str] = &[
+            "pg_hba_file_rules",
+            "pg_ident_file_mappings",
+            "pg_file_settings",
+            "pg_available_extensions",
+            "pg_available_extension_versions",
+            "pg_timezone_names",
+            "pg_config",
+        ];
+        let last = name
+            .0
+            .last()
+            .and_then(ObjectNamePart::as_ident)
+            .map(|i| i.value.to_ascii_lowercase())
+            .unwrap_or_default();
+        if VIEWS.contains(&last.as_str()) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: `{}` reads files on the server",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
+        }
+    }
+
+    /// A catalog table that holds password hashes or credentials.
+    fn secret_table(&mut self, name: &ObjectName) {
+        const TABLES: &[&str] = &[
+            "pg_authid",
+            "pg_shadow",
+            "pg_user_mapping",
+            "pg_user_mappings",
+            "pg_largeobject",
+            "sql_logins",
+            "syslogins",
+            "database_scoped_credentials",
+            "credentials",
+            "global_priv",
+        ];
+        let parts: Vec<String> = name
+            .0
+            .iter()
+            .filter_map(|p| p.as_ident().map(|i| i.value.to_ascii_lowercase()))
+            .collect();
+        let secret = match parts.as_slice() {
+            [.., schema, table] if schema == "mysql" && table == "user" => true,
+            [.., table] => TABLES.contains(&table.as_str()),
+            [] => false,
+        };
+        if secret {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SECRETS,
+                    format!(
+                        "{}: `{}` holds password hashes or credentials",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
+        }
+    }
+
+    /// A table named by a string or a path (DuckDB's replacement scans read
+    /// `FROM '/root/.aws/credentials'` or `FROM "data.csv"` as a file).
+    fn file_table(&mut self, name: &ObjectName) {
+        // Snowflake reads staged files by `@stage/path` (and `@~` for the user's stage).
+        let stage = name
+            .0
+            .first()
+            .and_then(ObjectNamePart::as_ident)
+            .is_some_and(|ident| ident.quote_style.is_none() && ident.value.starts_with('@'));
+        let path_like = stage
+            || match name.0.as_slice() {
+                [ObjectNamePart::Identifier(ident)] => {
+                    ident.quote_style == Some('\'')
+                        || (ident.quote_style.is_some()
+                            && ident.value.contains(['/', '\\', '.', ':', '~', '*', '?']))
+                }
+                _ => false,
+            };
+        if path_like {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: the table `{}` is a path some engines read as a file",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
+        }
+    }
 }
 
 /// Table hints that only relax locking; any other hint (`UPDLOCK`, `XLOCK`,
@@ -624,6 +1573,9 @@ fn harmless_hint(hint: &Expr) -> bool {
 
 impl QueryCheck<'_> {
     fn hints(&mut self, hints: &[Expr]) {
+        if self.plan_only {
+            return;
+        }
         if let Some(hint) = hints.iter().find(|h| !harmless_hint(h)) {
             self.record(
                 Verdict::Unproven,
@@ -641,7 +1593,7 @@ impl Visitor for QueryCheck<'_> {
 
     fn pre_visit_statement(&mut self, statement: &Statement) -> ControlFlow<()> {
         // Statements nested in a query: data-modifying CTEs and the like.
-        if !matches!(statement, Statement::Query(_)) {
+        if !self.plan_only && !matches!(statement, Statement::Query(_)) {
             let (verdict, findings) = not_read(statement, self.label);
             for finding in findings {
                 let message = format!("{} (nested inside a query)", finding.message);
@@ -656,7 +1608,40 @@ impl Visitor for QueryCheck<'_> {
         ControlFlow::Continue(())
     }
 
+    /// Every table name, wherever it appears (`FROM`, `DESCRIBE`, `SHOW
+    /// COLUMNS FROM`, a table function's name): paths, secrets, file views.
+    fn pre_visit_relation(&mut self, relation: &ObjectName) -> ControlFlow<()> {
+        self.file_table(relation);
+        self.secret_table(relation);
+        self.server_file_view(relation);
+        ControlFlow::Continue(())
+    }
+
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        if self.plan_only {
+            return ControlFlow::Continue(());
+        }
+        // `TABLE name` names its table outside any FROM.
+        if let sqlparser::ast::SetExpr::Table(table) = query.body.as_ref() {
+            self.table_statement(table);
+        }
+        if let Some(with) = &query.with {
+            // Bounded, so the lookups stay linear in the text.
+            for cte in with
+                .cte_tables
+                .iter()
+                .take(256usize.saturating_sub(self.ctes.len()))
+            {
+                let groups = unbounded::query_groups(&cte.query, &self.ctes);
+                self.ctes.push((cte.alias.name.value.clone(), groups));
+            }
+        }
+        if let Some(message) = unbounded::recursion(query) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
+            );
+        }
         if !query.locks.is_empty() {
             self.record(
                 Verdict::Unproven,
@@ -674,8 +1659,13 @@ impl Visitor for QueryCheck<'_> {
 
     fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
         if let Expr::Function(function) = expr {
-            self.function(&function.name);
+            let args = match &function.args {
+                FunctionArguments::List(list) => list.args.as_slice(),
+                _ => &[],
+            };
+            self.function(&function.name, args);
         }
+        self.attribute(expr);
         ControlFlow::Continue(())
     }
 
@@ -684,21 +1674,31 @@ impl Visitor for QueryCheck<'_> {
             // `FROM f(…)`: a table-valued function is a function call.
             TableFactor::Table {
                 name,
-                args: Some(_),
+                args: Some(args),
                 with_hints,
                 ..
             } => {
-                self.function(name);
+                self.function(name, &args.args);
                 self.hints(with_hints);
             }
+            // The name itself is checked as a relation (`pre_visit_relation`).
             TableFactor::Table { with_hints, .. } => self.hints(with_hints),
-            TableFactor::Function { name, .. } => self.function(name),
+            TableFactor::Function { name, args, .. } => self.function(name, args),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
     fn pre_visit_select(&mut self, select: &Select) -> ControlFlow<()> {
+        if self.plan_only {
+            return ControlFlow::Continue(());
+        }
+        if let Some(message) = unbounded::cartesian(select, &self.ctes) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(codes::SQL_UNBOUNDED, format!("{}: {message}", self.label)),
+            );
+        }
         if select.into.is_some() {
             self.record(
                 Verdict::Unproven,
@@ -869,10 +1869,9 @@ mod tests {
             Verdict::Destructive
         );
         assert!(codes_of("SELECT my_udf(1)").contains(&codes::SQL_UNKNOWN_FUNCTION.to_owned()));
-        let allowed = assess_sql_with("SELECT my_udf(1)", &GenericDialect, &["my_udf".into()]);
+        let allowed = assess_sql_with("SELECT my_udf(1)", "generic", &["my_udf".into()]);
         assert_eq!(allowed.verdict, Verdict::ReadOnly);
-        let still_refused =
-            assess_sql_with("SELECT pg_sleep(1)", &GenericDialect, &["pg_sleep".into()]);
+        let still_refused = assess_sql_with("SELECT pg_sleep(1)", "generic", &["pg_sleep".into()]);
         assert_eq!(still_refused.verdict, Verdict::Destructive);
     }
 
@@ -896,36 +1895,37 @@ mod tests {
             Verdict::ReadOnly
         );
         assert_eq!(verdict("SELECT 1 /* plain comment */"), Verdict::ReadOnly);
-        let mssql = sqlparser::dialect::MsSqlDialect {};
+        let mssql = "mssql";
         assert_eq!(
-            assess_sql_with("SELECT * FROM t WITH (NOLOCK)", &mssql, &[]).verdict,
+            assess_sql_with("SELECT * FROM t WITH (NOLOCK)", mssql, &[]).verdict,
             Verdict::ReadOnly
         );
         assert_eq!(
-            assess_sql_with("SELECT * FROM t WITH (UPDLOCK)", &mssql, &[]).verdict,
+            assess_sql_with("SELECT * FROM t WITH (UPDLOCK)", mssql, &[]).verdict,
             Verdict::Unproven
         );
     }
 
     #[test]
     fn session_statements_and_pragmas() {
-        assert_eq!(verdict("BEGIN; SELECT 1; ROLLBACK"), Verdict::ReadOnly);
-        assert_eq!(verdict("COMMIT"), Verdict::Unproven);
-        let sqlite = sqlparser::dialect::SQLiteDialect {};
+        // Transaction control changes what later approved statements do.
+        assert_eq!(verdict("BEGIN; SELECT 1; ROLLBACK"), Verdict::Unproven);
+        assert!(codes_of("COMMIT").contains(&codes::SQL_SESSION_STATE.to_owned()));
+        let sqlite = "sqlite";
         assert_eq!(
-            assess_sql_with("PRAGMA table_info('users')", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA table_info('users')", sqlite, &[]).verdict,
             Verdict::ReadOnly
         );
         assert_eq!(
-            assess_sql_with("PRAGMA user_version", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA user_version", sqlite, &[]).verdict,
             Verdict::ReadOnly
         );
         assert_eq!(
-            assess_sql_with("PRAGMA user_version = 3", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA user_version = 3", sqlite, &[]).verdict,
             Verdict::Unproven
         );
         assert_eq!(
-            assess_sql_with("PRAGMA writable_schema = 1", &sqlite, &[]).verdict,
+            assess_sql_with("PRAGMA writable_schema = 1", sqlite, &[]).verdict,
             Verdict::Unproven
         );
     }
@@ -947,7 +1947,17 @@ mod tests {
             vec![codes::SQL_TOO_COMPLEX]
         );
         let unary = format!("SELECT {}1", "NOT ".repeat(10_000));
-        assert_eq!(codes_of(&unary), vec![codes::SQL_PARSE_ERROR]);
+        assert_eq!(codes_of(&unary), vec![codes::SQL_TOO_COMPLEX]);
+        // A long operator chain nests as deep as it is long.
+        let chain = |n: usize| format!("SELECT {}1", "'a' || ".repeat(n));
+        assert_eq!(codes_of(&chain(10_000)), vec![codes::SQL_TOO_COMPLEX]);
+        assert_eq!(verdict(&chain(MAX_OPERATOR_DEPTH)), Verdict::ReadOnly);
+        assert_eq!(
+            codes_of(&chain(MAX_OPERATOR_DEPTH + 1)),
+            vec![codes::SQL_TOO_COMPLEX]
+        );
+        let grouped = format!("SELECT {}", "(1 + 1 + 1 + 1 + 1 + 1 + 1) * ".repeat(8)) + "1";
+        assert_eq!(verdict(&grouped), Verdict::ReadOnly);
     }
 
     /// Every nesting shape, as deep as the guards let through, parses on a
@@ -989,6 +1999,11 @@ mod tests {
             |n| format!("SELECT {}1", "NOT ".repeat(n)),
             |n| format!("SELECT {}1", "- ".repeat(n)),
             |n| format!("SELECT {}1{}", "ARRAY[".repeat(n), "]".repeat(n)),
+            |n| format!("SELECT {}1", "'a' || ".repeat(n * 2)),
+            |n| format!("SELECT 1 WHERE {}1 = 1", "a = 1 AND ".repeat(n * 2)),
+            |n| format!("SELECT {}1{}", "(1 + ".repeat(n), ")".repeat(n)),
+            |n| format!("SELECT {}1", "x::text::".repeat(n)),
+            |n| format!("SELECT 1{}", " UNION ALL SELECT a FROM t".repeat(n * 2)),
         ];
         let handle = std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
@@ -1001,5 +2016,260 @@ mod tests {
             })
             .unwrap();
         handle.join().unwrap();
+    }
+
+    fn in_dialect(sql: &str, dialect: &str) -> Assessment {
+        assess_sql_with(sql, dialect, &[])
+    }
+
+    fn has(assessment: &Assessment, code: &str) -> bool {
+        assessment.findings.iter().any(|f| f.code == code)
+    }
+
+    #[test]
+    fn every_reading_must_agree_with_the_parse() {
+        for sql in [
+            "SELECT 1 --1; DROP TABLE users",
+            "SELECT '\\'' ; DROP TABLE users; -- '",
+            "SELECT $$ ; DROP TABLE t; $$",
+            "SELECT 1 /* /* */ ; DROP TABLE t; */",
+            "SELECT 1 --x\r; DROP TABLE t",
+        ] {
+            let a = in_dialect(sql, "generic");
+            assert!(has(&a, codes::SQL_AMBIGUOUS), "{sql}: {:?}", a.findings);
+            assert_eq!(a.verdict, Verdict::Destructive, "{sql}");
+        }
+        // One dialect configured: only its variants count.
+        assert_eq!(
+            in_dialect("SELECT $$ ; DROP TABLE t; $$", "postgres").verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            in_dialect("SELECT 1 /* /* */ ; DROP TABLE t; */", "mssql").verdict,
+            Verdict::ReadOnly
+        );
+        assert_eq!(
+            in_dialect("SELECT '\\'' ; DROP TABLE users; -- '", "postgres").verdict,
+            Verdict::Destructive
+        );
+        for sql in ["SELECT 'it''s', \"col\" FROM t -- note", "SELECT /* c */ 1"] {
+            assert_eq!(
+                in_dialect(sql, "generic").verdict,
+                Verdict::ReadOnly,
+                "{sql}"
+            );
+        }
+    }
+
+    #[test]
+    fn blocks_and_dynamic_sql_are_judged_by_what_they_run() {
+        for (sql, dialect) in [
+            ("BEGIN DROP TABLE users; END", "bigquery"),
+            ("BEGIN DROP TABLE users; END", "snowflake"),
+            ("BEGIN DROP TABLE users; END", "mssql"),
+            ("DO $$ BEGIN DELETE FROM t; END $$", "postgres"),
+            ("PREPARE p AS DELETE FROM t; EXECUTE p", "postgres"),
+            ("COPY (DELETE FROM t RETURNING *) TO STDOUT", "postgres"),
+            ("COPY t TO PROGRAM 'id'", "postgres"),
+            ("EXECUTE IMMEDIATE 'DROP TABLE t'", "bigquery"),
+            ("EXEC('DROP TABLE t')", "mssql"),
+            ("INSERT OVERWRITE TABLE t SELECT 1", "hive"),
+            ("CREATE OR REPLACE TABLE t AS SELECT 1", "snowflake"),
+            ("EXPLAIN (ANALYSE) DELETE FROM t", "postgres"),
+        ] {
+            assert_eq!(
+                in_dialect(sql, dialect).verdict,
+                Verdict::Destructive,
+                "{dialect}: {sql}"
+            );
+        }
+        assert_eq!(
+            in_dialect("COPY (SELECT 1) TO STDOUT", "postgres").verdict,
+            Verdict::ReadOnly
+        );
+        assert!(has(
+            &in_dialect("USE ROLE ACCOUNTADMIN", "snowflake"),
+            codes::SQL_SESSION_STATE
+        ));
+    }
+
+    #[test]
+    fn calls_in_other_syntax_and_file_access() {
+        let pg = |sql| in_dialect(sql, "postgres");
+        assert_eq!(
+            pg("SELECT (amount).pg_sleep FROM t").verdict,
+            Verdict::Destructive
+        );
+        assert!(has(&pg("SELECT t.col.func FROM t"), codes::SQL_CALL_SYNTAX));
+        assert!(has(
+            &pg("SELECT 1 OPERATOR(pg_catalog.+) 2"),
+            codes::SQL_CALL_SYNTAX
+        ));
+        assert_eq!(
+            in_dialect("SELECT seq.nextval", "snowflake").verdict,
+            Verdict::Destructive
+        );
+        let duck = |sql| in_dialect(sql, "duckdb");
+        assert!(has(
+            &duck("SELECT * FROM '/root/.aws/credentials'"),
+            codes::SQL_FILE_ACCESS
+        ));
+        assert!(has(
+            &duck("SELECT * FROM read_csv('x.csv')"),
+            codes::SQL_FILE_ACCESS
+        ));
+        assert!(has(&duck("ATTACH 'x.db'"), codes::SQL_FILE_ACCESS));
+        assert_eq!(duck("SELECT * FROM users").verdict, Verdict::ReadOnly);
+    }
+
+    #[test]
+    fn unbounded_work_is_a_finding() {
+        let pg = |sql| in_dialect(sql, "postgres");
+        for sql in [
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r",
+            "SELECT * FROM a, b, c",
+            "SELECT count(*) FROM generate_series(1, 10^12)",
+            "SELECT repeat('x', 2147483647)",
+            "SELECT repeat(repeat('x', 1000), 1000)",
+        ] {
+            assert!(has(&pg(sql), codes::SQL_UNBOUNDED), "{sql}");
+        }
+        for sql in [
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r",
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r LIMIT 5",
+            "SELECT * FROM a, b, c WHERE a.id = b.id AND b.id = c.id",
+            "SELECT * FROM generate_series(1, 1000)",
+            "SELECT lpad('7', 3, '0')",
+        ] {
+            assert_eq!(pg(sql).verdict, Verdict::ReadOnly, "{sql}");
+        }
+    }
+
+    /// The checks stay linear: sixteen times the input costs far less than
+    /// sixteen squared times the time, for the shapes that could go quadratic
+    /// (unclosed comments, quotes and dollar tags, many relations, many calls).
+    #[test]
+    fn work_grows_linearly_with_the_input() {
+        let shapes: Vec<fn(usize) -> String> = vec![
+            |n| format!("SELECT 1 {}", "/* ".repeat(n)),
+            |n| format!("SELECT 1 {}", "$a ".repeat(n)),
+            |n| format!("SELECT 1 {}", "$a$ $b$ ".repeat(n)),
+            |n| format!("SELECT {}", "'\\' ".repeat(n)),
+            |n| format!("SELECT {}", "q'[ ".repeat(n)),
+            |n| format!("SELECT 1 {}", "-- x\r".repeat(n)),
+            |n| {
+                format!(
+                    "SELECT * FROM t0{}",
+                    (1..n).map(|i| format!(", t{i}")).collect::<String>()
+                )
+            },
+            |n| format!("SELECT {}1", "repeat('x', 10) || ".repeat(n)),
+            |n| format!("SELECT 1 FROM t WHERE {}1 = 1", "a.x = b.y AND ".repeat(n)),
+        ];
+        let time = |sql: &str| {
+            (0..5)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    let _ = in_dialect(sql, "generic");
+                    start.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        for shape in shapes {
+            let small = time(&shape(100));
+            let large = time(&shape(1600));
+            assert!(
+                large.as_nanos() < small.as_nanos().max(1_000_000) * 16 * 8,
+                "{small:?} for 100, {large:?} for 1600: {}",
+                preview(&shape(3), 60)
+            );
+        }
+    }
+    /// Self-attack: texts built from every quoting and comment fragment the
+    /// readings know. Whenever some reading of the configured dialect runs a
+    /// DROP as code, the assessment must be destructive (so the floor holds).
+    #[test]
+    fn no_reading_runs_a_drop_the_assessment_missed() {
+        const FRAGMENTS: &[&str] = &[
+            "'",
+            "\\",
+            "$$",
+            "$a$",
+            "--",
+            "-- ",
+            "--1",
+            "#",
+            "/*",
+            "*/",
+            "/*!",
+            "\"",
+            "`",
+            "[",
+            "]",
+            "\n",
+            "\r",
+            ";",
+            " DROP TABLE t ",
+            "SELECT 1 ",
+            "E'",
+            "q'[",
+            "]'",
+            " ",
+            "//",
+            "'''",
+            "N'",
+            "x",
+        ];
+        const DIALECTS: &[&str] = &[
+            "generic",
+            "postgres",
+            "mysql",
+            "sqlite",
+            "mssql",
+            "snowflake",
+            "bigquery",
+            "duckdb",
+            "redshift",
+            "clickhouse",
+            "hive",
+            "databricks",
+            "ansi",
+            "oracle",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for _ in 0..1500 {
+            let len = 3 + (next() % 8) as usize;
+            let mut sql = String::from("SELECT 1 ");
+            for _ in 0..len {
+                let pick = (next() % FRAGMENTS.len() as u64) as usize;
+                sql.push_str(FRAGMENTS.get(pick).copied().unwrap_or(" "));
+            }
+            for dialect in DIALECTS {
+                let assessment = in_dialect(&sql, dialect);
+                let runs_drop = scans(&sql, dialect).any(|(_, scan)| {
+                    readings::code_words(&sql, &scan)
+                        .iter()
+                        .any(|w| w.eq_ignore_ascii_case("drop"))
+                });
+                if runs_drop {
+                    assert_eq!(
+                        assessment.verdict,
+                        Verdict::Destructive,
+                        "{dialect}: {sql:?}: {:?}",
+                        assessment.findings
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} texts ran a DROP");
     }
 }

@@ -110,6 +110,18 @@ const SIDE_EFFECTS: &[&str] = &[
     "sp_oacreate",
     "sp_oamethod",
     "sp_execute_external_script",
+    "xp_dirtree",
+    "xp_subdirs",
+    "xp_fileexist",
+    "xp_regread",
+    "xp_regwrite",
+    "xp_servicecontrol",
+    "xp_sendmail",
+    "sp_send_dbmail",
+    "sp_configure",
+    "sp_addlogin",
+    "sp_addsrvrolemember",
+    "sp_password",
     "exec",
     "execute",
 ];
@@ -280,7 +292,6 @@ const PURE: &[&str] = &[
     "strcmp",
     "split",
     "printf",
-    "glob",
     "like",
     "char_index",
     "to_ascii",
@@ -337,7 +348,6 @@ const PURE: &[&str] = &[
     "factorial",
     "scale",
     "square",
-    "setseed",
     // Dates and times.
     "now",
     "current_date",
@@ -655,6 +665,106 @@ const PURE: &[&str] = &[
     "getvariable",
 ];
 
+/// Functions that read or write files, URLs or other databases from the server
+/// (besides those on the side-effect list): DuckDB's table functions and
+/// extensions, foreign scans. Not pure; named as file access in findings.
+const FILE_ACCESS: &[&str] = &[
+    "read_csv",
+    "read_csv_auto",
+    "read_parquet",
+    "parquet_scan",
+    "parquet_metadata",
+    "parquet_schema",
+    "parquet_file_metadata",
+    "parquet_kv_metadata",
+    "read_json",
+    "read_json_auto",
+    "read_json_objects",
+    "read_json_objects_auto",
+    "read_ndjson",
+    "read_ndjson_auto",
+    "read_ndjson_objects",
+    "read_text",
+    "read_blob",
+    "read_xlsx",
+    "sniff_csv",
+    "glob",
+    "iceberg_scan",
+    "iceberg_metadata",
+    "iceberg_snapshots",
+    "delta_scan",
+    "st_read",
+    "sqlite_scan",
+    "sqlite_attach",
+    "postgres_scan",
+    "postgres_scan_pushdown",
+    "postgres_query",
+    "postgres_execute",
+    "mysql_scan",
+    "mysql_query",
+    "mysql_execute",
+    "httpfs",
+    "http_get",
+    "http_post",
+    "load_aws_credentials",
+    "pg_read_file",
+    "pg_read_binary_file",
+    "pg_ls_dir",
+    "pg_stat_file",
+    "pg_file_write",
+    "lo_import",
+    "lo_export",
+    "load_file",
+    "load_extension",
+    "readfile",
+    "writefile",
+    "openrowset",
+    "opendatasource",
+    "bulk",
+    "file",
+    "url",
+    "s3",
+    "hdfs",
+    "remote",
+    "input",
+];
+
+/// Whether a function (by lowercase unqualified name) has side effects.
+pub fn is_side_effect(name: &str) -> bool {
+    SIDE_EFFECTS.contains(&name)
+}
+
+/// Oracle packages (and types) whose functions reach files, URLs, mail or
+/// other hosts: `UTL_HTTP.REQUEST('http://169.254.169.254/')`.
+const FILE_PACKAGES: &[&str] = &[
+    "utl_http",
+    "utl_file",
+    "utl_tcp",
+    "utl_smtp",
+    "utl_mail",
+    "utl_inaddr",
+    "dbms_ldap",
+    "httpuritype",
+    "dbms_scheduler",
+    "dbms_java",
+];
+
+/// Whether a function (by lowercase unqualified name) reaches files, URLs or
+/// other servers.
+pub fn touches_files(name: &str) -> bool {
+    FILE_ACCESS.contains(&name) || FILE_PACKAGES.contains(&name)
+}
+
+/// Whether a qualified function's package (any part but the last, lowercase)
+/// reaches files, URLs or other hosts.
+pub fn in_file_package(parts: &[String]) -> bool {
+    parts
+        .iter()
+        .rev()
+        .skip(1)
+        .any(|part| FILE_PACKAGES.contains(&part.to_ascii_lowercase().as_str()))
+}
+
 /// What a query may do by calling a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -730,7 +840,7 @@ mod tests {
         for name in SIDE_EFFECTS.iter().chain(PURE) {
             assert_eq!(*name, name.to_ascii_lowercase());
         }
-        for name in SIDE_EFFECTS {
+        for name in SIDE_EFFECTS.iter().chain(FILE_ACCESS) {
             assert!(!PURE.contains(name), "{name} is in both lists");
         }
     }

@@ -1,0 +1,818 @@
+//! Reads that do not finish: work with no bound the text can show.
+//!
+//! A read-only statement can still hold a server for hours or fill its memory.
+//! Three shapes are recognised, each with a check linear in the query:
+//! - `WITH RECURSIVE` whose recursive term has no terminating condition (no
+//!   `WHERE` comparing a column, no join to another relation) and whose outer
+//!   query has no `LIMIT`/`FETCH`;
+//! - a cartesian product: three or more relations in one `FROM` that no join
+//!   condition (`ON`/`USING`/`NATURAL` comparing columns, or a `WHERE`
+//!   equality `a.x = b.y`) links — the rule counts the unlinked groups;
+//! - generators and string builders with huge constant bounds
+//!   (`generate_series(1, 10^12)`, `repeat('x', 2147483647)`), a string
+//!   builder whose count is not a constant, or one nested in another.
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
+    JoinConstraint, JoinOperator, Query, Select, SelectItem, SetExpr, SetOperator, TableFactor,
+    UnaryOperator, Value,
+};
+
+/// The most rows a generator may produce from constant bounds.
+pub const MAX_SERIES: f64 = 10_000_000.0;
+/// The longest string (or blob) a builder may produce from a constant count.
+pub const MAX_STRING: f64 = 1_000_000.0;
+/// Unlinked groups of relations in one `FROM` from which a product is unbounded.
+pub const MAX_UNLINKED: usize = 3;
+/// More relations than this in one `FROM` are not analysed for links.
+const MAX_RELATIONS: usize = 64;
+
+/// The largest argument `factorial` may take.
+const MAX_FACTORIAL: f64 = 10_000.0;
+
+/// Functions that pad to a width written in their format string.
+const FORMATTERS: &[&str] = &["format", "printf", "sprintf"];
+
+/// Whether a format call pads to a huge or unknown width: a width in the
+/// format string above the bound, or a `*` width taken from an argument that
+/// is not a small constant.
+fn format_width(args: &[&Expr]) -> Option<String> {
+    let template = args.first().and_then(|e| text(e))?;
+    let mut widest = 0f64;
+    let mut digits = String::new();
+    for c in template.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if let Ok(n) = digits.parse::<f64>() {
+                widest = widest.max(n);
+            }
+            digits.clear();
+        }
+    }
+    if widest > MAX_STRING {
+        return Some(format!("pads to a width of {widest:e}"));
+    }
+    if template.contains('*') {
+        let huge = args.iter().skip(1).any(|e| {
+            number(e).is_none_or(|n| n.abs() > MAX_STRING)
+                && !matches!(e, Expr::Value(v) if matches!(v.value, Value::SingleQuotedString(_)))
+        });
+        if huge {
+            return Some(String::from("pads to a width taken from an argument"));
+        }
+    }
+    None
+}
+
+/// Row generators: every numeric argument is a bound.
+const GENERATORS: &[&str] = &[
+    "generate_series",
+    "range",
+    "generate_array",
+    "sequence",
+    "generate_subscripts",
+    "array_fill",
+];
+
+/// String and blob builders, with the position of their count argument.
+const BUILDERS: &[(&str, usize)] = &[
+    ("repeat", 1),
+    ("replicate", 1),
+    ("lpad", 1),
+    ("rpad", 1),
+    ("space", 0),
+    ("zeroblob", 0),
+    ("randomblob", 0),
+    ("spaces", 0),
+];
+
+/// Checks one function call (by its lowercase unqualified name).
+pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
+    let exprs = || {
+        args.iter().filter_map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e))
+            | FunctionArg::Named {
+                arg: FunctionArgExpr::Expr(e),
+                ..
+            }
+            | FunctionArg::ExprNamed {
+                arg: FunctionArgExpr::Expr(e),
+                ..
+            } => Some(e),
+            _ => None,
+        })
+    };
+    if GENERATORS.contains(&name) {
+        // A bound must be a constant the check can evaluate (a number, a date,
+        // an interval) or read a column; a subquery or a computation it cannot
+        // follow (`(SELECT n FROM (VALUES (1e12)) v(n))`) is not bounded.
+        if let Some(opaque) = exprs().find(|e| {
+            number(e).is_none()
+                && text(e).is_none()
+                && timestamp(e).is_none()
+                && !has_column(e)
+                && !matches!(e, Expr::Array(_) | Expr::Value(_))
+        }) {
+            return Some(format!(
+                "`{name}` with the bound `{opaque}` (not a constant) may generate any number of rows"
+            ));
+        }
+        if let Some(n) = exprs()
+            .flat_map(|e| match e {
+                Expr::Array(array) => array.elem.iter().filter_map(number).collect(),
+                other => number(other).into_iter().collect::<Vec<_>>(),
+            })
+            .find(|n| n.abs() > MAX_SERIES || n.is_nan())
+        {
+            return Some(format!(
+                "`{name}` with a bound of {n:e} generates too many rows"
+            ));
+        }
+        return series_rows(name, args)
+            .filter(|rows| *rows > MAX_SERIES)
+            .map(|rows| format!("`{name}` generates about {rows:e} rows"));
+    }
+    // `factorial(1e7)` computes a number of tens of millions of digits.
+    if name == "factorial" {
+        return exprs()
+            .next()
+            .and_then(number)
+            .filter(|n| n.abs() > MAX_FACTORIAL || n.is_nan())
+            .map(|n| format!("`factorial` of {n:e} computes a huge number"));
+    }
+    // A width in a format string pads to that many characters:
+    // `format('%1000000000s', 'x')`, `printf('%.*c', 1e9, 'x')`.
+    if FORMATTERS.contains(&name) {
+        return format_width(&exprs().collect::<Vec<_>>()).map(|what| format!("`{name}` {what}"));
+    }
+    // `replace(big, 'x', big)` multiplies one built string by another.
+    if name == "replace" || name == "regexp_replace" {
+        let parts: Vec<&Expr> = exprs().collect();
+        return (parts.first().is_some_and(|e| holds_builder(e))
+            && parts.get(2).is_some_and(|e| holds_builder(e)))
+        .then(|| format!("`{name}` of a built string by a built string multiplies its size"));
+    }
+    let &(_, position) = BUILDERS.iter().find(|(b, _)| *b == name)?;
+    let count = exprs().nth(position);
+    match count.map(|e| (e, number(e))) {
+        Some((_, Some(n))) if n.abs() > MAX_STRING || n.is_nan() => Some(format!(
+            "`{name}` with a count of {n:e} builds a huge string"
+        )),
+        Some((_, Some(_))) | None => exprs()
+            .take(position.max(1))
+            .any(holds_builder)
+            .then(|| format!("`{name}` of a built string multiplies its size")),
+        Some((e, None)) => Some(format!(
+            "`{name}` with the count `{e}` (not a constant) may build a huge string"
+        )),
+    }
+}
+
+/// The arguments of a call that are plain expressions.
+fn arg_exprs(args: &[FunctionArg]) -> Vec<&Expr> {
+    args.iter()
+        .filter_map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many rows a generator yields, when its bounds are constants: numbers,
+/// or timestamps with an interval step.
+pub fn series_rows(name: &str, args: &[FunctionArg]) -> Option<f64> {
+    if !GENERATORS.contains(&name) {
+        return None;
+    }
+    let exprs = arg_exprs(args);
+    let numbers: Option<Vec<f64>> = exprs.iter().map(|e| number(e)).collect();
+    if let Some(numbers) = numbers {
+        return match numbers.as_slice() {
+            [stop] => Some(stop.abs()),
+            [start, stop] => Some((stop - start).abs() + 1.0),
+            [start, stop, step] if *step != 0.0 => Some(((stop - start) / step).abs() + 1.0),
+            _ => None,
+        };
+    }
+    match exprs.as_slice() {
+        [start, stop, step] => {
+            let span = (timestamp(stop)? - timestamp(start)?).abs();
+            let step = interval(step)?;
+            (step > 0.0).then(|| span / step + 1.0)
+        }
+        _ => None,
+    }
+}
+
+/// The text of a string constant, through casts (`'2024-01-01'::date`,
+/// `DATE '2024-01-01'`, `INTERVAL '1 day'`).
+fn text(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        Expr::TypedString(t) => match &t.value.value {
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => text(e),
+        Expr::Interval(i) => {
+            let value = text(&i.value).or_else(|| number(&i.value).map(|n| n.to_string()))?;
+            Some(match &i.leading_field {
+                Some(field) => format!("{value} {field}"),
+                None => value,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A timestamp constant in seconds (roughly: years of 365.25 days, months of
+/// 30.44), from its digit groups `YYYY-MM-DD HH:MM:SS`.
+fn timestamp(expr: &Expr) -> Option<f64> {
+    /// `now()` and its kin, as a fixed instant: only differences matter.
+    const NOW: f64 = 2025.0 * 365.25 * 86_400.0;
+    const CLOCKS: &[&str] = &[
+        "now",
+        "current_timestamp",
+        "current_date",
+        "localtimestamp",
+        "transaction_timestamp",
+        "statement_timestamp",
+        "clock_timestamp",
+        "getdate",
+        "sysdate",
+        "current_datetime",
+    ];
+    match expr {
+        Expr::Function(f)
+            if f.name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .is_some_and(|i| CLOCKS.iter().any(|c| c.eq_ignore_ascii_case(&i.value))) =>
+        {
+            return Some(NOW)
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let base = timestamp(left)?;
+            let offset = interval(right)?;
+            return match op {
+                BinaryOperator::Plus => Some(base + offset),
+                BinaryOperator::Minus => Some(base - offset),
+                _ => None,
+            };
+        }
+        Expr::Nested(e) => return timestamp(e),
+        _ => {}
+    }
+    let text = text(expr)?;
+    let parts: Vec<f64> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(6)
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    let (year, rest) = parts.split_first()?;
+    let factors = [30.44 * 86_400.0, 86_400.0, 3_600.0, 60.0, 1.0];
+    let seconds = year * 365.25 * 86_400.0
+        + rest
+            .iter()
+            .zip(factors)
+            .map(|(value, factor)| value * factor)
+            .sum::<f64>();
+    Some(seconds)
+}
+
+/// An interval constant in seconds: `'1 day'`, `'15 minutes'`, `'1 second'::interval`.
+fn interval(expr: &Expr) -> Option<f64> {
+    const UNITS: &[(&str, f64)] = &[
+        ("microsecond", 1e-6),
+        ("us", 1e-6),
+        ("millisecond", 1e-3),
+        ("ms", 1e-3),
+        ("second", 1.0),
+        ("sec", 1.0),
+        ("s", 1.0),
+        ("minute", 60.0),
+        ("min", 60.0),
+        ("m", 60.0),
+        ("hour", 3_600.0),
+        ("h", 3_600.0),
+        ("day", 86_400.0),
+        ("d", 86_400.0),
+        ("week", 604_800.0),
+        ("month", 2_629_800.0),
+        ("mon", 2_629_800.0),
+        ("year", 31_557_600.0),
+        ("y", 31_557_600.0),
+    ];
+    let text = text(expr)?.to_ascii_lowercase();
+    let mut words = text.split_whitespace();
+    let first = words.next()?;
+    let (amount, unit) = match first.parse::<f64>() {
+        Ok(n) => (n, words.next().unwrap_or("second")),
+        Err(_) => {
+            // `1day`, or a bare unit.
+            let split = first.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(0);
+            let (n, u) = first.split_at(split);
+            (if n.is_empty() { 1.0 } else { n.parse().ok()? }, u)
+        }
+    };
+    let unit = unit.trim_end_matches('s');
+    let unit = if unit.is_empty() { "s" } else { unit };
+    let factor = UNITS
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .map(|(_, f)| *f)?;
+    Some(amount.abs() * factor)
+}
+
+/// Whether an argument itself builds a string (a builder nested in a builder).
+fn holds_builder(expr: &Expr) -> bool {
+    match expr {
+        Expr::Function(f) => {
+            let name = f
+                .name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.to_ascii_lowercase())
+                .unwrap_or_default();
+            BUILDERS.iter().any(|(b, _)| *b == name)
+                || match &f.args {
+                    FunctionArguments::List(list) => list.args.iter().any(|arg| match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => holds_builder(e),
+                        _ => false,
+                    }),
+                    _ => false,
+                }
+        }
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => holds_builder(e),
+        Expr::BinaryOp { left, right, .. } => holds_builder(left) || holds_builder(right),
+        _ => false,
+    }
+}
+
+/// The value of a constant numeric expression, if it is one. `^` counts as a
+/// power in every dialect (it is one in PostgreSQL).
+pub fn number(expr: &Expr) -> Option<f64> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.parse().ok().or_else(|| {
+                let hex = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
+                u64::from_str_radix(hex, 16).ok().map(|v| v as f64)
+            }),
+            Value::SingleQuotedString(s) => s.trim().parse().ok(),
+            Value::HexStringLiteral(h) => u64::from_str_radix(h, 16).ok().map(|v| v as f64),
+            _ => None,
+        },
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => number(e),
+        Expr::UnaryOp { op, expr } => {
+            let n = number(expr)?;
+            match op {
+                UnaryOperator::Minus => Some(-n),
+                UnaryOperator::Plus => Some(n),
+                _ => None,
+            }
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let (a, b) = (number(left)?, number(right)?);
+            match op {
+                BinaryOperator::Plus => Some(a + b),
+                BinaryOperator::Minus => Some(a - b),
+                BinaryOperator::Multiply => Some(a * b),
+                BinaryOperator::Divide if b != 0.0 => Some(a / b),
+                BinaryOperator::PGExp | BinaryOperator::BitwiseXor => Some(a.powf(b)),
+                BinaryOperator::PGBitwiseShiftLeft => Some(a * 2f64.powf(b)),
+                BinaryOperator::Modulo if b != 0.0 => Some(a % b),
+                _ => None,
+            }
+        }
+        Expr::Function(f) => {
+            let name = f.name.0.last()?.as_ident()?.value.to_ascii_lowercase();
+            let FunctionArguments::List(list) = &f.args else {
+                return None;
+            };
+            let args: Vec<f64> = list
+                .args
+                .iter()
+                .map(|arg| match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => number(e),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            match (name.as_str(), args.as_slice()) {
+                ("power" | "pow", [a, b]) => Some(a.powf(*b)),
+                ("exp", [a]) => Some(a.exp()),
+                _ => None,
+            }
+        }
+        // `(SELECT 10^12)`: a scalar subquery of a constant.
+        Expr::Subquery(query) => match query.body.as_ref() {
+            SetExpr::Select(select) if select.from.is_empty() => match select.projection.as_slice()
+            {
+                [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }] => {
+                    number(e)
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Checks a query's recursive CTEs (with or without `RECURSIVE`).
+pub fn recursion(query: &Query) -> Option<String> {
+    let with = query.with.as_ref()?;
+    let limited = query.limit_clause.is_some() || query.fetch.is_some();
+    if limited && streams(query) {
+        return None;
+    }
+    with.cte_tables.iter().find_map(|cte| {
+        let name = &cte.alias.name.value;
+        // A CTE recurses when it names itself (T-SQL, Oracle and DB2 need no
+        // RECURSIVE keyword; with it, other CTEs of the list need not recurse).
+        let recursive =
+            sqlparser::ast::visit_relations(&cte.query, |relation| match relation.0.as_slice() {
+                [part]
+                    if part
+                        .as_ident()
+                        .is_some_and(|ident| ident.value.eq_ignore_ascii_case(name)) =>
+                {
+                    std::ops::ControlFlow::Break(())
+                }
+                _ => std::ops::ControlFlow::Continue(()),
+            })
+            .is_break();
+        if !recursive {
+            return None;
+        }
+        let bounded = cte.query.limit_clause.is_some()
+            || cte.query.fetch.is_some()
+            || match cte.query.body.as_ref() {
+                SetExpr::SetOperation {
+                    op: SetOperator::Union,
+                    right,
+                    ..
+                } => terminates(right),
+                // Not a union: not recursive in a way the server repeats.
+                SetExpr::SetOperation { .. } => false,
+                _ => true,
+            };
+        (!bounded).then(|| {
+            format!("the recursive CTE `{name}` has no terminating condition and no outer LIMIT")
+        })
+    })
+}
+
+/// Whether a query can stop reading early at its LIMIT: no ordering, grouping,
+/// distinct or function over the rows (an aggregate must read them all).
+fn streams(query: &Query) -> bool {
+    query.order_by.is_none()
+        && match query.body.as_ref() {
+            SetExpr::Select(select) => {
+                matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty())
+                    && select.having.is_none()
+                    && select.distinct.is_none()
+                    && select.projection.iter().all(|item| match item {
+                        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                            matches!(
+                                e,
+                                Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Value(_)
+                            )
+                        }
+                        _ => true,
+                    })
+            }
+            _ => false,
+        }
+}
+
+/// Whether a recursive term stops: it compares a column in `WHERE`, or it joins
+/// another relation (whose rows bound it).
+fn terminates(term: &SetExpr) -> bool {
+    match term {
+        SetExpr::Select(select) => {
+            select.selection.as_ref().is_some_and(compares_columns)
+                || select.from.len() > 1
+                || select.from.iter().any(|t| !t.joins.is_empty())
+                || select.top.is_some()
+        }
+        SetExpr::Query(query) => {
+            query.limit_clause.is_some() || query.fetch.is_some() || terminates(&query.body)
+        }
+        _ => false,
+    }
+}
+
+/// Whether an expression compares (or tests) something that is not a constant.
+fn compares_columns(expr: &Expr) -> bool {
+    match expr {
+        Expr::BinaryOp { left, op, right } => match op {
+            BinaryOperator::And | BinaryOperator::Or => {
+                compares_columns(left) || compares_columns(right)
+            }
+            BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
+            | BinaryOperator::Eq
+            | BinaryOperator::NotEq => has_column(left) || has_column(right),
+            _ => false,
+        },
+        Expr::Nested(e) => compares_columns(e),
+        Expr::Between { expr, .. }
+        | Expr::InList { expr, .. }
+        | Expr::Like { expr, .. }
+        | Expr::ILike { expr, .. }
+        | Expr::IsNull(expr)
+        | Expr::IsNotNull(expr) => has_column(expr),
+        Expr::Exists { .. } | Expr::InSubquery { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether an expression reads a column (shallowly: through operators, casts and
+/// function arguments).
+fn has_column(expr: &Expr) -> bool {
+    match expr {
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => true,
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } | Expr::UnaryOp { expr: e, .. } => {
+            has_column(e)
+        }
+        Expr::BinaryOp { left, right, .. } => has_column(left) || has_column(right),
+        Expr::Function(f) => match &f.args {
+            FunctionArguments::List(list) => list.args.iter().any(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => has_column(e),
+                _ => false,
+            }),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Checks one `SELECT`'s `FROM` for a product of unlinked relations.
+pub fn cartesian(select: &Select, ctes: &[(String, usize)]) -> Option<String> {
+    let (groups, rows) = product(select, 0, ctes);
+    if groups >= MAX_UNLINKED {
+        return Some(if groups > MAX_RELATIONS {
+            format!("more than {MAX_RELATIONS} relations in one FROM are not analysed")
+        } else {
+            format!("{groups} relations with no join condition linking them (a cartesian product)")
+        });
+    }
+    (groups >= 2 && rows > MAX_SERIES)
+        .then(|| format!("generators crossed with no join condition yield about {rows:e} rows"))
+}
+
+/// How a relation weighs in a product: the unlinked groups inside it (a
+/// derived table that is itself a product) and the rows it is known to yield
+/// (a generator with constant bounds; 1 when unknown).
+fn weight(factor: &TableFactor, depth: usize, ctes: &[(String, usize)]) -> (usize, f64) {
+    match factor {
+        TableFactor::Derived { subquery, .. }
+            if subquery.limit_clause.is_none() && subquery.fetch.is_none() && depth < 8 =>
+        {
+            match subquery.body.as_ref() {
+                SetExpr::Select(select) => product(select, depth + 1, ctes),
+                _ => (1, 1.0),
+            }
+        }
+        TableFactor::Function { name, args, .. } => {
+            let last = name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.to_ascii_lowercase())
+                .unwrap_or_default();
+            (1, series_rows(&last, args).unwrap_or(1.0))
+        }
+        TableFactor::Table {
+            name,
+            args: Some(args),
+            ..
+        } => {
+            let last = name
+                .0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.to_ascii_lowercase())
+                .unwrap_or_default();
+            (1, series_rows(&last, &args.args).unwrap_or(1.0))
+        }
+        // A CTE weighs what its body does.
+        TableFactor::Table {
+            name, args: None, ..
+        } => match name.0.as_slice() {
+            [part] => {
+                let groups = part
+                    .as_ident()
+                    .and_then(|ident| {
+                        ctes.iter()
+                            .filter(|(cte, _)| cte.eq_ignore_ascii_case(&ident.value))
+                            .map(|(_, groups)| *groups)
+                            .max()
+                    })
+                    .unwrap_or(1);
+                (groups.max(1), 1.0)
+            }
+            _ => (1, 1.0),
+        },
+        _ => (1, 1.0),
+    }
+}
+
+/// The unlinked groups a query's body multiplies (1 for anything but a plain
+/// `SELECT`, or under a `LIMIT`): what a CTE weighs where it is used.
+pub fn query_groups(query: &Query, ctes: &[(String, usize)]) -> usize {
+    if query.limit_clause.is_some() || query.fetch.is_some() {
+        return 1;
+    }
+    match query.body.as_ref() {
+        SetExpr::Select(select) => product(select, 0, ctes).0.max(1),
+        _ => 1,
+    }
+}
+
+/// The unlinked groups of one `SELECT`'s `FROM` (each counted by its heaviest
+/// member) and the rows its generators multiply to.
+fn product(select: &Select, depth: usize, ctes: &[(String, usize)]) -> (usize, f64) {
+    // Each relation: the name a condition qualifies it by, and its group.
+    let mut names: Vec<Option<String>> = Vec::new();
+    let mut group: Vec<usize> = Vec::new();
+    let mut weights: Vec<(usize, f64)> = Vec::new();
+    for table in &select.from {
+        let first = names.len();
+        names.push(relation_name(&table.relation));
+        weights.push(weight(&table.relation, depth, ctes));
+        group.push(first);
+        for join in &table.joins {
+            let id = names.len();
+            names.push(relation_name(&join.relation));
+            weights.push(weight(&join.relation, depth, ctes));
+            group.push(if joined(&join.join_operator) || lateral(&join.relation) {
+                first
+            } else {
+                id
+            });
+        }
+        if names.len() > MAX_RELATIONS {
+            return (MAX_RELATIONS + 1, 1.0);
+        }
+    }
+    // A table function that reads another relation's columns is lateral: linked.
+    let mut next = 0;
+    for table in &select.from {
+        if next > 0 && lateral(&table.relation) {
+            union(&mut group, next, 0);
+        }
+        next += 1 + table.joins.len();
+    }
+    if let Some(selection) = &select.selection {
+        let mut pending = vec![selection];
+        while let Some(expr) = pending.pop() {
+            match expr {
+                Expr::BinaryOp {
+                    left,
+                    op: BinaryOperator::And,
+                    right,
+                } => {
+                    pending.push(left);
+                    pending.push(right);
+                }
+                Expr::Nested(e) => pending.push(e),
+                Expr::BinaryOp {
+                    left,
+                    op: BinaryOperator::Eq,
+                    right,
+                } => {
+                    if let (Some(a), Some(b)) = (
+                        qualifier(left).and_then(|q| find(&names, &q)),
+                        qualifier(right).and_then(|q| find(&names, &q)),
+                    ) {
+                        union(&mut group, a, b);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // Each group weighs as its heaviest member.
+    let mut heaviest: Vec<(usize, f64)> = vec![(0, 0.0); group.len()];
+    for (i, &(groups, rows)) in weights.iter().enumerate() {
+        if let Some(slot) = heaviest.get_mut(root(&group, i)) {
+            *slot = (slot.0.max(groups), slot.1.max(rows));
+        }
+    }
+    heaviest
+        .iter()
+        .filter(|(groups, _)| *groups > 0)
+        .fold((0, 1.0), |(groups, rows), &(g, r)| (groups + g, rows * r))
+}
+
+fn joined(operator: &JoinOperator) -> bool {
+    let constraint = match operator {
+        JoinOperator::Join(c)
+        | JoinOperator::Inner(c)
+        | JoinOperator::Left(c)
+        | JoinOperator::LeftOuter(c)
+        | JoinOperator::Right(c)
+        | JoinOperator::RightOuter(c)
+        | JoinOperator::FullOuter(c)
+        | JoinOperator::Semi(c)
+        | JoinOperator::LeftSemi(c)
+        | JoinOperator::RightSemi(c)
+        | JoinOperator::Anti(c)
+        | JoinOperator::LeftAnti(c)
+        | JoinOperator::RightAnti(c)
+        | JoinOperator::StraightJoin(c) => c,
+        // Semi-joins by nature, or correlated: bounded by the left side.
+        JoinOperator::CrossApply | JoinOperator::OuterApply | JoinOperator::AsOf { .. } => {
+            return true
+        }
+        _ => return false,
+    };
+    match constraint {
+        JoinConstraint::On(expr) => compares_columns(expr),
+        JoinConstraint::Using(_) | JoinConstraint::Natural => true,
+        JoinConstraint::None => false,
+    }
+}
+
+/// A relation that reads another's columns: `LATERAL`, or a table function
+/// with a qualified column argument (`unnest(t.tags)`).
+fn lateral(factor: &TableFactor) -> bool {
+    match factor {
+        TableFactor::Derived { lateral, .. } => *lateral,
+        TableFactor::Function { lateral, args, .. } => {
+            *lateral
+                || args.iter().any(|arg| {
+                    matches!(arg, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if has_column(e))
+                })
+        }
+        TableFactor::Table {
+            args: Some(args), ..
+        } => args.args.iter().any(|arg| {
+            matches!(arg, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if has_column(e))
+        }),
+        TableFactor::UNNEST { array_exprs, .. } => array_exprs.iter().any(has_column),
+        _ => false,
+    }
+}
+
+fn relation_name(factor: &TableFactor) -> Option<String> {
+    let (alias, name) = match factor {
+        TableFactor::Table { alias, name, .. } => (alias, name.0.last().and_then(|p| p.as_ident())),
+        TableFactor::Derived { alias, .. }
+        | TableFactor::Function { alias, .. }
+        | TableFactor::UNNEST { alias, .. }
+        | TableFactor::NestedJoin { alias, .. } => (alias, None),
+        _ => (&None, None),
+    };
+    alias
+        .as_ref()
+        .map(|a| &a.name)
+        .or(name)
+        .map(|ident| ident.value.to_ascii_lowercase())
+}
+
+/// The relation a column reference names (`a` in `a.x`, `s.a.x`).
+fn qualifier(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::CompoundIdentifier(parts) if parts.len() >= 2 => parts
+            .get(parts.len() - 2)
+            .map(|ident| ident.value.to_ascii_lowercase()),
+        Expr::Nested(e) | Expr::Cast { expr: e, .. } => qualifier(e),
+        _ => None,
+    }
+}
+
+fn find(names: &[Option<String>], qualifier: &str) -> Option<usize> {
+    names
+        .iter()
+        .position(|name| name.as_deref() == Some(qualifier))
+}
+
+fn root(group: &[usize], mut i: usize) -> usize {
+    // Bounded: a parent is never larger than its child.
+    while let Some(&parent) = group.get(i) {
+        if parent == i {
+            break;
+        }
+        i = parent;
+    }
+    i
+}
+
+fn union(group: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (root(group, a), root(group, b));
+    let (low, high) = (ra.min(rb), ra.max(rb));
+    if let Some(slot) = group.get_mut(high) {
+        *slot = low;
+    }
+}
