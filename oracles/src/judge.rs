@@ -40,6 +40,24 @@
 //!   programs probe for IPv6 support and is not judged).
 //! - **A time bound**: a line still running after the limit is killed and is a
 //!   violation (work that never ends or floods).
+//!
+//! Four effects are the programs' own mechanism rather than the line's, and are
+//! allowed narrowly ([`OWN_EFFECTS`] and [`OWN_STORES`]); the closing notes of
+//! the round list them so nobody mistakes them for proofs:
+//! - git refreshes the stat cache of the index on a read (`status`, `diff`): it
+//!   creates `.git/index.lock` exclusively and renames it over `.git/index`
+//!   with the same content. Executors that want no write at all set
+//!   `GIT_OPTIONAL_LOCKS=0`, which git honours for exactly this.
+//! - A client opens its own credential store to authenticate (`docker` its
+//!   `~/.docker/config.json`, `kubectl` its `~/.kube/config`); the canary check
+//!   on the output still applies, so printing it is a violation.
+//! - `docker` connects to its daemon's socket, which answers the read the
+//!   grammar proved.
+//! - A login shell (`bash -l`) reads the system profile, which on Debian runs
+//!   `id -u` to choose a prompt.
+//!
+//! A reverse lookup (`dig -x 1.1.1.1`) asks for `1.1.1.1.in-addr.arpa`: the
+//! address in the line, spelled the way DNS spells it.
 
 use crate::sandbox::{Run, Sandbox, RESOLVER};
 use crate::trace::{dns_query_name, Addr, Event};
@@ -86,6 +104,35 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("lsb_release", "getopt"),
     ("lsb_release", "cat"),
 ];
+
+/// Stores a client opens to authenticate: the program, and the path under the
+/// sandbox's home.
+pub const OWN_STORES: &[(&str, &str)] = &[
+    ("docker", "/root/.docker/config.json"),
+    ("kubectl", "/root/.kube/config"),
+];
+
+/// Whether an effect is a program's own mechanism (see the module docs):
+/// `class` is the violation the rules would report, `raw` the trace line.
+fn own_effect(class: &str, raw: &str, line: &str) -> bool {
+    let git_index = (class == "write by git" || class == "rename by git")
+        && raw.contains("/.git/index.lock\"")
+        && !raw.contains("O_TRUNC");
+    let docker_daemon = class.starts_with("connect by docker to unix socket /var/run/docker.sock")
+        || class.starts_with("connect by docker to unix socket /run/docker.sock");
+    let login_profile = class == "exec of id by bash (not named in the line)"
+        && (line.contains(" -l") || line.contains("--login"));
+    git_index || docker_daemon || login_profile
+}
+
+/// A reverse-lookup name (`4.3.2.1.in-addr.arpa`) of an IPv4 address the line
+/// holds.
+fn reverse_of_named(name: &str, lower: &str) -> bool {
+    name.strip_suffix(".in-addr.arpa").is_some_and(|rev| {
+        let forward: Vec<&str> = rev.split('.').rev().collect();
+        forward.len() == 4 && lower.contains(&forward.join("."))
+    })
+}
 
 /// One effect an allowed line must not have.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -142,6 +189,9 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
     for t in &run.events {
         let who = programs.of(t.pid);
         let mut flag = |class: String| {
+            if own_effect(&class, &t.raw, line) {
+                return;
+            }
             out.push(Violation {
                 class,
                 evidence: format!("pid {}: {}", t.pid, clip(&t.raw, 400)),
@@ -160,7 +210,10 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                 write,
                 ok,
             } => {
-                if *ok && sandbox.files.iter().any(|s| &s.path == path) {
+                let own_store = OWN_STORES
+                    .iter()
+                    .any(|(p, store)| *p == who && store == path);
+                if *ok && !own_store && sandbox.files.iter().any(|s| &s.path == path) {
                     flag(format!("secret opened by {who}: {path}"));
                 } else if *write && !write_allowed(path, given) {
                     flag(format!("write by {who}"));
@@ -226,7 +279,7 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                                 "DNS lookup by {who} carrying a secret (the canary of {})",
                                 secret.path
                             ));
-                        } else if lower.contains(&bare) {
+                        } else if lower.contains(&bare) || reverse_of_named(&bare, &lower) {
                             lookups.insert(bare);
                         } else {
                             flag(format!(

@@ -1,7 +1,8 @@
 //! The command oracle: every command line the policy allows is run with bash in
 //! a throwaway sandbox under the system-call tracer, and the trace is the judge
 //! (`toolgate_oracles::judge` holds the rules and their exceptions). The lines
-//! are every `execute_command` vector the policy allows plus a deterministic
+//! are every `execute_command` vector the policy proves read-only (source
+//! `whitelist`; allows on the model's rating are not proofs) plus a deterministic
 //! sample of the fuzzer's allowed cases; argument-vector forms run without a
 //! shell. Missing tools fail the test with the package to install; nothing is
 //! skipped.
@@ -197,6 +198,12 @@ fn cases() -> Vec<Case> {
                 let decision: Value =
                     serde_json::from_str(&engine.assess(&tool, &args_text).to_json()).unwrap();
                 let source = decision["source"].as_str().unwrap_or("").to_owned();
+                // Only proofs are judged: an allow on the model's own "low"
+                // rating (source `llm`) or by configuration is the caller's
+                // trust, not the policy's claim that the line only reads.
+                if source != "whitelist" {
+                    continue;
+                }
                 let Some((line, program)) = program_of(&a.args, &field) else {
                     panic!("{}: an allowed call without a command: {}", a.name, a.args);
                 };

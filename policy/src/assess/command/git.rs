@@ -680,13 +680,24 @@ fn tag(_: &str, args: &[String]) -> Result<(), Refusal> {
     parse("git tag", &TAG, args).map(|_| ())
 }
 
-/// `remote`, `remote -v`, `remote show NAME`, `remote get-url NAME`.
+/// `remote`, `remote -v`, `remote show -n NAME`, `remote get-url NAME`.
 fn remote(_: &str, args: &[String]) -> Result<(), Refusal> {
     match args {
         [] => Ok(()),
         [v] if v == "-v" || v == "--verbose" => Ok(()),
+        // Without `-n`, `show` asks the remote itself: a connection, and the
+        // credentials (`.netrc`, helpers) that go with it.
         [show, rest @ ..] if show == "show" => {
-            parse("git remote show", &g("n", &[]), rest).map(|_| ())
+            let parsed = parse("git remote show", &g("n", &[]), rest)?;
+            if parsed.has("-n") {
+                Ok(())
+            } else {
+                Err(Refusal::argument(
+                    "git remote",
+                    show,
+                    "contacts the remote (and reads its credentials) unless `-n` is given",
+                ))
+            }
         }
         [get, rest @ ..] if get == "get-url" => parse(
             "git remote get-url",
@@ -944,7 +955,7 @@ mod tests {
             "tag",
             "tag -l v1.*",
             "remote -v",
-            "remote show origin",
+            "remote show -n origin",
             "config --get user.name",
             "config --list",
             "rev-parse HEAD",

@@ -8,6 +8,7 @@
 
 use super::grammar::{parse, Grammar, Kind, Refusal};
 use super::{checks, git, scripts, tables, tools};
+use crate::codes;
 
 /// How a read-only program's arguments are checked.
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +111,13 @@ pub fn read_only(program: &str) -> Option<Args> {
         "systemctl" => tools::systemctl,
         "docker" => tools::docker,
         "kubectl" => tools::kubectl,
-        "npm" => tools::npm,
+        // What the command oracle saw each do on a plain read.
+        "npm" => |_| {
+            Err(Refusal::new(
+                codes::COMMAND_UNSAFE_ARGUMENT,
+                String::from("`npm` reads `.npmrc` (and may print it), writes its log directory and contacts its registry on every command"),
+            ))
+        },
         "pip" | "pip3" => tools::pip,
         "history" => tools::history,
         "curl" => tools::curl,
@@ -121,8 +128,20 @@ pub fn read_only(program: &str) -> Option<Args> {
         "ruby" => |a| version("ruby", a),
         "perl" => |a| version("perl", a),
         "php" => |a| version("php", a),
-        "java" => |a| version("java", a),
-        "go" => |a| version("go", a),
+        "java" => |_| {
+            Err(Refusal::new(
+                codes::COMMAND_UNSAFE_ARGUMENT,
+                String::from("`java` writes its performance data under the temporary directory on every start"),
+            ))
+        },
+        "go" => {
+            |_| {
+                Err(Refusal::new(
+                codes::COMMAND_UNSAFE_ARGUMENT,
+                String::from("`go` may download and run the toolchain a `go.mod` names, even for `version`"),
+            ))
+            }
+        }
         "gcc" => |a| version("gcc", a),
         "clang" => |a| version("clang", a),
         "make" => |a| version("make", a),
@@ -456,7 +475,6 @@ mod tests {
             ("printf", "%s\\n a b"),
             ("seq", "1 10"),
             ("ping", "-c 1 example.com"),
-            ("top", "-bn1"),
             ("getent", "passwd root"),
             ("dig", "+short example.com"),
             ("printenv", "PATH"),

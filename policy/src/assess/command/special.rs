@@ -343,7 +343,14 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
             .values("-d")
             .chain(parsed.values("--directories"))
             .any(|v| v == "recurse");
-    if recursive && parsed.program.ends_with("grep") {
+    // A recursive search reads every file of a tree: over the working
+    // directory, a parent, the root or home that includes a
+    // `credentials.yml`, a `.env`, a key. There only a filter that keeps it to
+    // named file types (`--include='*.rs'`, `-g '*.py'`, `-t rust`) proves
+    // which files it opens; a named subdirectory (`src`) is a project's own.
+    // ripgrep always recurses, and with no path searches the working directory.
+    let searches_tree = parsed.program == "rg" || (recursive && parsed.program.ends_with("grep"));
+    if searches_tree {
         let broad = |f: &str| {
             let f = f.trim_end_matches('/');
             f.is_empty()
@@ -353,22 +360,22 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
                 || f.starts_with("$HOME")
                 || f.starts_with("${HOME}")
         };
-        if files.is_empty() || files.iter().any(|f| broad(f) || holds_secrets(f)) {
+        if let Some(dir) = files.iter().find(|f| holds_secrets(f)) {
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
                 format!(
-                    "`{} -r` over the working directory, a parent, the root or home reads hidden files such as `.env`",
+                    "`{}` would search `{dir}`, which holds files with secrets",
                     parsed.program
                 ),
             ));
         }
-    }
-    // ripgrep always recurses (skipping hidden files, not `/etc/shadow`).
-    if parsed.program == "rg" {
-        if let Some(dir) = files.iter().find(|f| holds_secrets(f)) {
+        if (files.is_empty() || files.iter().any(|f| broad(f))) && !filtered_to_types(parsed) {
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
-                format!("`rg` would search `{dir}`, which holds files with secrets"),
+                format!(
+                    "`{}` searches the working directory, a parent, the root or home, which may hold `.env` or credential files; an include filter such as `--include='*.rs'` or `-t rust` names what it reads",
+                    parsed.program
+                ),
             ));
         }
     }
@@ -575,23 +582,57 @@ fn sleep(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `top -b -n COUNT`.
-fn top(parsed: &Parsed) -> Result<(), Refusal> {
-    let batch = parsed.has("-b");
-    let counted = parsed.values("-n").any(|n| small_number(n, 100));
-    if batch && counted {
-        Ok(())
-    } else {
-        Err(Refusal::argument(
-            "top",
-            "",
-            "runs only in batch mode with `-n COUNT` (otherwise it never ends)",
-        ))
-    }
+fn top(_: &Parsed) -> Result<(), Refusal> {
+    // The command oracle saw `top -b -n 1` create `~/.config/procps`: top
+    // makes its settings directory on every start.
+    Err(Refusal::argument(
+        "top",
+        "",
+        "creates its settings directory on every start; `ps` lists processes without writing",
+    ))
 }
 
 /// Whether a directory searched recursively holds a system secret: the
 /// root, `/etc`, `/proc`, `/root`, `/home` and their like (judged by the
 /// secret-path check of files that live there).
+/// Whether a recursive search is kept to named file types: every include
+/// glob (`--include`, `-g`, `--glob`, `--iglob`) is `*.EXT` with an extension
+/// no secret file has, or a `-t`/`--type` names a language; no exclusion-only
+/// or negated glob counts.
+fn filtered_to_types(parsed: &Parsed) -> bool {
+    let globs: Vec<&str> = ["--include", "-g", "--glob", "--iglob"]
+        .iter()
+        .flat_map(|o| parsed.values(o))
+        .collect();
+    let types = parsed.values("-t").chain(parsed.values("--type")).count();
+    if globs.is_empty() && types == 0 {
+        return false;
+    }
+    globs.iter().all(|g| {
+        g.strip_prefix("*.").is_some_and(|ext| {
+            !ext.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && crate::assess::file::secret_path(&format!("/x/a.{ext}")).is_none()
+                && !matches!(
+                    ext.to_ascii_lowercase().as_str(),
+                    "env"
+                        | "yml"
+                        | "yaml"
+                        | "json"
+                        | "toml"
+                        | "ini"
+                        | "cfg"
+                        | "conf"
+                        | "pem"
+                        | "key"
+                        | "txt"
+                        | "properties"
+                        | "xml"
+                )
+        })
+    })
+}
+
 fn holds_secrets(dir: &str) -> bool {
     if !(dir.starts_with('/') || dir.starts_with('~')) {
         return false;

@@ -570,61 +570,7 @@ pub fn journalctl(args: &[String]) -> Result<(), Refusal> {
     parse("journalctl", &JOURNALCTL, args).map(|_| ())
 }
 
-// npm and pip -----------------------------------------------------------
-
-/// npm accepts `--any-config=value` for every setting (`--registry`,
-/// `--userconfig`, `--git`, `--script-shell`, `--prefix`…); only these are
-/// declared.
-const NPM_GLOBAL: Grammar = Grammar {
-    long_valued: &["workspace", "loglevel"],
-    max_operands: 0,
-    ..g("", &["json", "silent", "quiet", "no-color"])
-};
-const NPM_LS: Grammar = Grammar {
-    long_valued: &["depth", "omit", "include"],
-    ..g(
-        "aglp",
-        &[
-            "all",
-            "global",
-            "long",
-            "parseable",
-            "link",
-            "production",
-            "dev",
-            "unicode",
-            "workspaces",
-        ],
-    )
-};
-const NPM_VIEW: Grammar = BASE;
-const NPM_OUTDATED: Grammar = g("aglp", &["all", "global", "long", "parseable"]);
-const NPM_ROOT: Grammar = Grammar {
-    max_operands: 0,
-    ..g("g", &["global"])
-};
-const NPM_SEARCH: Grammar = g("lp", &["long", "parseable"]);
-
-fn npm_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
-    let grammar: &'static Grammar = match sub {
-        "ls" | "list" | "ll" | "la" => &NPM_LS,
-        "view" | "info" | "show" | "v" => &NPM_VIEW,
-        "outdated" => &NPM_OUTDATED,
-        "explain" | "why" => &NPM_VIEW,
-        "root" | "prefix" => &NPM_ROOT,
-        "search" | "find" | "s" => &NPM_SEARCH,
-        _ => return None,
-    };
-    Some((grammar, 1))
-}
-
-/// `npm`: reading the installed tree and the registry's metadata.
-pub fn npm(args: &[String]) -> Result<(), Refusal> {
-    if matches!(args, [only] if only == "-v" || only == "--version") {
-        return Ok(());
-    }
-    with_subcommand("npm", &NPM_GLOBAL, args, npm_table).map(|_| ())
-}
+// pip -------------------------------------------------------------------
 
 /// Not `--python` (runs pip under another program), `--log`/`--local-log`
 /// (write), `--index-url`/`-i`/`--extra-index-url`/`-f`/`--find-links`/
