@@ -854,9 +854,11 @@ fn with_write(
     (verdict, findings)
 }
 
-/// `EXPLAIN`: a plain one plans its statement without running it; with
-/// `ANALYZE` (or `ANALYSE`, or an option not known to only plan) it runs it,
-/// so that statement must pass itself.
+/// `EXPLAIN`: a plain one of a query plans it without running it. With
+/// `ANALYZE` (or `ANALYSE`, or an option not known to only plan) it runs its
+/// statement, and engines read the options differently (DuckDB runs
+/// `EXPLAIN (ANALYZE false) DELETE …`, which PostgreSQL only plans, as the
+/// SQL oracle showed), so any other explained statement must pass itself.
 fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
     let Statement::Explain {
         analyze,
@@ -867,7 +869,10 @@ fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
     else {
         return not_read(statement, label);
     };
-    if !*analyze && !options.as_deref().is_some_and(runs_statement) {
+    // PostgreSQL only plans a statement without ANALYZE; under any other
+    // reading only a query is sure to be planned and not run.
+    let plans_a_query = matches!(inner.as_ref(), Statement::Query(_)) || ctx.dialect == "postgres";
+    if plans_a_query && !*analyze && !options.as_deref().is_some_and(runs_statement) {
         return check_plan(inner, label, ctx.allow);
     }
     let (verdict, mut findings) = classify(inner, label, ctx);
@@ -1026,6 +1031,13 @@ fn copy(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Findi
         return not_read(statement, label);
     };
     let outside = match (to, target) {
+        // DuckDB (and so the generic reading) writes `TO STDOUT` to the host
+        // process's `/dev/stdout` file, which the SQL oracle saw it open.
+        (true, CopyTarget::Stdout) if !matches!(ctx.dialect, "postgres" | "redshift") => one(
+            Verdict::Unproven,
+            codes::SQL_FILE_ACCESS,
+            format!("{label} writes to the server's standard output file under engines other than PostgreSQL"),
+        ),
         (true, CopyTarget::Stdout) => {
             return match source {
                 CopySource::Query(query) => check_query(query, label, ctx.allow),
@@ -1785,7 +1797,14 @@ mod tests {
             verdict("EXPLAIN ANALYZE DELETE FROM t"),
             Verdict::Destructive
         );
-        assert_eq!(verdict("EXPLAIN DELETE FROM t"), Verdict::ReadOnly);
+        // Engines read EXPLAIN's options differently, so under the generic
+        // reading an explained statement that is not a query must pass itself.
+        assert_eq!(verdict("EXPLAIN DELETE FROM t"), Verdict::Destructive);
+        assert_eq!(
+            verdict("EXPLAIN (ANALYZE false) DELETE FROM t"),
+            Verdict::Destructive
+        );
+        assert_eq!(verdict("EXPLAIN SELECT * FROM t"), Verdict::ReadOnly);
         assert!(codes_of("EXPLAIN ANALYZE INSERT INTO t VALUES (1)")
             .contains(&codes::SQL_EXPLAIN_ANALYZE.to_owned()));
     }
