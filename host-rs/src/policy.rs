@@ -25,11 +25,13 @@ use wasmtime::{ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder, Trap};
 /// while bounding what a pathological input could take.
 pub const DEFAULT_MAX_MEMORY: usize = 128 * 1024 * 1024;
 
-/// A fuel budget that fits every input the policy accepts: the most expensive,
-/// 1 MiB of SQL or shell text, take under 1.5 × 10⁹ units (about one per
-/// WebAssembly instruction; measured by `host-rs/tests/limits.rs`), a typical
-/// call 10⁴–10⁵.
-pub const DEFAULT_FUEL: u64 = 4_000_000_000;
+/// A fuel budget that fits every input the policy accepts with room to spare:
+/// the most expensive — a path of nearly 1 MiB read every way a client could,
+/// 256 KiB of SQL under every dialect's reading — take under 3.2 × 10⁹ units
+/// (about one per WebAssembly instruction; measured by
+/// `host-rs/tests/limits.rs`, which keeps this at least twice the maximum), a
+/// typical call 10⁴–10⁵.
+pub const DEFAULT_FUEL: u64 = 8_000_000_000;
 
 /// How often the clock of a [`WorkLimit::Time`] advances.
 const TICK: Duration = Duration::from_millis(10);

@@ -15,9 +15,21 @@ use toolgate::{Action, Policy, WorkLimit, DEFAULT_FUEL, POLICY_LIMIT};
 /// Raw text this long stays under the 1 MiB argument limit once JSON-encoded.
 const NEAR_LIMIT: usize = 920_000;
 
+/// SQL and command text this long is the most the assessors read (256 KiB);
+/// longer text is confirmed unread.
+const TEXT_LIMIT: usize = 256 * 1024;
+
 fn repeat_to(unit: &str, prefix: &str, suffix: &str) -> String {
+    repeat_within(NEAR_LIMIT, unit, prefix, suffix)
+}
+
+fn text_to(unit: &str, prefix: &str, suffix: &str) -> String {
+    repeat_within(TEXT_LIMIT, unit, prefix, suffix)
+}
+
+fn repeat_within(limit: usize, unit: &str, prefix: &str, suffix: &str) -> String {
     let mut s = String::from(prefix);
-    while s.len() + unit.len() + suffix.len() < NEAR_LIMIT {
+    while s.len() + unit.len() + suffix.len() <= limit {
         s.push_str(unit);
     }
     s.push_str(suffix);
@@ -25,34 +37,34 @@ fn repeat_to(unit: &str, prefix: &str, suffix: &str) -> String {
 }
 
 /// Expensive, legitimate-looking inputs of every assessor, each close to 1 MiB
-/// of JSON arguments.
+/// of JSON arguments or to the most text its assessor reads.
 fn heavy_calls() -> Vec<(&'static str, String)> {
     let json = |key: &str, value: &str| serde_json::json!({ key: value }).to_string();
     vec![
         (
             "execute_sql",
-            json("sql", &repeat_to(", 1", "SELECT 1 WHERE 1 IN (1", ")")),
+            json("sql", &text_to(", 1", "SELECT 1 WHERE 1 IN (1", ")")),
         ),
         (
             "execute_sql",
             json(
                 "sql",
-                &repeat_to(" UNION ALL SELECT a, lower(b) FROM t WHERE c = 'x'", "SELECT 1", ""),
+                &text_to(" UNION ALL SELECT a, lower(b) FROM t WHERE c = 'x'", "SELECT 1", ""),
             ),
         ),
         (
             "execute_sql",
-            json("sql", &repeat_to("SELECT 1; ", "", "")),
+            json("sql", &text_to("SELECT 1; ", "", "")),
         ),
         (
             "execute_command",
-            json("command", &repeat_to(" | grep -v x", "cat a.txt", "")),
+            json("command", &text_to(" | grep -v x", "cat a.txt", "")),
         ),
         (
             "execute_command",
-            json("command", &repeat_to(" 'a b' \"c $HOME\"", "echo", "")),
+            json("command", &text_to(" 'a b' \"c $HOME\"", "echo", "")),
         ),
-        ("execute_command", json("command", &repeat_to("ls; ", "", "ls"))),
+        ("execute_command", json("command", &text_to("ls; ", "", "ls"))),
         (
             "file_operations",
             serde_json::json!({"operation": "read", "path": repeat_to("a/", "/srv/", "f")})
@@ -190,4 +202,25 @@ fn without_a_budget_the_same_input_is_decided() {
         .unwrap();
     let (tool, args) = &heavy_calls()[0];
     assert!(!policy.assess(tool, args).has_finding(POLICY_LIMIT));
+}
+
+#[test]
+fn text_past_what_the_assessors_read_is_confirmed_at_once_even_when_rated_low() {
+    let policy = Policy::embedded().unwrap();
+    let over = TEXT_LIMIT + 1;
+    let command = format!("{}ls", "ls; ".repeat(over / 4));
+    let d = policy.assess(
+        "execute_command",
+        &serde_json::json!({"command": command, "risk_level": "low"}).to_string(),
+    );
+    assert_eq!(d.action, Action::Confirm, "{d:?}");
+    assert!(d.has_finding("command.too-long"), "{d:?}");
+    let sql = format!("SELECT 1{}", " UNION ALL SELECT 1".repeat(over / 17));
+    let d = policy.assess(
+        "execute_sql",
+        &serde_json::json!({"sql": format!("{sql}; DROP TABLE users"), "risk_level": "low"})
+            .to_string(),
+    );
+    assert_eq!(d.action, Action::Confirm, "{d:?}");
+    assert!(d.has_finding("sql.too-complex"), "{d:?}");
 }

@@ -188,3 +188,6 @@ pub const TOOL_LOOKALIKE: &str = "tool.lookalike";
 /// An option outside the program's declared grammar, or an abbreviation of a
 /// long option (getopt resolves abbreviations against lists we do not hold).
 pub const COMMAND_OPTION: &str = "command.option";
+/// A command line longer than the assessor reads (256 KiB): confirmed, and the
+/// floor assumes the worst, since nothing in it was read.
+pub const COMMAND_TOO_LONG: &str = "command.too-long";

@@ -34,6 +34,12 @@ use paths::{Places, COMPUTED};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
+/// The longest command line the assessor reads. Reading is linear (the
+/// fuel-growth test proves it), but the cost per byte of the heaviest shapes
+/// would take a line of a megabyte past the hosts' default work limit; under
+/// this bound every line is decided well inside it (`host-rs/tests/limits.rs`).
+pub const MAX_LINE_BYTES: usize = 256 * 1024;
+
 /// How many findings one command line reports at most.
 const MAX_FINDINGS: usize = 16;
 
@@ -212,6 +218,19 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
 /// Assesses a command line: parsed, then every command in it judged.
 pub fn assess_command(line: &str) -> Assessment {
     let operation = line.to_owned();
+    if line.len() > MAX_LINE_BYTES {
+        // Every runtime answers the same, at once, instead of one stopping at
+        // its work limit: a line this long is not one anybody reviews either.
+        let mut assessment = Assessment::new(Verdict::Destructive, operation);
+        assessment.findings.push(Finding::new(
+            codes::COMMAND_TOO_LONG,
+            format!(
+                "the command line is {} bytes, more than the {MAX_LINE_BYTES} the policy reads; nothing in it is proven, so the floor assumes the worst",
+                line.len()
+            ),
+        ));
+        return assessment;
+    }
     budget::reset(line.len());
     if line.trim().is_empty() {
         let mut report = Report::default();

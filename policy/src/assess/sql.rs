@@ -506,8 +506,27 @@ pub fn assess_sql_with(sql: &str, dialect: &str, allow_functions: &[String]) -> 
     )
 }
 
+/// The longest SQL text the parser reads; longer text is only scanned (the
+/// floor still sees every reading's words) and confirmed. The bound keeps the
+/// heaviest accepted text well inside the hosts' default work limit
+/// (`host-rs/tests/limits.rs`).
+pub const MAX_SQL_BYTES: usize = 256 * 1024;
+
 fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
     let operation = sql.to_owned();
+    if sql.len() > MAX_SQL_BYTES {
+        return unparsed(
+            operation,
+            ctx,
+            Finding::new(
+                codes::SQL_TOO_COMPLEX,
+                format!(
+                    "the SQL is {} bytes, more than the {MAX_SQL_BYTES} the policy parses",
+                    sql.len()
+                ),
+            ),
+        );
+    }
     let dialect = parser_dialect(ctx.dialect);
     if let Some(comment) = executable_comment(sql) {
         return unparsed(
