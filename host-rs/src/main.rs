@@ -149,10 +149,16 @@ enum ApprovalsCommand {
     List {
         /// The directory.
         dir: PathBuf,
-        /// A file holding the checkpoint key; one trailing newline is ignored.
-        /// With it, unsigned and forged checkpoints are refused.
-        #[arg(long, value_name = "FILE")]
+        /// A file holding the checkpoint key (at least 16 bytes; make one
+        /// with `head -c 32 /dev/urandom > key`); one trailing newline is
+        /// ignored. Unsigned and forged checkpoints are refused. An empty or
+        /// short key file is an error.
+        #[arg(long, value_name = "FILE", required_unless_present = "unsigned")]
         key_file: Option<PathBuf>,
+        /// Read checkpoints without checking signatures, on purpose: anyone who
+        /// can write the directory can forge what is listed.
+        #[arg(long, conflicts_with = "key_file")]
+        unsigned: bool,
     },
 }
 
@@ -353,7 +359,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 Err(other) => Err(other.into()),
             }
         }
-        Command::Approvals(ApprovalsCommand::List { dir, key_file }) => {
+        Command::Approvals(ApprovalsCommand::List {
+            dir,
+            key_file,
+            unsigned,
+        }) => {
             let key = match key_file {
                 Some(path) => {
                     let mut key = std::fs::read(path)
@@ -364,6 +374,15 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                             key.pop();
                         }
                     }
+                    if key.len() < toolgate::gate::MIN_KEY_LEN {
+                        anyhow::bail!(
+                            "the key file {} holds {} bytes; a key has at least {} \
+                             (make one with `head -c 32 /dev/urandom > key`)",
+                            path.display(),
+                            key.len(),
+                            toolgate::gate::MIN_KEY_LEN
+                        );
+                    }
                     Some(key)
                 }
                 None => None,
@@ -372,6 +391,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 toolgate::Gate::builder(&policy).store(toolgate::gate::store::DirStore::new(dir));
             if let Some(key) = key {
                 builder = builder.key(key);
+            } else if *unsigned {
+                builder = builder.unsigned();
             }
             let gate = builder.build()?;
             let mut refused = false;

@@ -10,7 +10,9 @@ wit_bindgen::generate!({
 });
 
 use exports::toolgate::policy::policy::{Guest, GuestEngine};
-use exports::toolgate::policy::records::{AuditBreak, AuditSummary, CheckpointError};
+use exports::toolgate::policy::records::{
+    AuditBreak, AuditSummary, CheckpointError, RecheckVerdict as Recheck,
+};
 use exports::toolgate::policy::types as wit;
 
 struct Component;
@@ -230,6 +232,18 @@ impl exports::toolgate::policy::records::Guest for Component {
             })
     }
 
+    fn recheck(sealed: String, current: String) -> Result<Recheck, String> {
+        crate::records::recheck_json(&sealed, &current).map(|r| match r {
+            crate::records::Recheck::Stands => Recheck::Stands,
+            crate::records::Recheck::Denied => Recheck::Denied,
+            crate::records::Recheck::Changed => Recheck::Changed,
+        })
+    }
+
+    fn config_hash(config: String) -> String {
+        crate::records::config_hash(&config)
+    }
+
     fn args_diff(before: String, after: String) -> Result<String, String> {
         crate::args_diff(&before, &after)
             .map_err(|e| e.to_string())
@@ -243,6 +257,9 @@ fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
         crate::CheckpointError::Format(f) => CheckpointError::Format(f),
         crate::CheckpointError::Unsigned => CheckpointError::Unsigned,
         crate::CheckpointError::Forged => CheckpointError::Forged,
+        crate::CheckpointError::WeakKey(n) => {
+            CheckpointError::WeakKey(u32::try_from(n).unwrap_or(u32::MAX))
+        }
     }
 }
 

@@ -36,6 +36,12 @@ pub enum Status {
     Expired,
     /// The caller cancelled the wait; it never ran.
     Cancelled,
+    /// Written before the tool runs, so a crash during execution leaves
+    /// evidence; the outcome follows in a later record.
+    Executing,
+    /// Not a call: the log was found torn (a partial last line) and repaired;
+    /// `parameters` says what was set aside.
+    Gap,
 }
 
 /// How the person answered.
@@ -263,7 +269,7 @@ pub fn verify_audit(log: &str) -> Result<AuditSummary, AuditError> {
         }
         let broken = |reason: String| AuditError::Broken {
             line: line_no,
-            reason,
+            reason: printable(&reason),
         };
         let (seq, prev, hash) = read_line(line).map_err(broken)?;
         if seq != records + 1 {
@@ -283,9 +289,36 @@ pub fn verify_audit(log: &str) -> Result<AuditSummary, AuditError> {
     Ok(AuditSummary { records, head })
 }
 
+/// `text` with control characters (C0, DEL, C1, and the bidirectional and
+/// line-separator marks) written as `\u{…}`, so a reason that quotes a tampered
+/// line cannot move a terminal's cursor or print a fake verdict.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let hidden = c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}')
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c);
+        if hidden {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reasons_never_carry_control_characters() {
+        let log = "{\"seq\u{1b}[2K\r ok\": 1\n";
+        let err = verify_audit(log).unwrap_err().to_string();
+        assert!(!err.chars().any(char::is_control), "{err:?}");
+        assert_eq!(printable("a\u{7}b\u{202e}"), "a\\u{7}b\\u{202e}");
+    }
 
     fn entry(tool: &str) -> String {
         format!(
