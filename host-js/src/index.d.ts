@@ -146,6 +146,10 @@ export class Policy {
   verifyAudit(log: string): { records: number; head: string };
   /** The changes an edit made to a call's arguments, as JSON `[{path, before, after}]`. */
   argsDiff(before: string | object, after: string | object): string;
+  /** Whether an answer to `sealed` still covers the `current` decision. */
+  recheck(sealed: string | object, current: string | object): 'stands' | 'denied' | 'changed';
+  /** The hash a checkpoint binds of a configuration. */
+  configHash(config: string | object): string;
 }
 
 /** A pending approval as checkpoints hold it (snake_case, times in ms since the epoch). */
@@ -278,12 +282,16 @@ export interface CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  /** Claims `id` once, atomically; `false` when any gate claimed it already. */
+  claim(id: string, deadline: number): Promise<boolean>;
 }
 
 /** Where audit lines go. */
 export interface AuditSink {
   append(line: string): Promise<void>;
   last?(): Promise<string | null>;
+  /** What was found torn and set aside, for the gate to record as a gap. */
+  gap?(): Promise<string | null>;
 }
 
 export class MemoryStore implements CheckpointStore {
@@ -291,6 +299,7 @@ export class MemoryStore implements CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  claim(id: string, deadline: number): Promise<boolean>;
 }
 
 /** Checkpoints in `localStorage` (or any Web Storage object). */
@@ -300,6 +309,7 @@ export class WebStorageStore implements CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  claim(id: string, deadline: number): Promise<boolean>;
 }
 
 export class MemorySink implements AuditSink {
@@ -320,6 +330,10 @@ export interface GateOptions {
   toolTimeouts?: Record<string, number>;
   shadow?: boolean;
   key?: string | Uint8Array;
+  /** Checkpoints without a signature, on purpose (a store given without a key is refused otherwise). */
+  unsigned?: boolean;
+  /** The gate's identity, bound into its checkpoints. */
+  identity?: string;
   store?: CheckpointStore;
   audit?: AuditSink[];
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;

@@ -35,7 +35,13 @@ function checkpointError(payload) {
   const tag = payload?.tag;
   if (tag === 'invalid') return new CheckpointError('invalid', `invalid checkpoint: ${payload.val}`);
   if (tag === 'format') return new CheckpointError('format', `unsupported checkpoint format \`${payload.val}\``);
-  if (tag in CHECKPOINT_MESSAGES) return new CheckpointError(tag, CHECKPOINT_MESSAGES[tag]);
+  if (tag === 'weak-key') {
+    return new CheckpointError(
+      'weak-key',
+      `the checkpoint key is ${payload.val} bytes long; a key has at least 16 (make one with \`head -c 32 /dev/urandom > key\`)`,
+    );
+  }
+  if (Object.hasOwn(CHECKPOINT_MESSAGES, tag)) return new CheckpointError(tag, CHECKPOINT_MESSAGES[tag]);
   return new CheckpointError('invalid', String(payload));
 }
 
@@ -455,6 +461,33 @@ export class Policy {
     const text = String(log);
     const s = this.#records((r) => r.verifyAudit(text), (p) => new AuditBrokenError(p.line, p.reason));
     return { records: Number(s.records), head: s.head };
+  }
+
+  /**
+   * Whether a person's answer to the `sealed` decision still covers the
+   * policy's `current` decision on the same call (both decision objects or
+   * their canonical JSON): `'stands'`, `'denied'` or `'changed'`.
+   *
+   * @param {string | object} sealed
+   * @param {string | object} current
+   * @returns {'stands' | 'denied' | 'changed'}
+   */
+  recheck(sealed, current) {
+    const a = asText(sealed, 'sealed');
+    const b = asText(current, 'current');
+    return this.#records((r) => r.recheck(a, b), (p) => new RejectedError(String(p)));
+  }
+
+  /**
+   * The hash a checkpoint binds of a configuration (JSON text or object);
+   * formatting and key order do not change it.
+   *
+   * @param {string | object} config
+   * @returns {string}
+   */
+  configHash(config) {
+    const text = asText(config, 'config');
+    return unwrap(this.#call((live) => live.records.configHash(text)));
   }
 
   /**

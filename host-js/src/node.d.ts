@@ -9,6 +9,7 @@ export class FileStore implements CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  claim(id: string, deadline: number): Promise<boolean>;
 }
 
 /** A JSON Lines audit file. */
@@ -16,4 +17,5 @@ export class JsonlSink implements AuditSink {
   constructor(path: string);
   append(line: string): Promise<void>;
   last(): Promise<string | null>;
+  gap(): Promise<string | null>;
 }
