@@ -70,7 +70,7 @@ function checkedKey(key) {
 /** A gate operation was refused; `code` says why. */
 export class GateError extends ToolgateError {
   /**
-   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint'} code
+   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key'} code
    * @param {string} message
    * @param {object} [options]
    */
@@ -97,6 +97,17 @@ export class MemoryStore {
     if (this.#claims.has(id)) return false;
     this.#claims.set(id, deadline);
     return true;
+  }
+  /** Removes tombstones past their deadline; returns how many. */
+  async sweep(now) {
+    let removed = 0;
+    for (const [id, deadline] of this.#claims) {
+      if (deadline < now) {
+        this.#claims.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
   }
   async get(id) {
     return this.#items.get(id) ?? null;
@@ -141,6 +152,19 @@ export class WebStorageStore {
     const token = `${deadline}.${idPrefix()}`;
     this.#storage.setItem(key, token);
     return this.#storage.getItem(key) === token;
+  }
+  /** Removes tombstones past their deadline; returns how many. */
+  async sweep(now) {
+    const stale = [];
+    const claims = `${this.#prefix}claim.`;
+    for (let i = 0; i < this.#storage.length; i++) {
+      const key = this.#storage.key(i);
+      if (key === null || !key.startsWith(claims)) continue;
+      const deadline = Number.parseInt(String(this.#storage.getItem(key)), 10);
+      if (Number.isFinite(deadline) && deadline < now) stale.push(key);
+    }
+    for (const key of stale) this.#storage.removeItem(key);
+    return stale.length;
   }
   async get(id) {
     return this.#storage.getItem(this.#prefix + id);
@@ -440,6 +464,46 @@ export class Gate extends EventTarget {
       context: request.context,
     };
     return this.#waitAndFinish(call, request, execute);
+  }
+
+  /**
+   * Cleans the store: every pending approval past its deadline that no call
+   * of this gate waits for is closed as `expired` (claimed, removed, audited;
+   * never run), and tombstones past their deadline are removed. Checkpoints
+   * that cannot be opened are left for a person to look at. Resolves with how
+   * many approvals were closed.
+   *
+   * @returns {Promise<number>}
+   */
+  async sweep() {
+    const now = Date.now();
+    let closed = 0;
+    for (const [id, text] of await this.#store.list()) {
+      let request;
+      try {
+        request = this.#open(id, text);
+      } catch {
+        continue;
+      }
+      if (request.deadline > now || this.#waiting.has(id)) continue;
+      const claimed = await this.#store.claim(id, request.deadline);
+      await this.#store.remove(id);
+      if (claimed) {
+        closed += 1;
+        const call = {
+          tool: request.tool,
+          args: request.args,
+          callId: request.callId,
+          description: request.description,
+          sessionId: request.sessionId,
+          userId: request.userId,
+          context: request.context,
+        };
+        await this.#refuse(call, request.decision, { id, outcome: 'expired', response: null, answeredAt: null }, 'expired');
+      }
+    }
+    await this.#store.sweep?.(now);
+    return closed;
   }
 
   /**

@@ -216,7 +216,7 @@ export const DEFAULT_TIMEOUT_MS: number;
 
 /** A gate operation was refused. */
 export class GateError extends ToolgateError {
-  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint';
+  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key';
 }
 
 /** A tool call to run through the gate. */
@@ -243,6 +243,12 @@ export interface ApprovalRequest {
   decision: Decision;
   requestedAt: number;
   deadline: number;
+  /** The caller's context the decision was made in (JSON), if any. */
+  context: string | null;
+  /** The hash of the configuration the decision was made under. */
+  configHash: string;
+  /** The identity of the gate that asked. */
+  gate: string;
 }
 
 /** A person's answer. */
@@ -284,6 +290,8 @@ export interface CheckpointStore {
   list(): Promise<[string, string][]>;
   /** Claims `id` once, atomically; `false` when any gate claimed it already. */
   claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 /** Where audit lines go. */
@@ -300,6 +308,8 @@ export class MemoryStore implements CheckpointStore {
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
   claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 /** Checkpoints in `localStorage` (or any Web Storage object). */
@@ -310,6 +320,8 @@ export class WebStorageStore implements CheckpointStore {
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
   claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 export class MemorySink implements AuditSink {
@@ -349,6 +361,8 @@ export class Gate extends EventTarget {
   run(call: GateCall, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
   pending(): Promise<({ ok: true; request: ApprovalRequest } | { ok: false; id: string; error: GateError })[]>;
   resume(id: string, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  /** Closes pending approvals past their deadline (expired, never run) and removes old tombstones. */
+  sweep(): Promise<number>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
 }

@@ -10,6 +10,8 @@ export class FileStore implements CheckpointStore {
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
   claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 /** A JSON Lines audit file. */

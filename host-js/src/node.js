@@ -68,6 +68,29 @@ export class FileStore {
     return true;
   }
 
+  /** Removes tombstones (`<id>.claim`) past their deadline; returns how many. */
+  async sweep(now) {
+    let names;
+    try {
+      names = await readdir(this.#dir);
+    } catch (e) {
+      if (e.code === 'ENOENT') return 0;
+      throw e;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const id = name.endsWith('.claim') ? name.slice(0, -'.claim'.length) : null;
+      if (id === null || !ID.test(id)) continue;
+      // A claim whose deadline cannot be read is kept: it still blocks.
+      const deadline = Number.parseInt(await readFile(join(this.#dir, name), 'utf8').catch(() => ''), 10);
+      if (Number.isFinite(deadline) && deadline < now) {
+        await rm(join(this.#dir, name), { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   async get(id) {
     checkId(id);
     try {

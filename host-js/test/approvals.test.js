@@ -229,3 +229,23 @@ test('tool names never index a plain object; long timeouts wait; unclean argumen
   }
   assert.equal(calls.length, 1);
 });
+
+test('stale checkpoints and tombstones are swept', async () => {
+  const dir = scratch();
+  const stale = scratch();
+  const { request, running } = await leavePending(dir, {}, { tool: 'execute_sql', args: DELETE }, 200);
+  const name = `${request.id}.json`;
+  copyFileSync(join(dir, name), join(stale, name));
+  const saved = readFileSync(join(stale, name), 'utf8');
+  await running;
+  assert.ok(existsSync(join(dir, `${request.id}.claim`)), 'a tombstone until the deadline');
+  assert.equal(await approving(new FileStore(stale)).sweep(), 1);
+  assert.deepEqual(readdirSync(stale), []);
+  assert.equal(await approving(new FileStore(dir)).sweep(), 0);
+  assert.deepEqual(readdirSync(dir), []);
+  // A swept checkpoint put back expires unrun.
+  writeFileSync(join(stale, name), saved);
+  const { calls, execute } = counting();
+  assert.equal((await approving(new FileStore(stale)).resume(request.id, execute)).status, 'expired');
+  assert.equal(calls.length, 0);
+});

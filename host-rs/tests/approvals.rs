@@ -388,3 +388,40 @@ fn arguments_that_are_not_one_clean_object_never_reach_a_tool() {
         assert_eq!(count.load(Ordering::SeqCst), 0, "{args}");
     }
 }
+
+#[test]
+fn stale_checkpoints_and_tombstones_are_swept() {
+    let dir = scratch("sweep-origin");
+    let stale = scratch("sweep");
+    let gate = Gate::builder(&policy())
+        .store(DirStore::new(&dir))
+        .key(KEY)
+        .timeout(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let events = gate.subscribe();
+    let g = gate.clone();
+    let waiter = std::thread::spawn(move || {
+        let _ = g.run(&Call::new("execute_sql", DELETE), |_| panic!("never"));
+    });
+    let request = next_request(&events);
+    let name = format!("{}.json", request.id);
+    std::fs::copy(dir.join(&name), stale.join(&name)).unwrap();
+    let saved = std::fs::read_to_string(stale.join(&name)).unwrap();
+    waiter.join().unwrap();
+    // The origin's own claim is a tombstone until the deadline, then swept.
+    assert!(dir.join(format!("{}.claim", request.id)).exists());
+    let sweeper = approving(&stale, "{}");
+    assert_eq!(sweeper.sweep().unwrap(), 1);
+    assert_eq!(std::fs::read_dir(&stale).unwrap().count(), 0);
+    assert_eq!(approving(&dir, "{}").sweep().unwrap(), 0);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    // A swept checkpoint put back expires unrun.
+    std::fs::write(stale.join(&name), saved).unwrap();
+    let (count, exec) = counting();
+    let r = approving(&stale, "{}").resume(&request.id, exec).unwrap();
+    assert_eq!(
+        (r.status, count.load(Ordering::SeqCst)),
+        (Status::Expired, 0)
+    );
+}

@@ -775,6 +775,42 @@ impl Gate {
         self.wait_and_finish(call, request, execute)
     }
 
+    /// Cleans the store: every pending approval past its deadline that no
+    /// call of this gate waits for is closed as `expired` (claimed, removed,
+    /// audited; never run), and tombstones past their deadline are removed.
+    /// Checkpoints that cannot be opened (forged, unreadable) are left for a
+    /// person to look at. Returns how many approvals were closed.
+    pub fn sweep(&self) -> Result<usize, GateError> {
+        let now = now_ms();
+        let mut closed = 0;
+        for (id, text) in self.inner.store.list()? {
+            let Ok(request) = self.open(&id, &text) else {
+                continue;
+            };
+            if request.deadline > now || lock(&self.inner.waiting).contains_key(&id) {
+                continue;
+            }
+            let claimed = self.inner.store.claim(&id, request.deadline)?;
+            self.inner.store.remove(&id)?;
+            if claimed {
+                closed += 1;
+                let call = Call {
+                    tool: request.tool.clone(),
+                    args: request.args.clone(),
+                    call_id: request.call_id.clone(),
+                    description: request.description.clone(),
+                    session_id: request.session_id.clone(),
+                    user_id: request.user_id.clone(),
+                    context: request.context.clone(),
+                };
+                let approval = Approval::new(id, "expired", None, None);
+                self.refuse(&call, request.decision, Some(approval), Status::Expired);
+            }
+        }
+        self.inner.store.sweep(now)?;
+        Ok(closed)
+    }
+
     /// Answers a pending approval. Edited arguments must be a JSON object. An
     /// unknown, expired or already answered request is an error, and never a
     /// second execution.

@@ -35,6 +35,13 @@ pub trait CheckpointStore: Send + Sync {
     /// settled checkpoint put back in the store never runs again. A gate runs
     /// nothing unless its claim succeeded.
     fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError>;
+    /// Removes the claims (tombstones) whose deadline is before `now`: a
+    /// checkpoint put back after that is past its deadline and expires
+    /// unrun. Returns how many were removed.
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let _ = now;
+        Ok(0)
+    }
     /// Every checkpoint, by id.
     fn list(&self) -> Result<Vec<(String, String)>, StoreError>;
     /// One checkpoint.
@@ -97,6 +104,13 @@ impl CheckpointStore for MemoryStore {
         }
         claims.insert(id.to_owned(), deadline);
         Ok(true)
+    }
+
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let mut claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
+        let before = claims.len();
+        claims.retain(|_, deadline| *deadline >= now);
+        Ok(before - claims.len())
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
@@ -169,6 +183,35 @@ impl CheckpointStore for DirStore {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
             Err(e) => Err(e.into()),
         }
+    }
+
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(e.into()),
+        };
+        let mut removed = 0;
+        for entry in entries {
+            let path = entry?.path();
+            let is_claim = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".claim"))
+                .is_some_and(|id| check_id(id).is_ok());
+            if !is_claim {
+                continue;
+            }
+            // A claim whose deadline cannot be read is kept: it still blocks.
+            let deadline = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| t.trim().parse::<u64>().ok());
+            if deadline.is_some_and(|d| d < now) {
+                std::fs::remove_file(&path)?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
@@ -274,6 +317,13 @@ impl CheckpointStore for SqliteStore {
             (id, deadline),
         )?;
         Ok(inserted == 1)
+    }
+
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let now = i64::try_from(now).unwrap_or(i64::MAX);
+        Ok(self
+            .db()
+            .execute("DELETE FROM toolgate_claims WHERE deadline < ?1", (now,))?)
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
