@@ -271,6 +271,7 @@ export class Gate extends EventTarget {
   #key;
   #configHash;
   #identity;
+  #auditRequired;
   #store;
   #sinks;
   #approve;
@@ -314,6 +315,8 @@ export class Gate extends EventTarget {
     const configText = typeof options.config === 'string' ? options.config : JSON.stringify(options.config ?? {});
     this.#configHash = policy.configHash(configText);
     this.#identity = options.identity ?? `tg-${this.#prefix}`;
+    // Fail closed: a call whose write-ahead record cannot be written is not run.
+    this.#auditRequired = options.auditRequired === true;
     this.#sinks = [...(options.audit ?? [])];
     this.#approve = options.approve ?? null;
     this.#chainReady = (async () => {
@@ -632,6 +635,17 @@ export class Gate extends EventTarget {
     // Write-ahead: a crash while the tool runs still leaves a record.
     const ahead = new ToolResult({ decision, executedArgs: args, approvalId: approval?.id ?? null });
     const aheadError = await this.#record(call, ahead, approval, args, 0, 'executing');
+    if (aheadError !== null && this.#auditRequired) {
+      const refused = await this.#refuse(
+        call,
+        decision,
+        approval,
+        'denied',
+        `the audit record could not be written (${aheadError}), and this gate runs nothing it cannot record; the call was not run`,
+      );
+      refused.auditError = aheadError;
+      return refused;
+    }
     const started = Date.now();
     let status = 'executed';
     let output = null;

@@ -346,6 +346,8 @@ export interface GateOptions {
   unsigned?: boolean;
   /** The gate's identity, bound into its checkpoints. */
   identity?: string;
+  /** Fail closed: a call whose write-ahead audit record cannot be written is not run. */
+  auditRequired?: boolean;
   store?: CheckpointStore;
   audit?: AuditSink[];
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;

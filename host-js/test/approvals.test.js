@@ -249,3 +249,16 @@ test('stale checkpoints and tombstones are swept', async () => {
   assert.equal((await approving(new FileStore(stale)).resume(request.id, execute)).status, 'expired');
   assert.equal(calls.length, 0);
 });
+
+test('a gate that requires its audit runs nothing it cannot record', async () => {
+  const full = { append: async () => Promise.reject(new Error('disk full')), last: async () => null };
+  const select = { tool: 'execute_sql', args: { sql: 'SELECT 1' } };
+  const { calls, execute } = counting();
+  const strict = await new Gate(policy, { audit: [full], auditRequired: true }).run(select, execute);
+  assert.equal(strict.status, 'denied');
+  assert.match(strict.auditError, /disk full/);
+  assert.equal(calls.length, 0);
+  const lenient = await new Gate(policy, { audit: [full] }).run(select, execute);
+  assert.equal(lenient.status, 'executed');
+  assert.equal(calls.length, 1);
+});

@@ -425,3 +425,35 @@ fn stale_checkpoints_and_tombstones_are_swept() {
         (Status::Expired, 0)
     );
 }
+
+/// A sink whose disk is full.
+struct Full;
+
+impl toolgate::gate::audit::AuditSink for Full {
+    fn append(&self, _: &str) -> Result<(), toolgate::gate::audit::SinkError> {
+        Err(toolgate::gate::audit::SinkError::Io(std::io::Error::other(
+            "disk full",
+        )))
+    }
+}
+
+#[test]
+fn a_gate_that_requires_its_audit_runs_nothing_it_cannot_record() {
+    let select = Call::new("execute_sql", r#"{"sql":"SELECT 1"}"#);
+    let (count, exec) = counting();
+    let strict = Gate::builder(&policy())
+        .audit(Full)
+        .audit_required(true)
+        .build()
+        .unwrap();
+    let r = strict.run(&select, exec.clone()).unwrap();
+    assert_eq!(r.status, Status::Denied);
+    assert!(r.audit_error.unwrap().contains("disk full"));
+    assert_eq!(count.load(Ordering::SeqCst), 0);
+    // By default the failure is reported and the call runs.
+    let lenient = Gate::builder(&policy()).audit(Full).build().unwrap();
+    let r = lenient.run(&select, exec).unwrap();
+    assert_eq!(r.status, Status::Executed);
+    assert!(r.audit_error.is_some());
+    assert_eq!(count.load(Ordering::SeqCst), 1);
+}

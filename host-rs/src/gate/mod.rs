@@ -350,6 +350,7 @@ pub struct GateBuilder {
     store: Arc<dyn CheckpointStore>,
     store_set: bool,
     identity: Option<String>,
+    audit_required: bool,
     sinks: Vec<Arc<dyn AuditSink>>,
     approver: Option<Approver>,
 }
@@ -403,6 +404,14 @@ impl GateBuilder {
     pub fn store(mut self, store: impl CheckpointStore + 'static) -> Self {
         self.store = Arc::new(store);
         self.store_set = true;
+        self
+    }
+
+    /// Fail closed: a call whose write-ahead audit record cannot be written
+    /// is not run (it is `denied`, the reason says why). Off by default, when
+    /// an audit failure is reported on the result and the call still runs.
+    pub fn audit_required(mut self, on: bool) -> Self {
+        self.audit_required = on;
         self
     }
 
@@ -464,6 +473,7 @@ impl GateBuilder {
                 version,
                 config_hash,
                 identity: self.identity.unwrap_or_else(|| format!("tg-{prefix}")),
+                audit_required: self.audit_required,
                 timeout: self.timeout,
                 tool_timeouts: self.tool_timeouts,
                 shadow: self.shadow,
@@ -508,6 +518,7 @@ struct Inner {
     version: String,
     config_hash: String,
     identity: String,
+    audit_required: bool,
     timeout: Duration,
     tool_timeouts: HashMap<String, Duration>,
     shadow: bool,
@@ -608,6 +619,7 @@ impl Gate {
             store: Arc::new(MemoryStore::new()),
             store_set: false,
             identity: None,
+            audit_required: false,
             sinks: Vec::new(),
             approver: None,
         }
@@ -1076,6 +1088,15 @@ impl Gate {
         let ahead_error = self
             .record(call, &ahead, approval.as_ref(), args, 0, Some("executing"))
             .err();
+        if let Some(error) = ahead_error.as_ref().filter(|_| self.inner.audit_required) {
+            let reason = format!(
+                "the audit record could not be written ({error}), and this gate runs nothing \
+                 it cannot record; the call was not run"
+            );
+            let mut result = self.refuse_because(call, decision, approval, Status::Denied, reason);
+            result.audit_error = Some(error.clone());
+            return result;
+        }
         let started = std::time::Instant::now();
         let outcome = execute(args);
         let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
