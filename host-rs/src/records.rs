@@ -105,6 +105,31 @@ impl Policy {
             .map_err(Error::Rejected)
     }
 
+    /// Seals an audit entry as the line after `previous` in a keyed chain (an
+    /// HMAC under `key`, at least 16 bytes).
+    pub fn seal_audit_keyed(
+        &self,
+        entry: &str,
+        previous: Option<&str>,
+        key: &[u8],
+    ) -> Result<String, Error> {
+        self.call_records(|r, store| r.call_seal_audit_keyed(store, entry, previous, key))?
+            .map_err(Error::Rejected)
+    }
+
+    /// Verifies a keyed audit log: every hash must be the HMAC under `key`.
+    pub fn verify_audit_keyed(&self, log: &str, key: &[u8]) -> Result<AuditSummary, AuditError> {
+        self.call_records(|r, store| r.call_verify_audit_keyed(store, log, key))?
+            .map(|s| AuditSummary {
+                records: s.records,
+                head: s.head,
+            })
+            .map_err(|b| AuditError::Broken {
+                line: b.line,
+                reason: b.reason,
+            })
+    }
+
     /// Verifies a whole audit log (JSON Lines).
     pub fn verify_audit(&self, log: &str) -> Result<AuditSummary, AuditError> {
         self.call_records(|r, store| r.call_verify_audit(store, log))?

@@ -457,3 +457,67 @@ fn a_gate_that_requires_its_audit_runs_nothing_it_cannot_record() {
     assert!(r.audit_error.is_some());
     assert_eq!(count.load(Ordering::SeqCst), 1);
 }
+
+#[test]
+fn a_keyed_chain_and_an_anchored_head_catch_rewrites_and_cuts() {
+    let dir = scratch("keyed");
+    let log = dir.join("audit.jsonl");
+    let key_file = dir.join("audit.key");
+    std::fs::write(&key_file, KEY).unwrap();
+    let gate = Gate::builder(&policy())
+        .audit(JsonlSink::open(&log).unwrap())
+        .audit_key(KEY)
+        .build()
+        .unwrap();
+    for sql in ["SELECT 1", "SELECT 2"] {
+        let call = Call::new("execute_sql", format!(r#"{{"sql":"{sql}"}}"#));
+        gate.run(&call, |_| Ok(String::from("1"))).unwrap();
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    let p = policy();
+    let head = p.verify_audit_keyed(&text, KEY).unwrap().head;
+    assert!(p.verify_audit(&text).is_err(), "the public seal cannot vouch for it");
+
+    // Rewritten with the public seal function: the keyed verifier refuses it.
+    let mut forged: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let o = v.as_object_mut().unwrap();
+        for field in ["seq", "prev", "hash"] {
+            o.remove(field);
+        }
+        o.insert("result".into(), "rewritten".into());
+        forged.push(p.seal_audit(&v.to_string(), forged.last().map(String::as_str)).unwrap());
+    }
+    let forged = format!("{}\n", forged.join("\n"));
+    assert!(p.verify_audit(&forged).is_ok());
+    assert!(p.verify_audit_keyed(&forged, KEY).is_err());
+
+    let cli = |file: &Path, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_toolgate"))
+            .args(["audit", "verify"])
+            .arg(file)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let key_arg = key_file.to_str().unwrap();
+    let ok = cli(&log, &["--key-file", key_arg, "--head", &head]);
+    assert_eq!(ok.status.code(), Some(0), "{ok:?}");
+    let forged_file = dir.join("forged.jsonl");
+    std::fs::write(&forged_file, &forged).unwrap();
+    assert_eq!(cli(&forged_file, &["--key-file", key_arg]).status.code(), Some(4));
+    // Cut the last record off: still a valid chain, but the anchored head is gone.
+    let cut_file = dir.join("cut.jsonl");
+    let first = text.lines().next().unwrap();
+    std::fs::write(&cut_file, format!("{first}\n")).unwrap();
+    assert_eq!(cli(&cut_file, &["--key-file", key_arg]).status.code(), Some(0));
+    let cut = cli(&cut_file, &["--key-file", key_arg, "--head", &head]);
+    assert_eq!(cut.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&cut.stdout).contains("cut or rewritten"));
+    // A short audit key is refused.
+    assert!(matches!(
+        Gate::builder(&p).audit_key(b"short".as_slice()).build(),
+        Err(GateError::Key(_))
+    ));
+}

@@ -214,24 +214,6 @@ impl exports::toolgate::policy::records::Guest for Component {
         crate::seal_audit(&entry, previous.as_deref()).map_err(|e| e.to_string())
     }
 
-    fn verify_audit(log: String) -> Result<AuditSummary, AuditBreak> {
-        crate::verify_audit(&log)
-            .map(|s| AuditSummary {
-                records: s.records,
-                head: s.head,
-            })
-            .map_err(|e| match e {
-                crate::AuditError::Broken { line, reason } => AuditBreak {
-                    line: u32::try_from(line).unwrap_or(u32::MAX),
-                    reason,
-                },
-                other => AuditBreak {
-                    line: 0,
-                    reason: other.to_string(),
-                },
-            })
-    }
-
     fn recheck(sealed: String, current: String) -> Result<Recheck, String> {
         crate::records::recheck_json(&sealed, &current).map(|r| match r {
             crate::records::Recheck::Stands => Recheck::Stands,
@@ -249,6 +231,43 @@ impl exports::toolgate::policy::records::Guest for Component {
             .map_err(|e| e.to_string())
             .and_then(|changes| serde_json::to_string(&changes).map_err(|e| e.to_string()))
     }
+
+    fn seal_audit_keyed(
+        entry: String,
+        previous: Option<String>,
+        key: Vec<u8>,
+    ) -> Result<String, String> {
+        crate::records::seal_audit_keyed(&entry, previous.as_deref(), &key)
+            .map_err(|e| e.to_string())
+    }
+
+    fn verify_audit_keyed(log: String, key: Vec<u8>) -> Result<AuditSummary, AuditBreak> {
+        audit_summary(crate::records::verify_audit_keyed(&log, &key))
+    }
+
+    fn verify_audit(log: String) -> Result<AuditSummary, AuditBreak> {
+        audit_summary(crate::verify_audit(&log))
+    }
+}
+
+fn audit_summary(
+    verified: Result<crate::AuditSummary, crate::AuditError>,
+) -> Result<AuditSummary, AuditBreak> {
+    verified
+        .map(|s| AuditSummary {
+            records: s.records,
+            head: s.head,
+        })
+        .map_err(|e| match e {
+            crate::AuditError::Broken { line, reason } => AuditBreak {
+                line: u32::try_from(line).unwrap_or(u32::MAX),
+                reason,
+            },
+            other => AuditBreak {
+                line: 0,
+                reason: other.to_string(),
+            },
+        })
 }
 
 fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {

@@ -351,6 +351,7 @@ pub struct GateBuilder {
     store_set: bool,
     identity: Option<String>,
     audit_required: bool,
+    audit_key: Option<Vec<u8>>,
     sinks: Vec<Arc<dyn AuditSink>>,
     approver: Option<Approver>,
 }
@@ -407,6 +408,14 @@ impl GateBuilder {
         self
     }
 
+    /// Keys the audit chain: every record's `hash` is an HMAC under this key
+    /// (at least 16 bytes), so nobody without it can rewrite the log and
+    /// recompute the chain; `toolgate audit verify --key-file` checks it.
+    pub fn audit_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.audit_key = Some(key.into());
+        self
+    }
+
     /// Fail closed: a call whose write-ahead audit record cannot be written
     /// is not run (it is `denied`, the reason says why). Off by default, when
     /// an audit failure is reported on the result and the call still runs.
@@ -449,6 +458,16 @@ impl GateBuilder {
                     key.len()
                 )));
             }
+            _ if self
+                .audit_key
+                .as_ref()
+                .is_some_and(|k| k.len() < MIN_KEY_LEN) =>
+            {
+                return Err(GateError::Key(String::from(
+                    "the audit key has fewer than 16 bytes \
+                     (make one with `head -c 32 /dev/urandom > key`)",
+                )));
+            }
             None if self.store_set && !self.unsigned => {
                 return Err(GateError::Key(String::from(
                     "a gate with a checkpoint store needs a key (at least 16 bytes), \
@@ -474,6 +493,7 @@ impl GateBuilder {
                 config_hash,
                 identity: self.identity.unwrap_or_else(|| format!("tg-{prefix}")),
                 audit_required: self.audit_required,
+                audit_key: self.audit_key,
                 timeout: self.timeout,
                 tool_timeouts: self.tool_timeouts,
                 shadow: self.shadow,
@@ -519,6 +539,7 @@ struct Inner {
     config_hash: String,
     identity: String,
     audit_required: bool,
+    audit_key: Option<Vec<u8>>,
     timeout: Duration,
     tool_timeouts: HashMap<String, Duration>,
     shadow: bool,
@@ -620,6 +641,7 @@ impl Gate {
             store_set: false,
             identity: None,
             audit_required: false,
+            audit_key: None,
             sinks: Vec::new(),
             approver: None,
         }
@@ -1237,11 +1259,15 @@ impl Gate {
     /// Seals `entry` after the chain's last line and writes it to every sink.
     fn append(&self, entry: &serde_json::Value) -> Result<(), String> {
         let mut chain = lock(&self.inner.chain);
-        let line = self
-            .inner
-            .policy
-            .seal_audit(&entry.to_string(), chain.as_deref())
-            .map_err(|e| e.to_string())?;
+        let text = entry.to_string();
+        let line = match &self.inner.audit_key {
+            Some(key) => self
+                .inner
+                .policy
+                .seal_audit_keyed(&text, chain.as_deref(), key),
+            None => self.inner.policy.seal_audit(&text, chain.as_deref()),
+        }
+        .map_err(|e| e.to_string())?;
         for sink in &self.inner.sinks {
             sink.append(&line).map_err(|e| e.to_string())?;
         }
