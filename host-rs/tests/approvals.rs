@@ -476,7 +476,10 @@ fn a_keyed_chain_and_an_anchored_head_catch_rewrites_and_cuts() {
     let text = std::fs::read_to_string(&log).unwrap();
     let p = policy();
     let head = p.verify_audit_keyed(&text, KEY).unwrap().head;
-    assert!(p.verify_audit(&text).is_err(), "the public seal cannot vouch for it");
+    assert!(
+        p.verify_audit(&text).is_err(),
+        "the public seal cannot vouch for it"
+    );
 
     // Rewritten with the public seal function: the keyed verifier refuses it.
     let mut forged: Vec<String> = Vec::new();
@@ -487,7 +490,10 @@ fn a_keyed_chain_and_an_anchored_head_catch_rewrites_and_cuts() {
             o.remove(field);
         }
         o.insert("result".into(), "rewritten".into());
-        forged.push(p.seal_audit(&v.to_string(), forged.last().map(String::as_str)).unwrap());
+        forged.push(
+            p.seal_audit(&v.to_string(), forged.last().map(String::as_str))
+                .unwrap(),
+        );
     }
     let forged = format!("{}\n", forged.join("\n"));
     assert!(p.verify_audit(&forged).is_ok());
@@ -506,12 +512,18 @@ fn a_keyed_chain_and_an_anchored_head_catch_rewrites_and_cuts() {
     assert_eq!(ok.status.code(), Some(0), "{ok:?}");
     let forged_file = dir.join("forged.jsonl");
     std::fs::write(&forged_file, &forged).unwrap();
-    assert_eq!(cli(&forged_file, &["--key-file", key_arg]).status.code(), Some(4));
+    assert_eq!(
+        cli(&forged_file, &["--key-file", key_arg]).status.code(),
+        Some(4)
+    );
     // Cut the last record off: still a valid chain, but the anchored head is gone.
     let cut_file = dir.join("cut.jsonl");
     let first = text.lines().next().unwrap();
     std::fs::write(&cut_file, format!("{first}\n")).unwrap();
-    assert_eq!(cli(&cut_file, &["--key-file", key_arg]).status.code(), Some(0));
+    assert_eq!(
+        cli(&cut_file, &["--key-file", key_arg]).status.code(),
+        Some(0)
+    );
     let cut = cli(&cut_file, &["--key-file", key_arg, "--head", &head]);
     assert_eq!(cut.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&cut.stdout).contains("cut or rewritten"));

@@ -205,10 +205,6 @@ pub struct AuditSummary {
 /// audit key, so nobody without the key can recompute a rewritten chain.
 pub const KEYED_FORMAT: &str = "toolgate.audit-keyed/1";
 
-fn hash_of(body: &str) -> String {
-    keyed_hash_of(body, None)
-}
-
 fn keyed_hash_of(body: &str, key: Option<&[u8]>) -> String {
     let tag = if key.is_some() { KEYED_FORMAT } else { FORMAT };
     let mut data = Vec::with_capacity(tag.len() + 1 + body.len());
@@ -240,10 +236,6 @@ fn with_hash(body: &str, hash: &str) -> String {
 }
 
 /// Reads one sealed line, checking its own hash; returns its seq and hash.
-fn read_line(line: &str) -> Result<(u64, String, String), String> {
-    read_keyed_line(line, None)
-}
-
 fn read_keyed_line(line: &str, key: Option<&[u8]>) -> Result<(u64, String, String), String> {
     let mut value: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(line).map_err(|e| format!("not a JSON object: {e}"))?;
