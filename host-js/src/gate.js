@@ -272,6 +272,7 @@ export class Gate extends EventTarget {
   #configHash;
   #identity;
   #auditRequired;
+  #auditKey = null;
   #store;
   #sinks;
   #approve;
@@ -317,6 +318,8 @@ export class Gate extends EventTarget {
     this.#identity = options.identity ?? `tg-${this.#prefix}`;
     // Fail closed: a call whose write-ahead record cannot be written is not run.
     this.#auditRequired = options.auditRequired === true;
+    // A keyed chain: nobody without the key can rewrite the log and recompute it.
+    if (options.auditKey !== undefined && options.auditKey !== null) this.#auditKey = checkedKey(options.auditKey);
     this.#sinks = [...(options.audit ?? [])];
     this.#approve = options.approve ?? null;
     this.#chainReady = (async () => {
@@ -324,7 +327,7 @@ export class Gate extends EventTarget {
       const gap = this.#sinks.length > 0 ? ((await this.#sinks[0].gap?.()) ?? null) : null;
       if (gap !== null) {
         // Recorded first in the queue: the torn tail was set aside by the sink.
-        const line = this.#policy.sealAudit(
+        const line = this.#seal(
           JSON.stringify({
             time: Date.now(),
             tool: 'toolgate.audit',
@@ -334,7 +337,6 @@ export class Gate extends EventTarget {
             status: 'gap',
             success: false,
           }),
-          this.#chain,
         );
         for (const sink of this.#sinks) await sink.append(line);
         this.#chain = line;
@@ -725,6 +727,11 @@ export class Gate extends EventTarget {
     return this.#append(entry);
   }
 
+  /** Seals entry text after the chain's last line, keyed when the gate has an audit key. */
+  #seal(text) {
+    return this.#auditKey === null ? this.#policy.sealAudit(text, this.#chain) : this.#policy.sealAuditKeyed(text, this.#chain, this.#auditKey);
+  }
+
   /** Seals `entry` after the chain's last line and writes it to every sink. */
   #append(entry) {
     // Text JSON cannot carry is escaped, never dropped.
@@ -732,7 +739,7 @@ export class Gate extends EventTarget {
     // Records are sealed one after another, so the chain never forks.
     const written = this.#auditQueue.then(async () => {
       await this.#chainReady;
-      const line = this.#policy.sealAudit(text, this.#chain);
+      const line = this.#seal(text);
       for (const sink of this.#sinks) await sink.append(line);
       this.#chain = line;
       return null;

@@ -148,6 +148,10 @@ export class Policy {
   argsDiff(before: string | object, after: string | object): string;
   /** Whether an answer to `sealed` still covers the `current` decision. */
   recheck(sealed: string | object, current: string | object): 'stands' | 'denied' | 'changed';
+  /** Seals an audit entry in a keyed chain (HMAC under `key`, at least 16 bytes). */
+  sealAuditKeyed(entry: string | object, previous: string | null | undefined, key: string | Uint8Array): string;
+  /** Verifies a keyed audit log. */
+  verifyAuditKeyed(log: string, key: string | Uint8Array): { records: number; head: string };
   /** The hash a checkpoint binds of a configuration. */
   configHash(config: string | object): string;
 }
@@ -348,6 +352,8 @@ export interface GateOptions {
   identity?: string;
   /** Fail closed: a call whose write-ahead audit record cannot be written is not run. */
   auditRequired?: boolean;
+  /** Keys the audit chain: every hash an HMAC under this key (at least 16 bytes). */
+  auditKey?: string | Uint8Array;
   store?: CheckpointStore;
   audit?: AuditSink[];
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;

@@ -451,6 +451,37 @@ export class Policy {
   }
 
   /**
+   * Seals an audit entry as the line after `previous` in a keyed chain: the
+   * `hash` is an HMAC-SHA-256 under `key` (at least 16 bytes).
+   *
+   * @param {string | object} entry
+   * @param {string | null | undefined} previous
+   * @param {string | Uint8Array} key
+   * @returns {string}
+   */
+  sealAuditKeyed(entry, previous, key) {
+    const text = asText(entry, 'entry');
+    const prev = previous === undefined || previous === null ? undefined : String(previous);
+    const k = keyBytes(key) ?? new Uint8Array(0);
+    return this.#records((r) => r.sealAuditKeyed(text, prev, k), (p) => new RejectedError(String(p)));
+  }
+
+  /**
+   * Verifies a keyed audit log: every hash must be the HMAC under `key`.
+   * Throws `AuditBrokenError` naming the first broken line.
+   *
+   * @param {string} log
+   * @param {string | Uint8Array} key
+   * @returns {{records: number, head: string}}
+   */
+  verifyAuditKeyed(log, key) {
+    const text = String(log);
+    const k = keyBytes(key) ?? new Uint8Array(0);
+    const s = this.#records((r) => r.verifyAuditKeyed(text, k), (p) => new AuditBrokenError(p.line, p.reason));
+    return { records: Number(s.records), head: s.head };
+  }
+
+  /**
    * Verifies a whole audit log (JSON Lines). Throws `AuditBrokenError` naming
    * the first broken line.
    *

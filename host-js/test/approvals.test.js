@@ -262,3 +262,44 @@ test('a gate that requires its audit runs nothing it cannot record', async () =>
   assert.equal(lenient.status, 'executed');
   assert.equal(calls.length, 1);
 });
+
+test('a keyed chain and an anchored head catch rewrites and cuts, in this CLI and the Rust one', async () => {
+  const dir = scratch();
+  const log = join(dir, 'audit.jsonl');
+  const keyFile = join(dir, 'audit.key');
+  writeFileSync(keyFile, `${KEY}\n`);
+  const gate = new Gate(policy, { audit: [new JsonlSink(log)], auditKey: KEY });
+  for (const sql of ['SELECT 1', 'SELECT 2']) await gate.run({ tool: 'execute_sql', args: { sql } }, () => '1');
+  const text = readFileSync(log, 'utf8');
+  const { head } = policy.verifyAuditKeyed(text, KEY);
+  assert.throws(() => policy.verifyAudit(text));
+  // Rewritten with the public seal: verifies unkeyed, never keyed.
+  const forged = [];
+  for (const line of text.trim().split('\n')) {
+    const { seq, prev, hash, ...entry } = JSON.parse(line);
+    forged.push(policy.sealAudit({ ...entry, result: 'rewritten' }, forged.at(-1) ?? null));
+  }
+  const forgedText = `${forged.join('\n')}\n`;
+  policy.verifyAudit(forgedText);
+  assert.throws(() => policy.verifyAuditKeyed(forgedText, KEY));
+  const forgedFile = join(dir, 'forged.jsonl');
+  writeFileSync(forgedFile, forgedText);
+  const cutFile = join(dir, 'cut.jsonl');
+  writeFileSync(cutFile, `${text.split('\n')[0]}\n`);
+  const { rustCli } = await import('./paths.js');
+  for (const cli of [[process.execPath, bin], [rustCli]]) {
+    const run = (...args) => spawnSync(cli[0], [...cli.slice(1), 'audit', 'verify', ...args], { encoding: 'utf8' });
+    assert.equal(run('--key-file', keyFile, '--head', head, log).status, 0, cli.join(' '));
+    assert.equal(run('--key-file', keyFile, forgedFile).status, 4, cli.join(' '));
+    assert.equal(run('--key-file', keyFile, cutFile).status, 0, cli.join(' '));
+    const cut = run('--key-file', keyFile, '--head', head, cutFile);
+    assert.equal(cut.status, 4, cli.join(' '));
+    assert.match(cut.stdout, /cut or rewritten/);
+    const empty = join(dir, 'empty.key');
+    writeFileSync(empty, '');
+    const refused = run('--key-file', empty, log);
+    assert.equal(refused.status, 1, cli.join(' '));
+    assert.match(refused.stderr, /0 bytes/);
+  }
+  assert.throws(() => new Gate(policy, { auditKey: 'short' }), (e) => e.code === 'key');
+});
