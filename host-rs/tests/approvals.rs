@@ -533,3 +533,34 @@ fn a_keyed_chain_and_an_anchored_head_catch_rewrites_and_cuts() {
         Err(GateError::Key(_))
     ));
 }
+
+#[test]
+fn two_gates_writing_one_log_never_fork_the_chain() {
+    let dir = scratch("writers");
+    let log = dir.join("audit.jsonl");
+    let gate = || {
+        Gate::builder(&policy())
+            .audit(JsonlSink::open(&log).unwrap())
+            .build()
+            .unwrap()
+    };
+    let (a, b) = (gate(), gate());
+    let select = Call::new("execute_sql", r#"{"sql":"SELECT 1"}"#);
+    for _ in 0..2 {
+        a.run(&select, |_| Ok(String::from("1"))).unwrap();
+        b.run(&select, |_| Ok(String::from("1"))).unwrap();
+    }
+    // And concurrently, from threads.
+    let runners: Vec<_> = (0..4)
+        .map(|i| {
+            let g = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let call = select.clone();
+            std::thread::spawn(move || g.run(&call, |_| Ok(String::from("1"))).unwrap())
+        })
+        .collect();
+    for r in runners {
+        assert_eq!(r.join().unwrap().audit_error, None);
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(policy().verify_audit(&text).unwrap().records, 16);
+}

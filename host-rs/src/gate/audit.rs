@@ -25,6 +25,18 @@ pub trait AuditSink: Send + Sync {
     fn last(&self) -> Result<Option<String>, SinkError> {
         Ok(None)
     }
+    /// Seals and appends one line as a single writer: the sink holds its
+    /// lock, reads its own last line, hands it to `seal` and appends what
+    /// comes back, so gates in several processes writing one log never fork
+    /// the chain. `None` when the sink cannot do this (the gate then chains
+    /// from the last line it wrote itself).
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        let _ = seal;
+        None
+    }
     /// What the sink found torn and set aside when it opened (a partial last
     /// record after a crash or a full disk), for the gate to record as a gap.
     fn gap(&self) -> Option<String> {
@@ -181,6 +193,38 @@ impl AuditSink for JsonlSink {
 
     fn gap(&self) -> Option<String> {
         self.gap.clone()
+    }
+
+    /// Under an exclusive lock on the file (held by one process at a time).
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        let run = || -> Result<String, String> {
+            let file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+            file.lock()
+                .map_err(|e| format!("audit sink: cannot lock the log: {e}"))?;
+            let written = (|| {
+                let mut reader = std::fs::File::open(&self.path).map_err(|e| e.to_string())?;
+                let len = reader.metadata().map_err(|e| e.to_string())?.len();
+                let (last, _) = tail(&mut reader, len).map_err(|e| e.to_string())?;
+                let last = last.map(|l| String::from_utf8_lossy(&l).into_owned());
+                let line = seal(last.as_deref())?;
+                let mut writer: &std::fs::File = &file;
+                let before = file.metadata().map_err(|e| e.to_string())?.len();
+                let result = writer
+                    .write_all(format!("{line}\n").as_bytes())
+                    .and_then(|()| file.sync_data());
+                if let Err(e) = result {
+                    let _ = file.set_len(before);
+                    return Err(format!("audit sink: {e}"));
+                }
+                Ok(line)
+            })();
+            let _ = file.unlock();
+            written
+        };
+        Some(run())
     }
 }
 

@@ -1260,14 +1260,26 @@ impl Gate {
     fn append(&self, entry: &serde_json::Value) -> Result<(), String> {
         let mut chain = lock(&self.inner.chain);
         let text = entry.to_string();
-        let line = match &self.inner.audit_key {
-            Some(key) => self
-                .inner
-                .policy
-                .seal_audit_keyed(&text, chain.as_deref(), key),
-            None => self.inner.policy.seal_audit(&text, chain.as_deref()),
+        let seal = |previous: Option<&str>| {
+            match &self.inner.audit_key {
+                Some(key) => self.inner.policy.seal_audit_keyed(&text, previous, key),
+                None => self.inner.policy.seal_audit(&text, previous),
+            }
+            .map_err(|e| e.to_string())
+        };
+        // The first sink, when it can, seals under its own lock from its own
+        // last line: one writer per chain, whatever else writes the log.
+        if let Some(primary) = self.inner.sinks.first() {
+            if let Some(sealed) = primary.append_sealed(&seal) {
+                let line = sealed?;
+                for sink in self.inner.sinks.iter().skip(1) {
+                    sink.append(&line).map_err(|e| e.to_string())?;
+                }
+                *chain = Some(line);
+                return Ok(());
+            }
         }
-        .map_err(|e| e.to_string())?;
+        let line = seal(chain.as_deref())?;
         for sink in &self.inner.sinks {
             sink.append(&line).map_err(|e| e.to_string())?;
         }
