@@ -728,8 +728,8 @@ export class Gate extends EventTarget {
   }
 
   /** Seals entry text after the chain's last line, keyed when the gate has an audit key. */
-  #seal(text) {
-    return this.#auditKey === null ? this.#policy.sealAudit(text, this.#chain) : this.#policy.sealAuditKeyed(text, this.#chain, this.#auditKey);
+  #seal(text, previous = this.#chain) {
+    return this.#auditKey === null ? this.#policy.sealAudit(text, previous) : this.#policy.sealAuditKeyed(text, previous, this.#auditKey);
   }
 
   /** Seals `entry` after the chain's last line and writes it to every sink. */
@@ -739,8 +739,15 @@ export class Gate extends EventTarget {
     // Records are sealed one after another, so the chain never forks.
     const written = this.#auditQueue.then(async () => {
       await this.#chainReady;
-      const line = this.#seal(text);
-      for (const sink of this.#sinks) await sink.append(line);
+      let line;
+      if (typeof this.#sinks[0].appendSealed === 'function') {
+        // The first sink seals from its own last line: one chain, whoever else writes it.
+        line = await this.#sinks[0].appendSealed((previous) => this.#seal(text, previous));
+        for (const sink of this.#sinks.slice(1)) await sink.append(line);
+      } else {
+        line = this.#seal(text);
+        for (const sink of this.#sinks) await sink.append(line);
+      }
       this.#chain = line;
       return null;
     });

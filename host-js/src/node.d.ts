@@ -20,4 +20,5 @@ export class JsonlSink implements AuditSink {
   append(line: string): Promise<void>;
   last(): Promise<string | null>;
   gap(): Promise<string | null>;
+  appendSealed(seal: (previous: string | null) => string): Promise<string>;
 }

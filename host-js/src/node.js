@@ -248,6 +248,21 @@ export class JsonlSink {
     }
   }
 
+  /**
+   * Seals and appends one line from the file's own last line (read afresh),
+   * so gates taking turns on one log never fork the chain. Node has no file
+   * lock: writers in several processes at the same instant can still race;
+   * the Rust sink holds an exclusive lock.
+   *
+   * @param {(previous: string | null) => string} seal
+   * @returns {Promise<string>}
+   */
+  async appendSealed(seal) {
+    const line = seal(await this.last());
+    await this.append(line);
+    return line;
+  }
+
   /** What was found torn and set aside on first use, or null. */
   async gap() {
     await this.#repair();

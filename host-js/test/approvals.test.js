@@ -303,3 +303,15 @@ test('a keyed chain and an anchored head catch rewrites and cuts, in this CLI an
   }
   assert.throws(() => new Gate(policy, { auditKey: 'short' }), (e) => e.code === 'key');
 });
+
+test('two gates taking turns on one log never fork the chain', async () => {
+  const log = join(scratch(), 'audit.jsonl');
+  const a = new Gate(policy, { audit: [new JsonlSink(log)] });
+  const b = new Gate(policy, { audit: [new JsonlSink(log)] });
+  const select = { tool: 'execute_sql', args: { sql: 'SELECT 1' } };
+  for (let i = 0; i < 2; i++) {
+    assert.equal((await a.run(select, () => '1')).auditError, null);
+    assert.equal((await b.run(select, () => '1')).auditError, null);
+  }
+  assert.equal(policy.verifyAudit(readFileSync(log, 'utf8')).records, 8);
+});
