@@ -25,9 +25,11 @@ Commands:
           tool when not given); tools left alone are listed on standard error
   guidance [--lang en|zh]
           Print the prompt guidance for the model
-  audit verify FILE
+  audit verify [--key-file FILE] [--head HASH] FILE
           Verify a gate's hash-chained audit log (JSON Lines): the record count
-          and head hash, or the first broken line (exit 4)
+          and head hash, or the first broken line (exit 4); with --key-file, a
+          keyed chain (every hash an HMAC under the key); with --head, the log
+          must still hold the head hash kept elsewhere
 
 Options:
   --component FILE  Load this policy component instead of the shipped one
@@ -47,8 +49,33 @@ Exit codes:
 
 class UsageError extends Error {}
 
+/** A key file's bytes (one trailing newline ignored); an empty or short key is an error. */
+async function readKey(path) {
+  let key = await readBytes(path);
+  if (key.at(-1) === 0x0a) key = key.subarray(0, key.at(-2) === 0x0d ? -2 : -1);
+  if (key.length < 16) {
+    throw new ToolgateError(`the key file ${path} holds ${key.length} bytes; a key has at least 16 (make one with \`head -c 32 /dev/urandom > key\`)`);
+  }
+  return new Uint8Array(key);
+}
+
+/** A record line's `hash`, or null. */
+function lineHash(line) {
+  try {
+    const hash = JSON.parse(line)?.hash;
+    return typeof hash === 'string' ? hash : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `text` with control characters written as `\\u{…}`, for a terminal. */
+function printable(text) {
+  return text.replace(/\p{Cc}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+
 function parseArgs(argv) {
-  const opts = { component: null, command: null, config: null, json: false, lang: 'en', format: null, positional: [] };
+  const opts = { component: null, command: null, config: null, json: false, lang: 'en', format: null, keyFile: null, head: null, positional: [] };
   const takeValue = (i, flag) => {
     if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
     return argv[i + 1];
@@ -63,6 +90,10 @@ function parseArgs(argv) {
     else if (arg === '--config') opts.config = takeValue(i++, arg);
     else if (arg.startsWith('--config=')) opts.config = arg.slice('--config='.length);
     else if (arg === '--json') opts.json = true;
+    else if (arg === '--key-file') opts.keyFile = takeValue(i++, arg);
+    else if (arg.startsWith('--key-file=')) opts.keyFile = arg.slice('--key-file='.length);
+    else if (arg === '--head') opts.head = takeValue(i++, arg);
+    else if (arg.startsWith('--head=')) opts.head = arg.slice('--head='.length);
     else if (arg === '--lang') opts.lang = takeValue(i++, arg);
     else if (arg === '--format') opts.format = takeValue(i++, arg);
     else if (arg.startsWith('--format=')) opts.format = arg.slice('--format='.length);
@@ -80,6 +111,9 @@ function parseArgs(argv) {
   }
   if (opts.command === 'audit' && opts.positional[0] !== 'verify') {
     throw new UsageError(`unknown command 'audit ${opts.positional[0]}'`);
+  }
+  if ((opts.keyFile !== null || opts.head !== null) && opts.command !== 'audit') {
+    throw new UsageError(`unexpected argument '${opts.keyFile !== null ? '--key-file' : '--head'}'`);
   }
   return opts;
 }
@@ -260,7 +294,12 @@ async function run(argv) {
     case 'audit': {
       const log = await readText(opts.positional[1]);
       try {
-        const { records, head } = policy.verifyAudit(log);
+        const { records, head } =
+          opts.keyFile === null ? policy.verifyAudit(log) : policy.verifyAuditKeyed(log, await readKey(opts.keyFile));
+        if (opts.head !== null && !log.split('\n').some((line) => lineHash(line) === opts.head)) {
+          await write(`broken: the head ${printable(opts.head)} kept elsewhere is not in the log: it was cut or rewritten\n`);
+          return EXIT.BROKEN;
+        }
         await write(`ok: ${records} records, head ${head}\n`);
         return EXIT.OK;
       } catch (e) {

@@ -19,10 +19,58 @@ import { ToolgateError } from './errors.js';
 /** The default time a person has to answer (seed 004: 30 s). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** The shortest checkpoint key, in bytes. */
+export const MIN_KEY_LENGTH = 16;
+
+/** The longest delay one `setTimeout` takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves `onTimeout` after `ms` (any length: longer waits are chained in
+ * steps a timer can hold, so they never fire at once). Returns a cancel function.
+ */
+function longTimer(ms, onTimeout) {
+  let handle;
+  let cancelled = false;
+  const until = Date.now() + Math.max(0, ms);
+  const step = () => {
+    if (cancelled) return;
+    const left = until - Date.now();
+    if (left <= 0) onTimeout();
+    else handle = setTimeout(step, Math.min(left, MAX_TIMER_MS));
+  };
+  handle = setTimeout(step, Math.min(Math.max(0, ms), MAX_TIMER_MS));
+  return () => {
+    cancelled = true;
+    clearTimeout(handle);
+  };
+}
+
+/**
+ * `text` with each lone surrogate (which JSON text cannot carry and the
+ * component would refuse) written out as `\\udXXX`: escaped, never dropped.
+ */
+function wellFormed(text) {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/** A key's bytes, or a `GateError` when it is too short to be a secret. */
+function checkedKey(key) {
+  const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('a checkpoint key is a string or a Uint8Array');
+  if (bytes.length < MIN_KEY_LENGTH) {
+    throw new GateError(
+      'key',
+      `the checkpoint key is ${bytes.length} bytes long; a key has at least ${MIN_KEY_LENGTH} (make one with \`head -c 32 /dev/urandom > key\`)`,
+    );
+  }
+  return bytes;
+}
+
 /** A gate operation was refused; `code` says why. */
 export class GateError extends ToolgateError {
   /**
-   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint'} code
+   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key'} code
    * @param {string} message
    * @param {object} [options]
    */
@@ -39,8 +87,27 @@ export class MemoryStore {
     checkId(id);
     this.#items.set(id, checkpoint);
   }
+  #claims = new Map();
   async remove(id) {
     this.#items.delete(id);
+  }
+  /** Claims `id` once (compare-and-set); the claim stays as a tombstone. */
+  async claim(id, deadline) {
+    checkId(id);
+    if (this.#claims.has(id)) return false;
+    this.#claims.set(id, deadline);
+    return true;
+  }
+  /** Removes tombstones past their deadline; returns how many. */
+  async sweep(now) {
+    let removed = 0;
+    for (const [id, deadline] of this.#claims) {
+      if (deadline < now) {
+        this.#claims.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
   }
   async get(id) {
     return this.#items.get(id) ?? null;
@@ -73,6 +140,32 @@ export class WebStorageStore {
   async remove(id) {
     this.#storage.removeItem(this.#prefix + id);
   }
+  /**
+   * Claims `id` once, under the key `<prefix>claim.<id>`: set only when
+   * absent, then read back, so of two tabs the one whose token stayed wins.
+   * The claim stays as a tombstone until its deadline.
+   */
+  async claim(id, deadline) {
+    checkId(id);
+    const key = `${this.#prefix}claim.${id}`;
+    if (this.#storage.getItem(key) !== null) return false;
+    const token = `${deadline}.${idPrefix()}`;
+    this.#storage.setItem(key, token);
+    return this.#storage.getItem(key) === token;
+  }
+  /** Removes tombstones past their deadline; returns how many. */
+  async sweep(now) {
+    const stale = [];
+    const claims = `${this.#prefix}claim.`;
+    for (let i = 0; i < this.#storage.length; i++) {
+      const key = this.#storage.key(i);
+      if (key === null || !key.startsWith(claims)) continue;
+      const deadline = Number.parseInt(String(this.#storage.getItem(key)), 10);
+      if (Number.isFinite(deadline) && deadline < now) stale.push(key);
+    }
+    for (const key of stale) this.#storage.removeItem(key);
+    return stale.length;
+  }
   async get(id) {
     return this.#storage.getItem(this.#prefix + id);
   }
@@ -80,7 +173,7 @@ export class WebStorageStore {
     const out = [];
     for (let i = 0; i < this.#storage.length; i++) {
       const key = this.#storage.key(i);
-      if (key !== null && key.startsWith(this.#prefix)) {
+      if (key !== null && key.startsWith(this.#prefix) && !key.startsWith(`${this.#prefix}claim.`)) {
         const id = key.slice(this.#prefix.length);
         const value = this.#storage.getItem(key);
         if (value !== null) out.push([id, value]);
@@ -176,6 +269,10 @@ export class Gate extends EventTarget {
   #toolTimeouts;
   #shadow;
   #key;
+  #configHash;
+  #identity;
+  #auditRequired;
+  #auditKey = null;
   #store;
   #sinks;
   #approve;
@@ -205,14 +302,45 @@ export class Gate extends EventTarget {
     this.#engine = policy.engine(options.config ?? '{}');
     this.#version = policy.version();
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#toolTimeouts = { ...(options.toolTimeouts ?? {}) };
+    // A Map: a tool's name (`constructor`, `__proto__`) never reaches a prototype.
+    this.#toolTimeouts = new Map(Object.entries(options.toolTimeouts ?? {}));
     this.#shadow = options.shadow === true;
-    this.#key = options.key;
+    // A key that is not a key fails here, loudly; a store others can write
+    // (anything but the default in-memory one) needs a key or `unsigned`.
+    if (options.key !== undefined && options.key !== null) {
+      this.#key = checkedKey(options.key);
+    } else if (options.store !== undefined && options.unsigned !== true) {
+      throw new GateError('key', 'a gate with a checkpoint store needs a key (at least 16 bytes), or `unsigned: true` said explicitly');
+    }
     this.#store = options.store ?? new MemoryStore();
+    const configText = typeof options.config === 'string' ? options.config : JSON.stringify(options.config ?? {});
+    this.#configHash = policy.configHash(configText);
+    this.#identity = options.identity ?? `tg-${this.#prefix}`;
+    // Fail closed: a call whose write-ahead record cannot be written is not run.
+    this.#auditRequired = options.auditRequired === true;
+    // A keyed chain: nobody without the key can rewrite the log and recompute it.
+    if (options.auditKey !== undefined && options.auditKey !== null) this.#auditKey = checkedKey(options.auditKey);
     this.#sinks = [...(options.audit ?? [])];
     this.#approve = options.approve ?? null;
     this.#chainReady = (async () => {
       this.#chain = this.#sinks.length > 0 ? ((await this.#sinks[0].last?.()) ?? null) : null;
+      const gap = this.#sinks.length > 0 ? ((await this.#sinks[0].gap?.()) ?? null) : null;
+      if (gap !== null) {
+        // Recorded first in the queue: the torn tail was set aside by the sink.
+        const line = this.#seal(
+          JSON.stringify({
+            time: Date.now(),
+            tool: 'toolgate.audit',
+            parameters: wellFormed(gap),
+            decision: { action: 'allow', risk: 'low', source: 'default', findings: ['audit.gap'], policy_version: this.#version },
+            shadow: this.#shadow,
+            status: 'gap',
+            success: false,
+          }),
+        );
+        for (const sink of this.#sinks) await sink.append(line);
+        this.#chain = line;
+      }
     })();
     // A sink that cannot be read fails each record (reported as `auditError`),
     // never the process through an unhandled rejection.
@@ -260,7 +388,7 @@ export class Gate extends EventTarget {
     if (decision.action === 'deny') return this.#refuse(c, decision, null, 'denied');
     if (decision.action === 'allow') return this.#execute(c, decision, null, this.#stripped(c.args), execute);
     const now = Date.now();
-    const timeout = this.#toolTimeouts[c.tool] ?? this.#timeoutMs;
+    const timeout = this.#toolTimeouts.get(c.tool) ?? this.#timeoutMs;
     this.#nextId += 1;
     const request = {
       id: `tg-${this.#prefix}-${this.#nextId}`,
@@ -273,6 +401,9 @@ export class Gate extends EventTarget {
       decision: wireDecision(decision),
       requested_at: now,
       deadline: now + timeout,
+      context: c.context === null ? null : typeof c.context === 'string' ? c.context : JSON.stringify(c.context),
+      config_hash: this.#configHash,
+      gate: this.#identity,
     };
     let checkpoint;
     try {
@@ -335,9 +466,49 @@ export class Gate extends EventTarget {
       description: request.description,
       sessionId: request.sessionId,
       userId: request.userId,
-      context: null,
+      context: request.context,
     };
     return this.#waitAndFinish(call, request, execute);
+  }
+
+  /**
+   * Cleans the store: every pending approval past its deadline that no call
+   * of this gate waits for is closed as `expired` (claimed, removed, audited;
+   * never run), and tombstones past their deadline are removed. Checkpoints
+   * that cannot be opened are left for a person to look at. Resolves with how
+   * many approvals were closed.
+   *
+   * @returns {Promise<number>}
+   */
+  async sweep() {
+    const now = Date.now();
+    let closed = 0;
+    for (const [id, text] of await this.#store.list()) {
+      let request;
+      try {
+        request = this.#open(id, text);
+      } catch {
+        continue;
+      }
+      if (request.deadline > now || this.#waiting.has(id)) continue;
+      const claimed = await this.#store.claim(id, request.deadline);
+      await this.#store.remove(id);
+      if (claimed) {
+        closed += 1;
+        const call = {
+          tool: request.tool,
+          args: request.args,
+          callId: request.callId,
+          description: request.description,
+          sessionId: request.sessionId,
+          userId: request.userId,
+          context: request.context,
+        };
+        await this.#refuse(call, request.decision, { id, outcome: 'expired', response: null, answeredAt: null }, 'expired');
+      }
+    }
+    await this.#store.sweep?.(now);
+    return closed;
   }
 
   /**
@@ -381,9 +552,9 @@ export class Gate extends EventTarget {
       slot.resolve = resolve;
     });
     this.#waiting.set(id, slot);
-    let timer;
+    let stopTimer;
     const expired = new Promise((resolve) => {
-      timer = setTimeout(() => resolve({ kind: 'expired' }), Math.max(0, request.deadline - Date.now()));
+      stopTimer = longTimer(request.deadline - Date.now(), () => resolve({ kind: 'expired' }));
     });
     this.#emit('approval-requested', request);
     if (this.#approve !== null) {
@@ -394,14 +565,23 @@ export class Gate extends EventTarget {
           // A late or refused answer changes nothing: the wait has ended.
         });
     }
-    const outcome = await Promise.race([answered, expired]);
-    clearTimeout(timer);
+    let outcome = await Promise.race([answered, expired]);
+    stopTimer();
     // Close the slot first, so no answer can land after this point.
     slot.settled = true;
     this.#waiting.delete(id);
     this.#finished.add(id);
-    await this.#store.remove(id).catch(() => {});
     const answeredAt = Date.now();
+    // The deadline is checked when the answer is taken: an answer that comes
+    // at once after it (a late resume, a zero timeout) is too late all the same.
+    if (outcome.kind === 'answered' && answeredAt >= request.deadline) outcome = { kind: 'expired' };
+    // Claim before anything runs: of every gate, tab and process answering
+    // this approval exactly one wins, and the claim stays as a tombstone. A
+    // claim or removal that fails runs nothing (the promise rejects).
+    if (!(await this.#store.claim(id, request.deadline))) {
+      throw new GateError('already-answered', `approval \`${id}\` was already answered`);
+    }
+    await this.#store.remove(id);
     const decision = request.decision;
     if (outcome.kind === 'expired') {
       return this.#refuse(call, decision, { id, outcome: 'expired', response: null, answeredAt: null }, 'expired');
@@ -416,7 +596,27 @@ export class Gate extends EventTarget {
     }
     if (response.answer === 'approve') {
       const approval = { id, outcome: 'approved', response, answeredAt };
-      return this.#execute(call, decision, approval, this.#stripped(call.args), execute);
+      // Decided again under the current configuration: the answer covers
+      // only what the person was shown.
+      const current = this.#assess(call.tool, call.args, call.context);
+      let verdict;
+      try {
+        verdict = this.#policy.recheck(wireDecision(decision), wireDecision(current));
+      } catch {
+        verdict = 'changed';
+      }
+      if (verdict === 'denied') return this.#refuse(call, current, approval, 'denied');
+      if (verdict !== 'stands') {
+        return this.#refuse(call, current, approval, 'denied', "the policy's decision on this call changed after it was approved; the approval is void, ask again");
+      }
+      let args;
+      try {
+        args = this.#policy.stripRiskLevel(call.args);
+      } catch (e) {
+        // Only one clean object reaches a tool: what the dialog showed runs.
+        return this.#refuse(call, decision, approval, 'denied', `the arguments are not one clean JSON object (${e.message}); the call was not run`);
+      }
+      return this.#execute(call, decision, approval, args, execute);
     }
     let diff = null;
     try {
@@ -434,6 +634,20 @@ export class Gate extends EventTarget {
   }
 
   async #execute(call, decision, approval, args, execute) {
+    // Write-ahead: a crash while the tool runs still leaves a record.
+    const ahead = new ToolResult({ decision, executedArgs: args, approvalId: approval?.id ?? null });
+    const aheadError = await this.#record(call, ahead, approval, args, 0, 'executing');
+    if (aheadError !== null && this.#auditRequired) {
+      const refused = await this.#refuse(
+        call,
+        decision,
+        approval,
+        'denied',
+        `the audit record could not be written (${aheadError}), and this gate runs nothing it cannot record; the call was not run`,
+      );
+      refused.auditError = aheadError;
+      return refused;
+    }
     const started = Date.now();
     let status = 'executed';
     let output = null;
@@ -454,16 +668,16 @@ export class Gate extends EventTarget {
       executedArgs: args,
       approvalId: approval?.id ?? null,
     });
-    result.auditError = await this.#record(call, result, approval, args, Date.now() - started);
+    result.auditError = (await this.#record(call, result, approval, args, Date.now() - started)) ?? aheadError;
     this.#emit('approval-processed', { id: result.approvalId, tool: call.tool, status });
     return result;
   }
 
-  async #refuse(call, decision, approval, status) {
+  async #refuse(call, decision, approval, status, because) {
     const response = approval?.response ?? null;
     const result = new ToolResult({
       status,
-      reason: status === 'denied' ? `the call was denied: ${decision.summary}` : REASONS[status],
+      reason: because ?? (status === 'denied' ? `the call was denied: ${decision.summary}` : REASONS[status]),
       message: response?.message ?? null,
       instruction: response?.instruction ?? null,
       decision,
@@ -475,7 +689,7 @@ export class Gate extends EventTarget {
   }
 
   /** Writes the audit record of a finished call; returns an error message or null. */
-  #record(call, result, approval, parameters, elapsedMs) {
+  #record(call, result, approval, parameters, elapsedMs, statusOverride) {
     if (this.#sinks.length === 0) return Promise.resolve(null);
     const entry = {
       time: Date.now(),
@@ -504,17 +718,36 @@ export class Gate extends EventTarget {
               answered_at: approval.answeredAt,
             },
       shadow: this.#shadow,
-      status: result.status,
-      success: result.status === 'executed',
+      status: statusOverride ?? result.status,
+      success: statusOverride === undefined && result.status === 'executed',
       result: result.output,
       error: result.error,
       execution_time_ms: elapsedMs,
     };
+    return this.#append(entry);
+  }
+
+  /** Seals entry text after the chain's last line, keyed when the gate has an audit key. */
+  #seal(text, previous = this.#chain) {
+    return this.#auditKey === null ? this.#policy.sealAudit(text, previous) : this.#policy.sealAuditKeyed(text, previous, this.#auditKey);
+  }
+
+  /** Seals `entry` after the chain's last line and writes it to every sink. */
+  #append(entry) {
+    // Text JSON cannot carry is escaped, never dropped.
+    const text = JSON.stringify(entry, (_, v) => (typeof v === 'string' ? wellFormed(v) : v));
     // Records are sealed one after another, so the chain never forks.
     const written = this.#auditQueue.then(async () => {
       await this.#chainReady;
-      const line = this.#policy.sealAudit(entry, this.#chain);
-      for (const sink of this.#sinks) await sink.append(line);
+      let line;
+      if (typeof this.#sinks[0].appendSealed === 'function') {
+        // The first sink seals from its own last line: one chain, whoever else writes it.
+        line = await this.#sinks[0].appendSealed((previous) => this.#seal(text, previous));
+        for (const sink of this.#sinks.slice(1)) await sink.append(line);
+      } else {
+        line = this.#seal(text);
+        for (const sink of this.#sinks) await sink.append(line);
+      }
       this.#chain = line;
       return null;
     });
@@ -577,6 +810,9 @@ function requestFrom(p) {
     description: p.description ?? '',
     args: p.args,
     callId: p.call_id ?? null,
+    context: p.context ?? null,
+    configHash: p.config_hash ?? '',
+    gate: p.gate ?? '',
     decision: {
       action: p.decision.action,
       risk: p.decision.risk,

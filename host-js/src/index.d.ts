@@ -146,6 +146,14 @@ export class Policy {
   verifyAudit(log: string): { records: number; head: string };
   /** The changes an edit made to a call's arguments, as JSON `[{path, before, after}]`. */
   argsDiff(before: string | object, after: string | object): string;
+  /** Whether an answer to `sealed` still covers the `current` decision. */
+  recheck(sealed: string | object, current: string | object): 'stands' | 'denied' | 'changed';
+  /** Seals an audit entry in a keyed chain (HMAC under `key`, at least 16 bytes). */
+  sealAuditKeyed(entry: string | object, previous: string | null | undefined, key: string | Uint8Array): string;
+  /** Verifies a keyed audit log. */
+  verifyAuditKeyed(log: string, key: string | Uint8Array): { records: number; head: string };
+  /** The hash a checkpoint binds of a configuration. */
+  configHash(config: string | object): string;
 }
 
 /** A pending approval as checkpoints hold it (snake_case, times in ms since the epoch). */
@@ -212,7 +220,7 @@ export const DEFAULT_TIMEOUT_MS: number;
 
 /** A gate operation was refused. */
 export class GateError extends ToolgateError {
-  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint';
+  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key';
 }
 
 /** A tool call to run through the gate. */
@@ -239,6 +247,12 @@ export interface ApprovalRequest {
   decision: Decision;
   requestedAt: number;
   deadline: number;
+  /** The caller's context the decision was made in (JSON), if any. */
+  context: string | null;
+  /** The hash of the configuration the decision was made under. */
+  configHash: string;
+  /** The identity of the gate that asked. */
+  gate: string;
 }
 
 /** A person's answer. */
@@ -278,12 +292,18 @@ export interface CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  /** Claims `id` once, atomically; `false` when any gate claimed it already. */
+  claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 /** Where audit lines go. */
 export interface AuditSink {
   append(line: string): Promise<void>;
   last?(): Promise<string | null>;
+  /** What was found torn and set aside, for the gate to record as a gap. */
+  gap?(): Promise<string | null>;
 }
 
 export class MemoryStore implements CheckpointStore {
@@ -291,6 +311,9 @@ export class MemoryStore implements CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 /** Checkpoints in `localStorage` (or any Web Storage object). */
@@ -300,6 +323,9 @@ export class WebStorageStore implements CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 export class MemorySink implements AuditSink {
@@ -320,6 +346,14 @@ export interface GateOptions {
   toolTimeouts?: Record<string, number>;
   shadow?: boolean;
   key?: string | Uint8Array;
+  /** Checkpoints without a signature, on purpose (a store given without a key is refused otherwise). */
+  unsigned?: boolean;
+  /** The gate's identity, bound into its checkpoints. */
+  identity?: string;
+  /** Fail closed: a call whose write-ahead audit record cannot be written is not run. */
+  auditRequired?: boolean;
+  /** Keys the audit chain: every hash an HMAC under this key (at least 16 bytes). */
+  auditKey?: string | Uint8Array;
   store?: CheckpointStore;
   audit?: AuditSink[];
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
@@ -335,6 +369,8 @@ export class Gate extends EventTarget {
   run(call: GateCall, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
   pending(): Promise<({ ok: true; request: ApprovalRequest } | { ok: false; id: string; error: GateError })[]>;
   resume(id: string, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  /** Closes pending approvals past their deadline (expired, never run) and removes old tombstones. */
+  sweep(): Promise<number>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
 }

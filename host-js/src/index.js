@@ -35,7 +35,13 @@ function checkpointError(payload) {
   const tag = payload?.tag;
   if (tag === 'invalid') return new CheckpointError('invalid', `invalid checkpoint: ${payload.val}`);
   if (tag === 'format') return new CheckpointError('format', `unsupported checkpoint format \`${payload.val}\``);
-  if (tag in CHECKPOINT_MESSAGES) return new CheckpointError(tag, CHECKPOINT_MESSAGES[tag]);
+  if (tag === 'weak-key') {
+    return new CheckpointError(
+      'weak-key',
+      `the checkpoint key is ${payload.val} bytes long; a key has at least 16 (make one with \`head -c 32 /dev/urandom > key\`)`,
+    );
+  }
+  if (Object.hasOwn(CHECKPOINT_MESSAGES, tag)) return new CheckpointError(tag, CHECKPOINT_MESSAGES[tag]);
   return new CheckpointError('invalid', String(payload));
 }
 
@@ -445,6 +451,37 @@ export class Policy {
   }
 
   /**
+   * Seals an audit entry as the line after `previous` in a keyed chain: the
+   * `hash` is an HMAC-SHA-256 under `key` (at least 16 bytes).
+   *
+   * @param {string | object} entry
+   * @param {string | null | undefined} previous
+   * @param {string | Uint8Array} key
+   * @returns {string}
+   */
+  sealAuditKeyed(entry, previous, key) {
+    const text = asText(entry, 'entry');
+    const prev = previous === undefined || previous === null ? undefined : String(previous);
+    const k = keyBytes(key) ?? new Uint8Array(0);
+    return this.#records((r) => r.sealAuditKeyed(text, prev, k), (p) => new RejectedError(String(p)));
+  }
+
+  /**
+   * Verifies a keyed audit log: every hash must be the HMAC under `key`.
+   * Throws `AuditBrokenError` naming the first broken line.
+   *
+   * @param {string} log
+   * @param {string | Uint8Array} key
+   * @returns {{records: number, head: string}}
+   */
+  verifyAuditKeyed(log, key) {
+    const text = String(log);
+    const k = keyBytes(key) ?? new Uint8Array(0);
+    const s = this.#records((r) => r.verifyAuditKeyed(text, k), (p) => new AuditBrokenError(p.line, p.reason));
+    return { records: Number(s.records), head: s.head };
+  }
+
+  /**
    * Verifies a whole audit log (JSON Lines). Throws `AuditBrokenError` naming
    * the first broken line.
    *
@@ -455,6 +492,33 @@ export class Policy {
     const text = String(log);
     const s = this.#records((r) => r.verifyAudit(text), (p) => new AuditBrokenError(p.line, p.reason));
     return { records: Number(s.records), head: s.head };
+  }
+
+  /**
+   * Whether a person's answer to the `sealed` decision still covers the
+   * policy's `current` decision on the same call (both decision objects or
+   * their canonical JSON): `'stands'`, `'denied'` or `'changed'`.
+   *
+   * @param {string | object} sealed
+   * @param {string | object} current
+   * @returns {'stands' | 'denied' | 'changed'}
+   */
+  recheck(sealed, current) {
+    const a = asText(sealed, 'sealed');
+    const b = asText(current, 'current');
+    return this.#records((r) => r.recheck(a, b), (p) => new RejectedError(String(p)));
+  }
+
+  /**
+   * The hash a checkpoint binds of a configuration (JSON text or object);
+   * formatting and key order do not change it.
+   *
+   * @param {string | object} config
+   * @returns {string}
+   */
+  configHash(config) {
+    const text = asText(config, 'config');
+    return unwrap(this.#call((live) => live.records.configHash(text)));
   }
 
   /**

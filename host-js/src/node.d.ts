@@ -9,6 +9,9 @@ export class FileStore implements CheckpointStore {
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
+  claim(id: string, deadline: number): Promise<boolean>;
+  /** Removes tombstones past their deadline; resolves with how many. */
+  sweep?(now: number): Promise<number>;
 }
 
 /** A JSON Lines audit file. */
@@ -16,4 +19,6 @@ export class JsonlSink implements AuditSink {
   constructor(path: string);
   append(line: string): Promise<void>;
   last(): Promise<string | null>;
+  gap(): Promise<string | null>;
+  appendSealed(seal: (previous: string | null) => string): Promise<string>;
 }

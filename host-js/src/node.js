@@ -3,7 +3,7 @@
 // host resumes the other's pending approvals) and a JSON Lines audit file.
 // Import from 'toolgate/node'; the main module stays free of Node built-ins.
 
-import { mkdir, readdir, readFile, rename, rm, open } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, open, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GateError } from './gate.js';
 
@@ -44,6 +44,53 @@ export class FileStore {
     await rm(join(this.#dir, `${id}.json`), { force: true });
   }
 
+  /**
+   * Claims `id` once: an exclusive create of `<id>.claim` (holding the
+   * deadline), which the file system grants to exactly one process, in this
+   * host or the Rust one. The file stays as a tombstone.
+   */
+  async claim(id, deadline) {
+    checkId(id);
+    await mkdir(this.#dir, { recursive: true });
+    let handle;
+    try {
+      handle = await open(join(this.#dir, `${id}.claim`), 'wx');
+    } catch (e) {
+      if (e.code === 'EEXIST') return false;
+      throw e;
+    }
+    try {
+      await handle.writeFile(String(deadline));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return true;
+  }
+
+  /** Removes tombstones (`<id>.claim`) past their deadline; returns how many. */
+  async sweep(now) {
+    let names;
+    try {
+      names = await readdir(this.#dir);
+    } catch (e) {
+      if (e.code === 'ENOENT') return 0;
+      throw e;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const id = name.endsWith('.claim') ? name.slice(0, -'.claim'.length) : null;
+      if (id === null || !ID.test(id)) continue;
+      // A claim whose deadline cannot be read is kept: it still blocks.
+      const deadline = Number.parseInt(await readFile(join(this.#dir, name), 'utf8').catch(() => ''), 10);
+      if (Number.isFinite(deadline) && deadline < now) {
+        await rm(join(this.#dir, name), { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   async get(id) {
     checkId(id);
     try {
@@ -72,34 +119,153 @@ export class FileStore {
   }
 }
 
-/** A JSON Lines audit file, appended to and synced line by line. */
+/** How much of a log's end is read at first to find its last line. */
+const TAIL = 64 * 1024;
+
+/**
+ * The last complete line of the first `len` bytes of the open file (without
+ * its newline) and the offset just after it, reading only the end: backwards
+ * in growing windows until a whole line is in view.
+ */
+async function tail(handle, len) {
+  let window = Math.min(TAIL, len);
+  for (;;) {
+    const start = len - window;
+    const buf = Buffer.alloc(window);
+    const { bytesRead } = await handle.read(buf, 0, window, start);
+    const view = buf.subarray(0, bytesRead);
+    const end = view.lastIndexOf(0x0a);
+    if (end < 0) {
+      if (start === 0) return { line: null, after: 0 };
+      window = Math.min(window * 2, len);
+      continue;
+    }
+    const begin = view.subarray(0, end).lastIndexOf(0x0a);
+    if (begin >= 0) return { line: view.subarray(begin + 1, end), after: start + end + 1 };
+    if (start === 0) return { line: view.subarray(0, end), after: end + 1 };
+    window = Math.min(window * 2, len);
+  }
+}
+
+/** Whether `bytes` look like a sealed record (a JSON object with a string `hash`). */
+function sealed(bytes) {
+  try {
+    return typeof JSON.parse(bytes.toString('utf8'))?.hash === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A JSON Lines audit file, appended to and synced line by line. The last line
+ * is found by reading the end of the file only. A log found torn on first use
+ * (bytes after the last newline, or a last line that is not a sealed record)
+ * is repaired: those bytes go to `<file>.torn-<ms>`, the file is cut back to
+ * the last sealed record, and `gap()` describes it for the gate to record.
+ */
 export class JsonlSink {
   #path;
+  #gap = null;
+  #repaired = null;
   /** @param {string} path created if missing */
   constructor(path) {
     this.#path = path;
   }
 
+  async #repair() {
+    this.#repaired ??= (async () => {
+      let handle;
+      try {
+        handle = await open(this.#path, 'r+');
+      } catch (e) {
+        if (e.code === 'ENOENT') return;
+        throw e;
+      }
+      try {
+        const len = (await handle.stat()).size;
+        let limit = len;
+        let keep = null;
+        for (let i = 0; i < 16; i++) {
+          const { line, after } = await tail(handle, limit);
+          if (line === null) {
+            keep = 0;
+            break;
+          }
+          if (sealed(line)) {
+            keep = after;
+            break;
+          }
+          limit = Math.max(0, after - line.length - 1);
+        }
+        if (keep === null || keep >= len) return;
+        const torn = Buffer.alloc(len - keep);
+        await handle.read(torn, 0, torn.length, keep);
+        const aside = `${this.#path}.torn-${Date.now()}`;
+        await writeFile(aside, torn);
+        await handle.truncate(keep);
+        await handle.sync();
+        this.#gap = `${torn.length} torn bytes after offset ${keep} were set aside in ${aside}`;
+      } finally {
+        await handle.close();
+      }
+    })();
+    return this.#repaired;
+  }
+
   async append(line) {
     await mkdir(dirname(this.#path), { recursive: true });
+    await this.#repair();
     const handle = await open(this.#path, 'a');
     try {
-      await handle.writeFile(`${line}\n`);
-      await handle.datasync();
+      const before = (await handle.stat()).size;
+      try {
+        await handle.writeFile(`${line}\n`);
+        await handle.datasync();
+      } catch (e) {
+        // A partial line must not stay for the next record to glue onto.
+        await handle.truncate(before).catch(() => {});
+        throw e;
+      }
     } finally {
       await handle.close();
     }
   }
 
   async last() {
-    let text;
+    await this.#repair();
+    let handle;
     try {
-      text = await readFile(this.#path, 'utf8');
+      handle = await open(this.#path, 'r');
     } catch (e) {
       if (e.code === 'ENOENT') return null;
       throw e;
     }
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    return lines.at(-1) ?? null;
+    try {
+      const { line } = await tail(handle, (await handle.stat()).size);
+      return line === null ? null : line.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Seals and appends one line from the file's own last line (read afresh),
+   * so gates taking turns on one log never fork the chain. Node has no file
+   * lock: writers in several processes at the same instant can still race;
+   * the Rust sink holds an exclusive lock.
+   *
+   * @param {(previous: string | null) => string} seal
+   * @returns {Promise<string>}
+   */
+  async appendSealed(seal) {
+    const line = seal(await this.last());
+    await this.append(line);
+    return line;
+  }
+
+  /** What was found torn and set aside on first use, or null. */
+  async gap() {
+    await this.#repair();
+    return this.#gap;
   }
 }

@@ -158,13 +158,16 @@ test('cancel, and the approve callback', async () => {
 
 test('a restart resumes pending approvals from a file store; forged ones are refused', async () => {
   const dir = scratch();
-  const key = 'checkpoint key';
+  const key = 'checkpoint key, 16+ bytes';
   const first = new Gate(policy, { store: new FileStore(dir), key, timeoutMs: 5000 });
   const requested = nextRequest(first);
   // The first process asks, then is abandoned while the request is pending.
-  first.run({ tool: 'execute_sql', args: DELETE, sessionId: 's1', userId: 'u1' }, () => {
-    throw new Error('the first process must never run it');
-  });
+  // Its wait ends refused (the second gate claimed the approval).
+  first
+    .run({ tool: 'execute_sql', args: DELETE, sessionId: 's1', userId: 'u1' }, () => {
+      throw new Error('the first process must never run it');
+    })
+    .catch(() => {});
   const request = await requested;
   assert.ok(existsSync(join(dir, `${request.id}.json`)));
 
@@ -208,7 +211,7 @@ test('a restart resumes pending approvals from a file store; forged ones are ref
   );
   // An unsigned checkpoint is refused by a gate with a key.
   const unsignedDir = scratch();
-  const plain = new Gate(policy, { store: new FileStore(unsignedDir), timeoutMs: 5000 });
+  const plain = new Gate(policy, { store: new FileStore(unsignedDir), unsigned: true, timeoutMs: 5000 });
   const waiting = nextRequest(plain);
   plain.run({ tool: 'execute_sql', args: DELETE }, () => {
     throw new Error('never');
@@ -224,7 +227,7 @@ test('across hosts: a pending approval the Rust host left is resumed here, and t
   // A copy, so the Rust host's checkpoint stays for the next run.
   const fromRust = join(scratch(), 'from-rust');
   cpSync(left, fromRust, { recursive: true });
-  const gate = new Gate(policy, { store: new FileStore(fromRust), key: 'cross-host key' });
+  const gate = new Gate(policy, { store: new FileStore(fromRust), key: 'cross-host key of 16+ bytes' });
   const pending = await gate.pending();
   assert.equal(pending.length, 1, JSON.stringify(pending));
   assert.equal(pending[0].ok, true, String(pending[0].error));
@@ -244,9 +247,9 @@ test('across hosts: a pending approval the Rust host left is resumed here, and t
   // The other way: checkpoints written here, listed and verified by the Rust CLI.
   const dir = scratch();
   const keyFile = join(dir, 'key');
-  writeFileSync(keyFile, 'cross-host key\n');
+  writeFileSync(keyFile, 'cross-host key of 16+ bytes\n');
   const store = join(dir, 'store');
-  const js = new Gate(policy, { store: new FileStore(store), key: 'cross-host key', timeoutMs: 5000 });
+  const js = new Gate(policy, { store: new FileStore(store), key: 'cross-host key of 16+ bytes', timeoutMs: 5000 });
   const asked = nextRequest(js);
   js.run({ tool: 'execute_command', args: { command: 'rm -rf /tmp/build' }, sessionId: 'js' }, () => {
     throw new Error('never');
@@ -259,7 +262,7 @@ test('across hosts: a pending approval the Rust host left is resumed here, and t
   assert.equal(fromCli.args, '{"command":"rm -rf /tmp/build"}');
   assert.equal(fromCli.session_id, 'js');
   const wrongKey = join(dir, 'wrong');
-  writeFileSync(wrongKey, 'another key');
+  writeFileSync(wrongKey, 'another key of 16+ bytes');
   const refused = spawnSync(rustCli, ['approvals', 'list', store, '--key-file', wrongKey], { encoding: 'utf8' });
   assert.equal(refused.status, 4);
   assert.match(refused.stdout, /forged or changed/);
@@ -277,11 +280,11 @@ test('a Web Storage store keeps pending approvals across page loads', async () =
     removeItem: (k) => items.delete(k),
   };
   storage.setItem('unrelated', 'x');
-  const gate = new Gate(policy, { store: new WebStorageStore(storage), timeoutMs: 5000 });
+  const gate = new Gate(policy, { store: new WebStorageStore(storage), unsigned: true, timeoutMs: 5000 });
   const asked = nextRequest(gate);
   gate.run({ tool: 'execute_sql', args: DELETE }, () => 'never');
   const request = await asked;
-  const reloaded = new Gate(policy, { store: new WebStorageStore(storage) });
+  const reloaded = new Gate(policy, { store: new WebStorageStore(storage), unsigned: true });
   const pending = await reloaded.pending();
   assert.equal(pending.length, 1);
   assert.equal(pending[0].request.id, request.id);
@@ -300,9 +303,12 @@ test('shadow mode never blocks and records what it would have done', async () =>
   assert.equal(calls.length, 2, 'shadow mode runs everything');
   assert.deepEqual([confirm.status, confirm.decision.action], ['executed', 'confirm']);
   assert.deepEqual([deny.status, deny.decision.action], ['executed', 'deny']);
-  assert.equal(lines.length, 2);
-  assert.match(lines[1], /"action":"deny"/);
-  assert.match(lines[1], /"shadow":true/);
+  // Each execution has a write-ahead `executing` record before its outcome.
+  assert.equal(lines.length, 4);
+  const outcomes = lines.filter((l) => !l.includes('"status":"executing"'));
+  assert.equal(outcomes.length, 2);
+  assert.match(outcomes[1], /"action":"deny"/);
+  assert.match(outcomes[1], /"shadow":true/);
 });
 
 test('the audit of a session verifies, breaks when touched, and the Rust CLI agrees', async () => {
@@ -331,8 +337,11 @@ test('the audit of a session verifies, breaks when touched, and the Rust CLI agr
 
   const text = readFileSync(log, 'utf8');
   const summary = policy.verifyAudit(text);
-  assert.equal(summary.records, 6);
-  const lines = text.trim().split('\n');
+  // Six calls; the four that ran have a write-ahead `executing` record too.
+  assert.equal(summary.records, 10);
+  const all = text.trim().split('\n');
+  assert.match(all[0], /"status":"executing"/);
+  const lines = all.filter((l) => !l.includes('"status":"executing"'));
   assert.match(lines[0], /"session_id":"s1","user_id":"42"/);
   assert.match(lines[1], /"status":"denied"/);
   assert.match(lines[2], /"outcome":"expired"/);
@@ -344,22 +353,22 @@ test('the audit of a session verifies, breaks when touched, and the Rust CLI agr
     lines[3],
   );
   assert.match(lines[4], /"status":"failed","success":false,"result":null,"error":"boom"/);
-  assert.equal(memory.lines.join('\n'), lines.join('\n'), 'every sink holds the same chain');
+  assert.equal(memory.lines.join('\n'), all.join('\n'), 'every sink holds the same chain');
 
   const changed = text.replace('"tool":"drop_database"', '"tool":"drop_databases"');
-  assert.throws(() => policy.verifyAudit(changed), (e) => e instanceof AuditBrokenError && e.line === 2);
-  const removed = lines.filter((_, i) => i !== 2).join('\n');
+  assert.throws(() => policy.verifyAudit(changed), (e) => e instanceof AuditBrokenError && e.line === 3);
+  const removed = all.filter((_, i) => i !== 2).join('\n');
   assert.throws(() => policy.verifyAudit(removed), (e) => e instanceof AuditBrokenError && e.line === 3);
 
   // The Rust CLI verifies the log this host wrote, and finds the same break.
   const ok = spawnSync(rustCli, ['audit', 'verify', log], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
-  assert.equal(ok.stdout, `ok: 6 records, head ${summary.head}\n`);
+  assert.equal(ok.stdout, `ok: 10 records, head ${summary.head}\n`);
   const brokenFile = join(dir, 'broken.jsonl');
   writeFileSync(brokenFile, changed);
   const broken = spawnSync(rustCli, ['audit', 'verify', brokenFile], { encoding: 'utf8' });
   assert.equal(broken.status, 4);
-  assert.match(broken.stdout, /^broken: line 2:/);
+  assert.match(broken.stdout, /^broken: line 3:/);
   // A sample record, for the record.
   writeFileSync(join(root, 'target', 'cross-host', 'sample-audit.jsonl'), text);
 });

@@ -16,7 +16,8 @@ test('mute, list, and a denied delete', async () => {
   assert.ok(t.includes('tool result → model: {"status":"executed","output":"{\\"id\\":123}"}'), t);
   assert.ok(t.includes('[gate] executed (allow · risk low · source registry)'), t);
   assert.ok(t.includes('lacks the permission `/alert-rules/del`'), t);
-  assert.ok(t.includes('audit: 3 records, chain verified'), t);
+  // Two executions (each with its write-ahead record) and one denial.
+  assert.ok(t.includes('audit: 5 records, chain verified'), t);
   assert.equal(received.length, 2, JSON.stringify(received));
   assert.deepEqual(
     received.map((r) => [r.method, r.target, r.body]),
@@ -26,5 +27,5 @@ test('mute, list, and a denied delete', async () => {
     ],
   );
   assert.ok(received.every((r) => r.authorization === 'Bearer demo-user-token'));
-  assert.match(audit.split('\n')[2], /"status":"denied"/);
+  assert.match(audit.split('\n')[4], /"status":"denied"/);
 });

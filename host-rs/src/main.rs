@@ -138,6 +138,15 @@ enum AuditCommand {
     Verify {
         /// The log; `-` reads standard input.
         file: PathBuf,
+        /// A file holding the audit key of a keyed chain (at least 16 bytes;
+        /// one trailing newline is ignored): every hash must be its HMAC.
+        #[arg(long, value_name = "FILE")]
+        key_file: Option<PathBuf>,
+        /// The head hash kept elsewhere when the log was last seen: the log
+        /// must still end in it or continue from it (lines cut off the end,
+        /// or a rewritten history, are reported).
+        #[arg(long, value_name = "HASH")]
+        head: Option<String>,
     },
 }
 
@@ -149,10 +158,16 @@ enum ApprovalsCommand {
     List {
         /// The directory.
         dir: PathBuf,
-        /// A file holding the checkpoint key; one trailing newline is ignored.
-        /// With it, unsigned and forged checkpoints are refused.
-        #[arg(long, value_name = "FILE")]
+        /// A file holding the checkpoint key (at least 16 bytes; make one
+        /// with `head -c 32 /dev/urandom > key`); one trailing newline is
+        /// ignored. Unsigned and forged checkpoints are refused. An empty or
+        /// short key file is an error.
+        #[arg(long, value_name = "FILE", required_unless_present = "unsigned")]
         key_file: Option<PathBuf>,
+        /// Read checkpoints without checking signatures, on purpose: anyone who
+        /// can write the directory can forge what is listed.
+        #[arg(long, conflicts_with = "key_file")]
+        unsigned: bool,
     },
 }
 
@@ -335,9 +350,34 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             write!(out, "{}", policy.guidance(lang)?)?;
             Ok(exit::OK)
         }
-        Command::Audit(AuditCommand::Verify { file }) => {
+        Command::Audit(AuditCommand::Verify {
+            file,
+            key_file,
+            head,
+        }) => {
             let log = read_text(Some(file))?;
-            match policy.verify_audit(&log) {
+            let verified = match key_file {
+                Some(path) => policy.verify_audit_keyed(&log, &read_key(path)?),
+                None => policy.verify_audit(&log),
+            };
+            if let (Ok(_), Some(head)) = (&verified, head) {
+                // The anchored head must be one of the log's record hashes.
+                let anchored = log.lines().any(|line| {
+                    serde_json::from_str::<serde_json::Value>(line)
+                        .ok()
+                        .and_then(|v| v.get("hash").and_then(|h| h.as_str()).map(|h| h == head))
+                        .unwrap_or(false)
+                });
+                if !anchored {
+                    writeln!(
+                        out,
+                        "broken: the head {} kept elsewhere is not in the log: it was cut or rewritten",
+                        toolgate_printable(head)
+                    )?;
+                    return Ok(exit::BROKEN);
+                }
+            }
+            match verified {
                 Ok(summary) => {
                     writeln!(
                         out,
@@ -353,25 +393,21 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 Err(other) => Err(other.into()),
             }
         }
-        Command::Approvals(ApprovalsCommand::List { dir, key_file }) => {
+        Command::Approvals(ApprovalsCommand::List {
+            dir,
+            key_file,
+            unsigned,
+        }) => {
             let key = match key_file {
-                Some(path) => {
-                    let mut key = std::fs::read(path)
-                        .with_context(|| format!("cannot read {}", path.display()))?;
-                    if key.last() == Some(&b'\n') {
-                        key.pop();
-                        if key.last() == Some(&b'\r') {
-                            key.pop();
-                        }
-                    }
-                    Some(key)
-                }
+                Some(path) => Some(read_key(path)?),
                 None => None,
             };
             let mut builder =
                 toolgate::Gate::builder(&policy).store(toolgate::gate::store::DirStore::new(dir));
             if let Some(key) = key {
                 builder = builder.key(key);
+            } else if *unsigned {
+                builder = builder.unsigned();
             }
             let gate = builder.build()?;
             let mut refused = false;
@@ -389,6 +425,41 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(if refused { exit::BROKEN } else { exit::OK })
         }
     }
+}
+
+/// A key file's bytes (one trailing newline ignored); an empty or short key
+/// is an error, never a key.
+fn read_key(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let mut key = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if key.last() == Some(&b'\n') {
+        key.pop();
+        if key.last() == Some(&b'\r') {
+            key.pop();
+        }
+    }
+    if key.len() < toolgate::gate::MIN_KEY_LEN {
+        anyhow::bail!(
+            "the key file {} holds {} bytes; a key has at least {} \
+             (make one with `head -c 32 /dev/urandom > key`)",
+            path.display(),
+            key.len(),
+            toolgate::gate::MIN_KEY_LEN
+        );
+    }
+    Ok(key)
+}
+
+/// `text` with control characters written as `\u{…}`, for a terminal.
+fn toolgate_printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\u{{{:x}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The human-readable form of a decision (identical in the JavaScript bin).

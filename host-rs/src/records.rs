@@ -20,6 +20,9 @@ pub enum CheckpointError {
     /// The signature does not match: forged or changed.
     #[error("the checkpoint's signature does not match: it was forged or changed")]
     Forged,
+    /// The key is shorter than 16 bytes (its length): refused, never used.
+    #[error("the checkpoint key is {0} bytes long; a key has at least 16 (make one with `head -c 32 /dev/urandom > key`)")]
+    WeakKey(u32),
     /// The policy faulted.
     #[error(transparent)]
     Policy(#[from] Error),
@@ -32,6 +35,7 @@ impl From<wit::CheckpointError> for CheckpointError {
             wit::CheckpointError::Format(f) => CheckpointError::Format(f),
             wit::CheckpointError::Unsigned => CheckpointError::Unsigned,
             wit::CheckpointError::Forged => CheckpointError::Forged,
+            wit::CheckpointError::WeakKey(n) => CheckpointError::WeakKey(n),
         }
     }
 }
@@ -59,6 +63,17 @@ pub enum AuditError {
     /// The policy refused an entry (the message names the field) or faulted.
     #[error(transparent)]
     Policy(#[from] Error),
+}
+
+/// Whether a person's answer still covers the policy's decision now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recheck {
+    /// The same findings at no higher risk, or no person needed.
+    Stands,
+    /// The policy now denies the call.
+    Denied,
+    /// Findings or a risk the person never saw: the approval is void.
+    Changed,
 }
 
 impl Policy {
@@ -90,6 +105,31 @@ impl Policy {
             .map_err(Error::Rejected)
     }
 
+    /// Seals an audit entry as the line after `previous` in a keyed chain (an
+    /// HMAC under `key`, at least 16 bytes).
+    pub fn seal_audit_keyed(
+        &self,
+        entry: &str,
+        previous: Option<&str>,
+        key: &[u8],
+    ) -> Result<String, Error> {
+        self.call_records(|r, store| r.call_seal_audit_keyed(store, entry, previous, key))?
+            .map_err(Error::Rejected)
+    }
+
+    /// Verifies a keyed audit log: every hash must be the HMAC under `key`.
+    pub fn verify_audit_keyed(&self, log: &str, key: &[u8]) -> Result<AuditSummary, AuditError> {
+        self.call_records(|r, store| r.call_verify_audit_keyed(store, log, key))?
+            .map(|s| AuditSummary {
+                records: s.records,
+                head: s.head,
+            })
+            .map_err(|b| AuditError::Broken {
+                line: b.line,
+                reason: b.reason,
+            })
+    }
+
     /// Verifies a whole audit log (JSON Lines).
     pub fn verify_audit(&self, log: &str) -> Result<AuditSummary, AuditError> {
         self.call_records(|r, store| r.call_verify_audit(store, log))?
@@ -101,6 +141,24 @@ impl Policy {
                 line: b.line,
                 reason: b.reason,
             })
+    }
+
+    /// Whether a person's answer to the `sealed` decision still covers the
+    /// policy's `current` decision on the same call (both canonical decision
+    /// JSON): `stands`, `denied` or `changed`.
+    pub fn recheck(&self, sealed: &str, current: &str) -> Result<Recheck, Error> {
+        self.call_records(|r, store| r.call_recheck(store, sealed, current))?
+            .map(|r| match r {
+                wit::RecheckVerdict::Stands => Recheck::Stands,
+                wit::RecheckVerdict::Denied => Recheck::Denied,
+                wit::RecheckVerdict::Changed => Recheck::Changed,
+            })
+            .map_err(Error::Rejected)
+    }
+
+    /// The hash a checkpoint binds of a configuration (JSON).
+    pub fn config_hash(&self, config: &str) -> Result<String, Error> {
+        self.call_records(|r, store| r.call_config_hash(store, config))
     }
 
     /// The changes a person's edit made to a call's arguments, as a JSON array

@@ -309,7 +309,7 @@ fn cancel_and_the_approver_callback() {
 #[test]
 fn a_restart_resumes_pending_approvals_from_the_store() {
     let dir = scratch("resume");
-    let key = b"checkpoint key".to_vec();
+    let key = b"checkpoint key, 16+ bytes".to_vec();
     // The first process asks, then "dies" while the request is pending.
     {
         let gate = Gate::builder(&policy())
@@ -376,7 +376,7 @@ fn a_restart_resumes_pending_approvals_from_the_store() {
 #[test]
 fn forged_checkpoints_are_refused() {
     let dir = scratch("forged");
-    let key = b"k1".to_vec();
+    let key = b"k1 is a key of 16+ bytes".to_vec();
     let gate = Gate::builder(&policy())
         .store(DirStore::new(&dir))
         .key(key.clone())
@@ -424,6 +424,7 @@ fn forged_checkpoints_are_refused() {
     let unsigned = scratch("unsigned");
     let plain = Gate::builder(&policy())
         .store(DirStore::new(&unsigned))
+        .unsigned()
         .build()
         .unwrap();
     let events = plain.subscribe();
@@ -451,6 +452,7 @@ fn the_sqlite_store_keeps_pending_approvals_across_gates() {
     let db = scratch("sqlite-store").join("gate.db");
     let gate = Gate::builder(&policy())
         .store(SqliteStore::open(&db).unwrap())
+        .unsigned()
         .build()
         .unwrap();
     let events = gate.subscribe();
@@ -461,6 +463,7 @@ fn the_sqlite_store_keeps_pending_approvals_across_gates() {
     let request = next_request(&events);
     let reopened = Gate::builder(&policy())
         .store(SqliteStore::open(&db).unwrap())
+        .unsigned()
         .build()
         .unwrap();
     let pending = reopened.pending().unwrap();
@@ -498,7 +501,13 @@ fn shadow_mode_never_blocks_and_records_what_it_would_have_done() {
         (deny.status, deny.decision.action),
         (Status::Executed, Action::Deny)
     );
-    let lines = lines.lock().unwrap();
+    let all = lines.lock().unwrap();
+    // Each execution has a write-ahead `executing` record before its outcome.
+    assert_eq!(all.len(), 4);
+    let lines: Vec<&String> = all
+        .iter()
+        .filter(|l| !l.contains(r#""status":"executing""#))
+        .collect();
     assert_eq!(lines.len(), 2);
     assert!(
         lines[1].contains(r#""action":"deny""#) && lines[1].contains(r#""shadow":true"#),
@@ -553,8 +562,15 @@ fn the_audit_of_a_session_verifies_and_breaks_when_touched() {
     let policy = policy();
     let text = std::fs::read_to_string(&log).unwrap();
     let summary = policy.verify_audit(&text).unwrap();
-    assert_eq!(summary.records, 6);
-    let lines: Vec<&str> = text.lines().collect();
+    // Six calls; the four that ran have a write-ahead `executing` record too.
+    assert_eq!(summary.records, 10);
+    let all: Vec<&str> = text.lines().collect();
+    assert!(all[0].contains(r#""status":"executing""#), "{}", all[0]);
+    let lines: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|l| !l.contains(r#""status":"executing""#))
+        .collect();
     assert!(
         lines[0].contains(r#""session_id":"s1","user_id":"42""#),
         "{}",
@@ -580,8 +596,8 @@ fn the_audit_of_a_session_verifies_and_breaks_when_touched() {
     // Any change breaks verification, at the changed line.
     let changed = text.replacen(r#""tool":"drop_database""#, r#""tool":"drop_databases""#, 1);
     let err = policy.verify_audit(&changed).unwrap_err();
-    assert!(err.to_string().starts_with("line 2:"), "{err}");
-    let mut removed = lines.clone();
+    assert!(err.to_string().starts_with("line 3:"), "{err}");
+    let mut removed = all.clone();
     removed.remove(2);
     let err = policy.verify_audit(&removed.join("\n")).unwrap_err();
     assert!(err.to_string().starts_with("line 3:"), "{err}");
@@ -598,7 +614,7 @@ fn the_audit_of_a_session_verifies_and_breaks_when_touched() {
     assert_eq!(ok.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(ok.stdout).unwrap(),
-        format!("ok: 6 records, head {}\n", summary.head)
+        format!("ok: 10 records, head {}\n", summary.head)
     );
     let broken_file = dir.join("broken.jsonl");
     std::fs::write(&broken_file, changed).unwrap();
@@ -606,7 +622,7 @@ fn the_audit_of_a_session_verifies_and_breaks_when_touched() {
     assert_eq!(broken.status.code(), Some(4));
     assert!(String::from_utf8(broken.stdout)
         .unwrap()
-        .starts_with("broken: line 2:"));
+        .starts_with("broken: line 3:"));
 }
 
 /// Leaves a pending approval, written by this host, where the JavaScript host's
@@ -621,7 +637,7 @@ fn leaves_a_pending_approval_for_the_javascript_host() {
     let _ = std::fs::remove_dir_all(&dir);
     let gate = Gate::builder(&policy())
         .store(DirStore::new(&dir))
-        .key(b"cross-host key".to_vec())
+        .key(b"cross-host key of 16+ bytes".to_vec())
         .timeout(Duration::from_secs(3600))
         .build()
         .unwrap();

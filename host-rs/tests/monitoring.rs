@@ -43,7 +43,8 @@ fn mute_list_and_a_denied_delete() {
         "{t}"
     );
     assert!(t.contains("lacks the permission `/alert-rules/del`"), "{t}");
-    assert!(t.contains("audit: 3 records, chain verified"), "{t}");
+    // Two executions (each with its write-ahead record) and one denial.
+    assert!(t.contains("audit: 5 records, chain verified"), "{t}");
 
     // Exactly two requests reached the server, with the user's token, the
     // path parameter substituted, the body split off and no risk_level; the
@@ -68,7 +69,7 @@ fn mute_list_and_a_denied_delete() {
     assert!(outcome
         .audit
         .lines()
-        .nth(2)
+        .nth(4)
         .unwrap()
         .contains(r#""status":"denied""#));
 }

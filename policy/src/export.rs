@@ -10,7 +10,9 @@ wit_bindgen::generate!({
 });
 
 use exports::toolgate::policy::policy::{Guest, GuestEngine};
-use exports::toolgate::policy::records::{AuditBreak, AuditSummary, CheckpointError};
+use exports::toolgate::policy::records::{
+    AuditBreak, AuditSummary, CheckpointError, RecheckVerdict as Recheck,
+};
 use exports::toolgate::policy::types as wit;
 
 struct Component;
@@ -212,22 +214,16 @@ impl exports::toolgate::policy::records::Guest for Component {
         crate::seal_audit(&entry, previous.as_deref()).map_err(|e| e.to_string())
     }
 
-    fn verify_audit(log: String) -> Result<AuditSummary, AuditBreak> {
-        crate::verify_audit(&log)
-            .map(|s| AuditSummary {
-                records: s.records,
-                head: s.head,
-            })
-            .map_err(|e| match e {
-                crate::AuditError::Broken { line, reason } => AuditBreak {
-                    line: u32::try_from(line).unwrap_or(u32::MAX),
-                    reason,
-                },
-                other => AuditBreak {
-                    line: 0,
-                    reason: other.to_string(),
-                },
-            })
+    fn recheck(sealed: String, current: String) -> Result<Recheck, String> {
+        crate::records::recheck_json(&sealed, &current).map(|r| match r {
+            crate::records::Recheck::Stands => Recheck::Stands,
+            crate::records::Recheck::Denied => Recheck::Denied,
+            crate::records::Recheck::Changed => Recheck::Changed,
+        })
+    }
+
+    fn config_hash(config: String) -> String {
+        crate::records::config_hash(&config)
     }
 
     fn args_diff(before: String, after: String) -> Result<String, String> {
@@ -235,6 +231,43 @@ impl exports::toolgate::policy::records::Guest for Component {
             .map_err(|e| e.to_string())
             .and_then(|changes| serde_json::to_string(&changes).map_err(|e| e.to_string()))
     }
+
+    fn seal_audit_keyed(
+        entry: String,
+        previous: Option<String>,
+        key: Vec<u8>,
+    ) -> Result<String, String> {
+        crate::records::seal_audit_keyed(&entry, previous.as_deref(), &key)
+            .map_err(|e| e.to_string())
+    }
+
+    fn verify_audit_keyed(log: String, key: Vec<u8>) -> Result<AuditSummary, AuditBreak> {
+        audit_summary(crate::records::verify_audit_keyed(&log, &key))
+    }
+
+    fn verify_audit(log: String) -> Result<AuditSummary, AuditBreak> {
+        audit_summary(crate::verify_audit(&log))
+    }
+}
+
+fn audit_summary(
+    verified: Result<crate::AuditSummary, crate::AuditError>,
+) -> Result<AuditSummary, AuditBreak> {
+    verified
+        .map(|s| AuditSummary {
+            records: s.records,
+            head: s.head,
+        })
+        .map_err(|e| match e {
+            crate::AuditError::Broken { line, reason } => AuditBreak {
+                line: u32::try_from(line).unwrap_or(u32::MAX),
+                reason,
+            },
+            other => AuditBreak {
+                line: 0,
+                reason: other.to_string(),
+            },
+        })
 }
 
 fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
@@ -243,6 +276,9 @@ fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
         crate::CheckpointError::Format(f) => CheckpointError::Format(f),
         crate::CheckpointError::Unsigned => CheckpointError::Unsigned,
         crate::CheckpointError::Forged => CheckpointError::Forged,
+        crate::CheckpointError::WeakKey(n) => {
+            CheckpointError::WeakKey(u32::try_from(n).unwrap_or(u32::MAX))
+        }
     }
 }
 

@@ -25,14 +25,79 @@ pub trait AuditSink: Send + Sync {
     fn last(&self) -> Result<Option<String>, SinkError> {
         Ok(None)
     }
+    /// Seals and appends one line as a single writer: the sink holds its
+    /// lock, reads its own last line, hands it to `seal` and appends what
+    /// comes back, so gates in several processes writing one log never fork
+    /// the chain. `None` when the sink cannot do this (the gate then chains
+    /// from the last line it wrote itself).
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        let _ = seal;
+        None
+    }
+    /// What the sink found torn and set aside when it opened (a partial last
+    /// record after a crash or a full disk), for the gate to record as a gap.
+    fn gap(&self) -> Option<String> {
+        None
+    }
+}
+
+/// How much of a log's end is read at first to find its last line.
+const TAIL: u64 = 64 * 1024;
+
+/// The last complete line of the first `len` bytes of `file` (without its
+/// newline) and the offset just after that newline, reading only the end:
+/// backwards in growing windows until a whole line is in view.
+fn tail(file: &mut std::fs::File, len: u64) -> std::io::Result<(Option<Vec<u8>>, u64)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut window = TAIL.min(len);
+    loop {
+        let start = len - window;
+        file.seek(SeekFrom::Start(start))?;
+        let mut buf = Vec::with_capacity(usize::try_from(window).unwrap_or(0));
+        Read::by_ref(file).take(window).read_to_end(&mut buf)?;
+        let Some(end) = buf.iter().rposition(|b| *b == b'\n') else {
+            if start == 0 {
+                return Ok((None, 0));
+            }
+            window = (window * 2).min(len);
+            continue;
+        };
+        let before = buf.get(..end).unwrap_or_default();
+        match before.iter().rposition(|b| *b == b'\n') {
+            Some(begin) => {
+                let line = before.get(begin + 1..).unwrap_or_default().to_vec();
+                return Ok((Some(line), start + end as u64 + 1));
+            }
+            None if start == 0 => return Ok((Some(before.to_vec()), end as u64 + 1)),
+            None => window = (window * 2).min(len),
+        }
+    }
+}
+
+/// Whether `line` looks like a sealed record (a JSON object with a string
+/// `hash`); the component checks the rest when it chains the next one.
+fn sealed(line: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("hash").map(serde_json::Value::is_string))
+        .unwrap_or(false)
 }
 
 /// A JSON Lines file, appended to and synced line by line; `toolgate audit
 /// verify FILE` checks it.
+///
+/// A log found torn when it opens (bytes after the last newline, or a last
+/// line that is not a sealed record) is repaired: those bytes are moved to
+/// `<file>.torn-<ms>`, the file is cut back to the last sealed record, and
+/// the gate records the gap, so later records chain and verify again.
 #[derive(Debug)]
 pub struct JsonlSink {
     path: PathBuf,
     file: Mutex<std::fs::File>,
+    gap: Option<String>,
 }
 
 impl JsonlSink {
@@ -46,28 +111,120 @@ impl JsonlSink {
             .create(true)
             .append(true)
             .open(&path)?;
+        let gap = repair(&path)?;
         Ok(JsonlSink {
             path,
             file: Mutex::new(file),
+            gap,
         })
     }
+}
+
+/// Cuts a torn end off the log at `path`, keeping the bytes aside; returns a
+/// description of the gap, or `None` when the log ends in a sealed record.
+fn repair(path: &Path) -> Result<Option<String>, SinkError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)?;
+    let len = file.metadata()?.len();
+    let mut limit = len;
+    let mut keep = None;
+    // Walk back over lines that are not sealed records (a torn write, text
+    // glued after it), a few at most: a file of something else is left alone.
+    for _ in 0..16 {
+        match tail(&mut file, limit)? {
+            (None, _) => {
+                keep = Some(0);
+                break;
+            }
+            (Some(line), after) if sealed(&line) => {
+                keep = Some(after);
+                break;
+            }
+            (Some(line), after) => limit = after.saturating_sub(line.len() as u64 + 1),
+        }
+    }
+    let Some(keep) = keep.filter(|k| *k < len) else {
+        return Ok(None);
+    };
+    file.seek(SeekFrom::Start(keep))?;
+    let mut torn = Vec::new();
+    file.read_to_end(&mut torn)?;
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(format!(".torn-{millis}"));
+    let aside = PathBuf::from(aside);
+    std::fs::write(&aside, &torn)?;
+    file.set_len(keep)?;
+    file.sync_all()?;
+    Ok(Some(format!(
+        "{} torn bytes after offset {keep} were set aside in {}",
+        torn.len(),
+        aside.display()
+    )))
 }
 
 impl AuditSink for JsonlSink {
     fn append(&self, line: &str) -> Result<(), SinkError> {
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        file.write_all(format!("{line}\n").as_bytes())?;
-        file.sync_data()?;
+        let before = file.metadata()?.len();
+        let written = file
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| file.sync_data());
+        if let Err(e) = written {
+            // A partial line must not stay for the next record to glue onto.
+            let _ = file.set_len(before);
+            return Err(e.into());
+        }
         Ok(())
     }
 
     fn last(&self) -> Result<Option<String>, SinkError> {
-        let text = std::fs::read_to_string(&self.path)?;
-        Ok(text
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .map(str::to_owned))
+        let mut file = std::fs::File::open(&self.path)?;
+        let len = file.metadata()?.len();
+        let (line, _) = tail(&mut file, len)?;
+        Ok(line.map(|l| String::from_utf8_lossy(&l).into_owned()))
+    }
+
+    fn gap(&self) -> Option<String> {
+        self.gap.clone()
+    }
+
+    /// Under an exclusive lock on the file (held by one process at a time).
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        let run = || -> Result<String, String> {
+            let file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+            file.lock()
+                .map_err(|e| format!("audit sink: cannot lock the log: {e}"))?;
+            let written = (|| {
+                let mut reader = std::fs::File::open(&self.path).map_err(|e| e.to_string())?;
+                let len = reader.metadata().map_err(|e| e.to_string())?.len();
+                let (last, _) = tail(&mut reader, len).map_err(|e| e.to_string())?;
+                let last = last.map(|l| String::from_utf8_lossy(&l).into_owned());
+                let line = seal(last.as_deref())?;
+                let mut writer: &std::fs::File = &file;
+                let before = file.metadata().map_err(|e| e.to_string())?.len();
+                let result = writer
+                    .write_all(format!("{line}\n").as_bytes())
+                    .and_then(|()| file.sync_data());
+                if let Err(e) = result {
+                    let _ = file.set_len(before);
+                    return Err(format!("audit sink: {e}"));
+                }
+                Ok(line)
+            })();
+            let _ = file.unlock();
+            written
+        };
+        Some(run())
     }
 }
 

@@ -19,7 +19,7 @@ pub mod store;
 
 use crate::decision::{Action, Decision};
 use crate::policy::{Engine, Error, Policy};
-use crate::records::CheckpointError;
+use crate::records::{CheckpointError, Recheck};
 use audit::{AuditSink, SinkError};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -177,6 +177,15 @@ pub struct ApprovalRequest {
     pub requested_at: u64,
     /// When it expires (ms since the Unix epoch).
     pub deadline: u64,
+    /// The caller's context the decision was made in (JSON).
+    #[serde(default)]
+    pub context: Option<String>,
+    /// The hash of the configuration the decision was made under.
+    #[serde(default)]
+    pub config_hash: String,
+    /// The identity of the gate that asked.
+    #[serde(default)]
+    pub gate: String,
 }
 
 /// What became of a call.
@@ -260,6 +269,10 @@ impl ToolResult {
 
 /// What the gate reports while it works.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "events are rare (one per approval step); boxing would change the public API"
+)]
 pub enum Event {
     /// A person must answer this request.
     Requested(ApprovalRequest),
@@ -310,6 +323,10 @@ pub enum GateError {
     /// The checkpoint store failed, so the call was not run.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The gate has no usable key: none for a checkpoint store (without
+    /// [`GateBuilder::unsigned`]), or one shorter than 16 bytes.
+    #[error("{0}")]
+    Key(String),
     /// The audit sink failed.
     #[error(transparent)]
     Sink(#[from] SinkError),
@@ -329,7 +346,12 @@ pub struct GateBuilder {
     tool_timeouts: HashMap<String, Duration>,
     shadow: bool,
     key: Option<Vec<u8>>,
+    unsigned: bool,
     store: Arc<dyn CheckpointStore>,
+    store_set: bool,
+    identity: Option<String>,
+    audit_required: bool,
+    audit_key: Option<Vec<u8>>,
     sinks: Vec<Arc<dyn AuditSink>>,
     approver: Option<Approver>,
 }
@@ -360,16 +382,52 @@ impl GateBuilder {
         self
     }
 
-    /// Signs checkpoints with this key (HMAC-SHA-256) and refuses unsigned or
-    /// forged ones.
+    /// Signs checkpoints with this key (HMAC-SHA-256, at least 16 bytes; make
+    /// one with `head -c 32 /dev/urandom > key`) and refuses unsigned or
+    /// forged ones. A shorter or empty key makes [`GateBuilder::build`] fail.
     pub fn key(mut self, key: impl Into<Vec<u8>>) -> Self {
         self.key = Some(key.into());
         self
     }
 
-    /// Where pending approvals are checkpointed ([`MemoryStore`] by default).
+    /// Writes and reads checkpoints without a signature, on purpose: anyone
+    /// who can write the store can then forge a pending approval. Without a
+    /// key and without this, a gate given a [`GateBuilder::store`] is refused.
+    pub fn unsigned(mut self) -> Self {
+        self.unsigned = true;
+        self
+    }
+
+    /// Where pending approvals are checkpointed ([`MemoryStore`] by default,
+    /// which nobody outside the process can write, so it needs no key). A
+    /// store given here needs a [`GateBuilder::key`] or
+    /// [`GateBuilder::unsigned`].
     pub fn store(mut self, store: impl CheckpointStore + 'static) -> Self {
         self.store = Arc::new(store);
+        self.store_set = true;
+        self
+    }
+
+    /// Keys the audit chain: every record's `hash` is an HMAC under this key
+    /// (at least 16 bytes), so nobody without it can rewrite the log and
+    /// recompute the chain; `toolgate audit verify --key-file` checks it.
+    pub fn audit_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.audit_key = Some(key.into());
+        self
+    }
+
+    /// Fail closed: a call whose write-ahead audit record cannot be written
+    /// is not run (it is `denied`, the reason says why). Off by default, when
+    /// an audit failure is reported on the result and the call still runs.
+    pub fn audit_required(mut self, on: bool) -> Self {
+        self.audit_required = on;
+        self
+    }
+
+    /// The gate's identity, bound into its checkpoints (a deployment's name;
+    /// by default one made for this process).
+    pub fn identity(mut self, name: impl Into<String>) -> Self {
+        self.identity = Some(name.into());
         self
     }
 
@@ -392,17 +450,50 @@ impl GateBuilder {
 
     /// Makes the gate.
     pub fn build(self) -> Result<Gate, GateError> {
+        match &self.key {
+            Some(key) if key.len() < MIN_KEY_LEN => {
+                return Err(GateError::Key(format!(
+                    "the checkpoint key is {} bytes long; a key has at least {MIN_KEY_LEN} \
+                     (make one with `head -c 32 /dev/urandom > key`)",
+                    key.len()
+                )));
+            }
+            _ if self
+                .audit_key
+                .as_ref()
+                .is_some_and(|k| k.len() < MIN_KEY_LEN) =>
+            {
+                return Err(GateError::Key(String::from(
+                    "the audit key has fewer than 16 bytes \
+                     (make one with `head -c 32 /dev/urandom > key`)",
+                )));
+            }
+            None if self.store_set && !self.unsigned => {
+                return Err(GateError::Key(String::from(
+                    "a gate with a checkpoint store needs a key (at least 16 bytes), \
+                     or `unsigned` said explicitly",
+                )));
+            }
+            _ => {}
+        }
         let engine = self.policy.engine(&self.config)?;
         let version = self.policy.version()?;
+        let config_hash = self.policy.config_hash(&self.config)?;
         let last = match self.sinks.first() {
             Some(sink) => sink.last()?,
             None => None,
         };
-        Ok(Gate {
+        let gap = self.sinks.first().and_then(|sink| sink.gap());
+        let prefix = id_prefix();
+        let gate = Gate {
             inner: Arc::new(Inner {
                 policy: self.policy,
                 engine,
                 version,
+                config_hash,
+                identity: self.identity.unwrap_or_else(|| format!("tg-{prefix}")),
+                audit_required: self.audit_required,
+                audit_key: self.audit_key,
                 timeout: self.timeout,
                 tool_timeouts: self.tool_timeouts,
                 shadow: self.shadow,
@@ -415,11 +506,18 @@ impl GateBuilder {
                 waiting: Mutex::new(HashMap::new()),
                 finished: Mutex::new(HashSet::new()),
                 next_id: AtomicU64::new(0),
-                id_prefix: id_prefix(),
+                id_prefix: prefix,
             }),
-        })
+        };
+        if let Some(gap) = gap {
+            gate.record_gap(&gap)?;
+        }
+        Ok(gate)
     }
 }
+
+/// The shortest checkpoint key, in bytes.
+pub const MIN_KEY_LEN: usize = 16;
 
 /// A slot a waiting call sleeps on.
 struct Slot {
@@ -438,6 +536,10 @@ struct Inner {
     policy: Policy,
     engine: Engine,
     version: String,
+    config_hash: String,
+    identity: String,
+    audit_required: bool,
+    audit_key: Option<Vec<u8>>,
     timeout: Duration,
     tool_timeouts: HashMap<String, Duration>,
     shadow: bool,
@@ -534,7 +636,12 @@ impl Gate {
             tool_timeouts: HashMap::new(),
             shadow: false,
             key: None,
+            unsigned: false,
             store: Arc::new(MemoryStore::new()),
+            store_set: false,
+            identity: None,
+            audit_required: false,
+            audit_key: None,
             sinks: Vec::new(),
             approver: None,
         }
@@ -613,6 +720,9 @@ impl Gate {
                     requested_at: now,
                     deadline: now
                         .saturating_add(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)),
+                    context: call.context.clone(),
+                    config_hash: self.inner.config_hash.clone(),
+                    gate: self.inner.identity.clone(),
                 };
                 let pending = serde_json::to_string(&request)
                     .map_err(|e| GateError::InvalidEdit(e.to_string()))?;
@@ -625,7 +735,7 @@ impl Gate {
                         source,
                     })?;
                 self.inner.store.put(&request.id, &checkpoint)?;
-                Ok(self.wait_and_finish(call.clone(), request, execute))
+                self.wait_and_finish(call.clone(), request, execute)
             }
         }
     }
@@ -694,9 +804,45 @@ impl Gate {
             description: request.description.clone(),
             session_id: request.session_id.clone(),
             user_id: request.user_id.clone(),
-            context: None,
+            context: request.context.clone(),
         };
-        Ok(self.wait_and_finish(call, request, execute))
+        self.wait_and_finish(call, request, execute)
+    }
+
+    /// Cleans the store: every pending approval past its deadline that no
+    /// call of this gate waits for is closed as `expired` (claimed, removed,
+    /// audited; never run), and tombstones past their deadline are removed.
+    /// Checkpoints that cannot be opened (forged, unreadable) are left for a
+    /// person to look at. Returns how many approvals were closed.
+    pub fn sweep(&self) -> Result<usize, GateError> {
+        let now = now_ms();
+        let mut closed = 0;
+        for (id, text) in self.inner.store.list()? {
+            let Ok(request) = self.open(&id, &text) else {
+                continue;
+            };
+            if request.deadline > now || lock(&self.inner.waiting).contains_key(&id) {
+                continue;
+            }
+            let claimed = self.inner.store.claim(&id, request.deadline)?;
+            self.inner.store.remove(&id)?;
+            if claimed {
+                closed += 1;
+                let call = Call {
+                    tool: request.tool.clone(),
+                    args: request.args.clone(),
+                    call_id: request.call_id.clone(),
+                    description: request.description.clone(),
+                    session_id: request.session_id.clone(),
+                    user_id: request.user_id.clone(),
+                    context: request.context.clone(),
+                };
+                let approval = Approval::new(id, "expired", None, None);
+                self.refuse(&call, request.decision, Some(approval), Status::Expired);
+            }
+        }
+        self.inner.store.sweep(now)?;
+        Ok(closed)
     }
 
     /// Answers a pending approval. Edited arguments must be a JSON object. An
@@ -740,7 +886,7 @@ impl Gate {
         call: Call,
         request: ApprovalRequest,
         execute: impl FnOnce(&str) -> Result<String, String>,
-    ) -> ToolResult {
+    ) -> Result<ToolResult, GateError> {
         let id = request.id.clone();
         let slot = Arc::new(Slot {
             state: Mutex::new(SlotState::Waiting),
@@ -783,10 +929,25 @@ impl Gate {
         // Close the slot first, so no answer can land after this point.
         lock(&self.inner.waiting).remove(&id);
         lock(&self.inner.finished).insert(id.clone());
-        let _ = self.inner.store.remove(&id);
-        let answered_at = Some(now_ms());
+        // The deadline is checked when the answer is taken, not only while
+        // waiting: an answer that comes at once after the deadline (a resume
+        // of an expired approval, a zero timeout) is too late all the same.
+        let now = now_ms();
+        let state = match state {
+            SlotState::Answered(_) if now >= request.deadline => SlotState::Waiting,
+            other => other,
+        };
+        // Claim the approval in the store before anything runs: of every gate
+        // and process answering it, exactly one wins; the claim stays as a
+        // tombstone, so a checkpoint put back later cannot run again. A claim
+        // or removal that fails runs nothing.
+        if !self.inner.store.claim(&id, request.deadline)? {
+            return Err(GateError::AlreadyAnswered(id));
+        }
+        self.inner.store.remove(&id)?;
+        let answered_at = Some(now);
         let decision = request.decision.clone();
-        match state {
+        Ok(match state {
             SlotState::Waiting => {
                 let approval = Approval::new(id, "expired", None, None);
                 self.refuse(&call, decision, Some(approval), Status::Expired)
@@ -808,8 +969,47 @@ impl Gate {
                     }
                     Answer::Approve => {
                         let approval = Approval::new(id, "approved", Some(response), answered_at);
-                        let args = self.stripped(&call.args);
-                        self.execute(&call, decision, Some(approval), &args, execute)
+                        // Decided again under the current configuration: the
+                        // answer covers only what the person was shown.
+                        let current = self.decide(&call);
+                        match self.recheck(&decision, &current) {
+                            Recheck::Denied => {
+                                self.refuse(&call, current, Some(approval), Status::Denied)
+                            }
+                            Recheck::Changed => self.refuse_because(
+                                &call,
+                                current,
+                                Some(approval),
+                                Status::Denied,
+                                String::from(
+                                    "the policy's decision on this call changed after it was \
+                                     approved; the approval is void, ask again",
+                                ),
+                            ),
+                            Recheck::Stands => {
+                                match self.inner.policy.strip_risk_level(&call.args) {
+                                    Ok(args) => self.execute(
+                                        &call,
+                                        decision,
+                                        Some(approval),
+                                        &args,
+                                        execute,
+                                    ),
+                                    // Only one clean object reaches a tool: what
+                                    // the dialog showed is what runs.
+                                    Err(e) => self.refuse_because(
+                                        &call,
+                                        decision,
+                                        Some(approval),
+                                        Status::Denied,
+                                        format!(
+                                            "the arguments are not one clean JSON object ({e}); \
+                                             the call was not run"
+                                        ),
+                                    ),
+                                }
+                            }
+                        }
                     }
                     Answer::Edit(edited) => {
                         let mut approval = Approval::new(id, "edited", Some(response), answered_at);
@@ -830,7 +1030,43 @@ impl Gate {
                     }
                 }
             }
+        })
+    }
+
+    /// Whether the answer to `sealed` covers `current`; a recheck the
+    /// component cannot make voids the approval.
+    fn recheck(&self, sealed: &Decision, current: &Decision) -> Recheck {
+        let sealed = serde_json::to_string(sealed);
+        let current = serde_json::to_string(current);
+        match (sealed, current) {
+            (Ok(sealed), Ok(current)) => self
+                .inner
+                .policy
+                .recheck(&sealed, &current)
+                .unwrap_or(Recheck::Changed),
+            _ => Recheck::Changed,
         }
+    }
+
+    /// Records that the first audit sink was found torn and repaired.
+    fn record_gap(&self, gap: &str) -> Result<(), GateError> {
+        let entry = serde_json::json!({
+            "time": now_ms(),
+            "tool": "toolgate.audit",
+            "parameters": gap,
+            "decision": {
+                "action": "allow",
+                "risk": "low",
+                "source": "default",
+                "findings": ["audit.gap"],
+                "policy_version": self.inner.version,
+            },
+            "shadow": self.inner.shadow,
+            "status": "gap",
+            "success": false,
+        });
+        self.append(&entry)
+            .map_err(|e| GateError::Sink(SinkError::Io(std::io::Error::other(e))))
     }
 
     /// The policy's decision on a call, in its context if it has one.
@@ -858,6 +1094,31 @@ impl Gate {
         args: &str,
         execute: impl FnOnce(&str) -> Result<String, String>,
     ) -> ToolResult {
+        // Write-ahead: a crash while the tool runs still leaves a record.
+        let ahead = ToolResult {
+            status: Status::Executed,
+            output: None,
+            error: None,
+            reason: None,
+            message: None,
+            instruction: None,
+            decision: decision.clone(),
+            executed_args: Some(args.to_owned()),
+            approval_id: approval.as_ref().map(|a| a.id.clone()),
+            audit_error: None,
+        };
+        let ahead_error = self
+            .record(call, &ahead, approval.as_ref(), args, 0, Some("executing"))
+            .err();
+        if let Some(error) = ahead_error.as_ref().filter(|_| self.inner.audit_required) {
+            let reason = format!(
+                "the audit record could not be written ({error}), and this gate runs nothing \
+                 it cannot record; the call was not run"
+            );
+            let mut result = self.refuse_because(call, decision, approval, Status::Denied, reason);
+            result.audit_error = Some(error.clone());
+            return result;
+        }
         let started = std::time::Instant::now();
         let outcome = execute(args);
         let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -881,8 +1142,9 @@ impl Gate {
             audit_error: None,
         };
         result.audit_error = self
-            .record(call, &result, approval.as_ref(), args, elapsed)
-            .err();
+            .record(call, &result, approval.as_ref(), args, elapsed, None)
+            .err()
+            .or(ahead_error);
         self.emit(&Event::Processed {
             id: result.approval_id.clone(),
             tool: call.tool.clone(),
@@ -898,13 +1160,24 @@ impl Gate {
         approval: Option<Approval>,
         status: Status,
     ) -> ToolResult {
-        let response = approval.as_ref().and_then(|a| a.response.as_ref());
         let reason = match status {
             Status::Denied => format!("the call was denied: {}", decision.summary),
             Status::Rejected => String::from("the user rejected this call; it was not run"),
             Status::Expired => String::from("no one approved this call in time; it was not run"),
             _ => String::from("the approval was cancelled; the call was not run"),
         };
+        self.refuse_because(call, decision, approval, status, reason)
+    }
+
+    fn refuse_because(
+        &self,
+        call: &Call,
+        decision: Decision,
+        approval: Option<Approval>,
+        status: Status,
+        reason: String,
+    ) -> ToolResult {
+        let response = approval.as_ref().and_then(|a| a.response.as_ref());
         let mut result = ToolResult {
             status,
             output: None,
@@ -918,7 +1191,7 @@ impl Gate {
             audit_error: None,
         };
         result.audit_error = self
-            .record(call, &result, approval.as_ref(), &call.args, 0)
+            .record(call, &result, approval.as_ref(), &call.args, 0, None)
             .err();
         self.emit(&Event::Processed {
             id: result.approval_id.clone(),
@@ -936,6 +1209,7 @@ impl Gate {
         approval: Option<&Approval>,
         parameters: &str,
         elapsed_ms: u64,
+        status: Option<&str>,
     ) -> Result<(), String> {
         if self.inner.sinks.is_empty() {
             return Ok(());
@@ -973,18 +1247,39 @@ impl Gate {
             },
             "approval": approval,
             "shadow": self.inner.shadow,
-            "status": result.status,
-            "success": result.status == Status::Executed,
+            "status": status.unwrap_or(result.status.as_str()),
+            "success": status.is_none() && result.status == Status::Executed,
             "result": result.output,
             "error": result.error,
             "execution_time_ms": elapsed_ms,
         });
+        self.append(&entry)
+    }
+
+    /// Seals `entry` after the chain's last line and writes it to every sink.
+    fn append(&self, entry: &serde_json::Value) -> Result<(), String> {
         let mut chain = lock(&self.inner.chain);
-        let line = self
-            .inner
-            .policy
-            .seal_audit(&entry.to_string(), chain.as_deref())
-            .map_err(|e| e.to_string())?;
+        let text = entry.to_string();
+        let seal = |previous: Option<&str>| {
+            match &self.inner.audit_key {
+                Some(key) => self.inner.policy.seal_audit_keyed(&text, previous, key),
+                None => self.inner.policy.seal_audit(&text, previous),
+            }
+            .map_err(|e| e.to_string())
+        };
+        // The first sink, when it can, seals under its own lock from its own
+        // last line: one writer per chain, whatever else writes the log.
+        if let Some(primary) = self.inner.sinks.first() {
+            if let Some(sealed) = primary.append_sealed(&seal) {
+                let line = sealed?;
+                for sink in self.inner.sinks.iter().skip(1) {
+                    sink.append(&line).map_err(|e| e.to_string())?;
+                }
+                *chain = Some(line);
+                return Ok(());
+            }
+        }
+        let line = seal(chain.as_deref())?;
         for sink in &self.inner.sinks {
             sink.append(&line).map_err(|e| e.to_string())?;
         }

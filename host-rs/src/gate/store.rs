@@ -28,6 +28,20 @@ pub trait CheckpointStore: Send + Sync {
     fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError>;
     /// Removes it; removing what is not there is not an error.
     fn remove(&self, id: &str) -> Result<(), StoreError>;
+    /// Claims approval `id` for the one answer that settles it, atomically:
+    /// `Ok(true)` for the first claim, `Ok(false)` when any gate (in any
+    /// process sharing the store) has claimed it already. The claim stays as
+    /// a tombstone at least until `deadline` (ms since the Unix epoch), so a
+    /// settled checkpoint put back in the store never runs again. A gate runs
+    /// nothing unless its claim succeeded.
+    fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError>;
+    /// Removes the claims (tombstones) whose deadline is before `now`: a
+    /// checkpoint put back after that is past its deadline and expires
+    /// unrun. Returns how many were removed.
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let _ = now;
+        Ok(0)
+    }
     /// Every checkpoint, by id.
     fn list(&self) -> Result<Vec<(String, String)>, StoreError>;
     /// One checkpoint.
@@ -56,6 +70,7 @@ fn check_id(id: &str) -> Result<(), StoreError> {
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     items: Mutex<BTreeMap<String, String>>,
+    claims: Mutex<BTreeMap<String, u64>>,
 }
 
 impl MemoryStore {
@@ -79,6 +94,23 @@ impl CheckpointStore for MemoryStore {
     fn remove(&self, id: &str) -> Result<(), StoreError> {
         self.items().remove(id);
         Ok(())
+    }
+
+    fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError> {
+        check_id(id)?;
+        let mut claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
+        if claims.contains_key(id) {
+            return Ok(false);
+        }
+        claims.insert(id.to_owned(), deadline);
+        Ok(true)
+    }
+
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let mut claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
+        let before = claims.len();
+        claims.retain(|_, deadline| *deadline >= now);
+        Ok(before - claims.len())
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
@@ -129,6 +161,57 @@ impl CheckpointStore for DirStore {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
             _ => Ok(()),
         }
+    }
+
+    /// An exclusive create of `<id>.claim` (holding the deadline): the file
+    /// system lets exactly one process create it, in this host or the other.
+    fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError> {
+        use std::io::Write;
+        check_id(id)?;
+        std::fs::create_dir_all(&self.dir)?;
+        let path = self.dir.join(format!("{id}.claim"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut file) => {
+                file.write_all(deadline.to_string().as_bytes())?;
+                file.sync_all()?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(e.into()),
+        };
+        let mut removed = 0;
+        for entry in entries {
+            let path = entry?.path();
+            let is_claim = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".claim"))
+                .is_some_and(|id| check_id(id).is_ok());
+            if !is_claim {
+                continue;
+            }
+            // A claim whose deadline cannot be read is kept: it still blocks.
+            let deadline = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| t.trim().parse::<u64>().ok());
+            if deadline.is_some_and(|d| d < now) {
+                std::fs::remove_file(&path)?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
@@ -195,6 +278,10 @@ impl SqliteStore {
             "CREATE TABLE IF NOT EXISTS toolgate_checkpoints (
                  id TEXT PRIMARY KEY NOT NULL,
                  checkpoint TEXT NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS toolgate_claims (
+                 id TEXT PRIMARY KEY NOT NULL,
+                 deadline INTEGER NOT NULL
              )",
         )?;
         Ok(SqliteStore { db: Mutex::new(db) })
@@ -220,6 +307,23 @@ impl CheckpointStore for SqliteStore {
         self.db()
             .execute("DELETE FROM toolgate_checkpoints WHERE id = ?1", (id,))?;
         Ok(())
+    }
+
+    fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError> {
+        check_id(id)?;
+        let deadline = i64::try_from(deadline).unwrap_or(i64::MAX);
+        let inserted = self.db().execute(
+            "INSERT OR IGNORE INTO toolgate_claims (id, deadline) VALUES (?1, ?2)",
+            (id, deadline),
+        )?;
+        Ok(inserted == 1)
+    }
+
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let now = i64::try_from(now).unwrap_or(i64::MAX);
+        Ok(self
+            .db()
+            .execute("DELETE FROM toolgate_claims WHERE deadline < ?1", (now,))?)
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {

@@ -36,6 +36,12 @@ pub enum Status {
     Expired,
     /// The caller cancelled the wait; it never ran.
     Cancelled,
+    /// Written before the tool runs, so a crash during execution leaves
+    /// evidence; the outcome follows in a later record.
+    Executing,
+    /// Not a call: the log was found torn (a partial last line) and repaired;
+    /// `parameters` says what was set aside.
+    Gap,
 }
 
 /// How the person answered.
@@ -195,12 +201,32 @@ pub struct AuditSummary {
     pub head: String,
 }
 
-fn hash_of(body: &str) -> String {
-    let mut data = Vec::with_capacity(FORMAT.len() + 1 + body.len());
-    data.extend_from_slice(FORMAT.as_bytes());
+/// The format tag of keyed chains: each `hash` is an HMAC-SHA-256 under the
+/// audit key, so nobody without the key can recompute a rewritten chain.
+pub const KEYED_FORMAT: &str = "toolgate.audit-keyed/1";
+
+fn keyed_hash_of(body: &str, key: Option<&[u8]>) -> String {
+    let tag = if key.is_some() { KEYED_FORMAT } else { FORMAT };
+    let mut data = Vec::with_capacity(tag.len() + 1 + body.len());
+    data.extend_from_slice(tag.as_bytes());
     data.push(b'\n');
     data.extend_from_slice(body.as_bytes());
-    mac::sha256_hex(&data)
+    match key {
+        Some(key) => mac::hex(&mac::hmac_sha256(key, &data)),
+        None => mac::sha256_hex(&data),
+    }
+}
+
+fn check_audit_key(key: &[u8]) -> Result<(), AuditError> {
+    if key.len() < super::checkpoint::MIN_KEY_LEN {
+        Err(AuditError::Invalid(format!(
+            "the audit key is {} bytes long; a key has at least {}",
+            key.len(),
+            super::checkpoint::MIN_KEY_LEN
+        )))
+    } else {
+        Ok(())
+    }
 }
 
 /// `body` (a JSON object's text) with `"hash": hash` as its last field.
@@ -210,7 +236,7 @@ fn with_hash(body: &str, hash: &str) -> String {
 }
 
 /// Reads one sealed line, checking its own hash; returns its seq and hash.
-fn read_line(line: &str) -> Result<(u64, String, String), String> {
+fn read_keyed_line(line: &str, key: Option<&[u8]>) -> Result<(u64, String, String), String> {
     let mut value: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(line).map_err(|e| format!("not a JSON object: {e}"))?;
     let hash = match value.remove("hash") {
@@ -220,7 +246,7 @@ fn read_line(line: &str) -> Result<(u64, String, String), String> {
     let body: Body = serde_path_to_error::deserialize(serde_json::Value::Object(value))
         .map_err(|e| format!("`{}`: {}", e.path(), e.inner()))?;
     let canonical = serde_json::to_string(&body).map_err(|e| e.to_string())?;
-    if !mac::same(&hash, &hash_of(&canonical)) {
+    if !mac::same(&hash, &keyed_hash_of(&canonical, key)) {
         return Err(String::from(
             "the hash does not match the record: it was changed",
         ));
@@ -231,6 +257,21 @@ fn read_line(line: &str) -> Result<(u64, String, String), String> {
 /// Seals an audit entry (JSON, the fields of [`AuditEntry`]) as the line after
 /// `previous` (the last line of the log, or `None` to start one).
 pub fn seal_audit(entry: &str, previous: Option<&str>) -> Result<String, AuditError> {
+    seal(entry, previous, None)
+}
+
+/// [`seal_audit`] for a keyed chain: the line's `hash` is an HMAC under `key`
+/// (at least 16 bytes), and `previous` must verify under the same key.
+pub fn seal_audit_keyed(
+    entry: &str,
+    previous: Option<&str>,
+    key: &[u8],
+) -> Result<String, AuditError> {
+    check_audit_key(key)?;
+    seal(entry, previous, Some(key))
+}
+
+fn seal(entry: &str, previous: Option<&str>, key: Option<&[u8]>) -> Result<String, AuditError> {
     let entry: AuditEntry = serde_json::from_str::<serde_json::Value>(entry)
         .map_err(|e| AuditError::Invalid(format!("not JSON: {e}")))
         .and_then(|v| {
@@ -240,19 +281,30 @@ pub fn seal_audit(entry: &str, previous: Option<&str>) -> Result<String, AuditEr
     let (seq, prev) = match previous {
         None => (1, GENESIS.to_owned()),
         Some(line) => {
-            let (seq, _, hash) = read_line(line.trim_end())
+            let (seq, _, hash) = read_keyed_line(line.trim_end(), key)
                 .map_err(|reason| AuditError::Invalid(format!("the previous line: {reason}")))?;
             (seq.saturating_add(1), hash)
         }
     };
     let body = serde_json::to_string(&Body { seq, entry, prev })
         .map_err(|e| AuditError::Invalid(e.to_string()))?;
-    Ok(with_hash(&body, &hash_of(&body)))
+    Ok(with_hash(&body, &keyed_hash_of(&body, key)))
 }
 
 /// Verifies a whole log (JSON Lines): every line's hash, `seq` counting from 1
 /// and `prev` naming the line before. Reports the first broken line.
 pub fn verify_audit(log: &str) -> Result<AuditSummary, AuditError> {
+    verify(log, None)
+}
+
+/// [`verify_audit`] for a keyed chain: every `hash` must be the HMAC under
+/// `key`, so a chain rewritten and recomputed without the key fails.
+pub fn verify_audit_keyed(log: &str, key: &[u8]) -> Result<AuditSummary, AuditError> {
+    check_audit_key(key)?;
+    verify(log, Some(key))
+}
+
+fn verify(log: &str, key: Option<&[u8]>) -> Result<AuditSummary, AuditError> {
     let mut head = GENESIS.to_owned();
     let mut records = 0_u64;
     for (index, line) in log.split('\n').enumerate() {
@@ -263,9 +315,9 @@ pub fn verify_audit(log: &str) -> Result<AuditSummary, AuditError> {
         }
         let broken = |reason: String| AuditError::Broken {
             line: line_no,
-            reason,
+            reason: printable(&reason),
         };
-        let (seq, prev, hash) = read_line(line).map_err(broken)?;
+        let (seq, prev, hash) = read_keyed_line(line, key).map_err(broken)?;
         if seq != records + 1 {
             return Err(broken(format!(
                 "record {seq} where record {} was expected: records were removed or reordered",
@@ -283,9 +335,54 @@ pub fn verify_audit(log: &str) -> Result<AuditSummary, AuditError> {
     Ok(AuditSummary { records, head })
 }
 
+/// `text` with control characters (C0, DEL, C1, and the bidirectional and
+/// line-separator marks) written as `\u{…}`, so a reason that quotes a tampered
+/// line cannot move a terminal's cursor or print a fake verdict.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let hidden = c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}')
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c);
+        if hidden {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_keyed_chain_cannot_be_recomputed_without_the_key() {
+        let key = [3_u8; 32];
+        let first = seal_audit_keyed(&entry("a"), None, &key).unwrap_or_default();
+        let second = seal_audit_keyed(&entry("b"), Some(&first), &key).unwrap_or_default();
+        let log = format!("{first}\n{second}\n");
+        assert_eq!(verify_audit_keyed(&log, &key).map(|s| s.records), Ok(2));
+        // The unkeyed verifier and a wrong key both refuse it.
+        assert!(verify_audit(&log).is_err());
+        assert!(verify_audit_keyed(&log, &[4_u8; 32]).is_err());
+        // A rewrite recomputed with the public, unkeyed seal is caught.
+        let one = seal_audit(&entry("a"), None).unwrap_or_default();
+        let two = seal_audit(&entry("rewritten"), Some(&one)).unwrap_or_default();
+        assert!(verify_audit_keyed(&format!("{one}\n{two}\n"), &key).is_err());
+        assert!(seal_audit_keyed(&entry("a"), None, b"short").is_err());
+        assert!(verify_audit_keyed(&log, b"").is_err());
+    }
+
+    #[test]
+    fn reasons_never_carry_control_characters() {
+        let log = "{\"seq\u{1b}[2K\r ok\": 1\n";
+        let err = verify_audit(log).unwrap_err().to_string();
+        assert!(!err.chars().any(char::is_control), "{err:?}");
+        assert_eq!(printable("a\u{7}b\u{202e}"), "a\\u{7}b\\u{202e}");
+    }
 
     fn entry(tool: &str) -> String {
         format!(

@@ -8,13 +8,22 @@
 //! host has no key. A host with a key refuses an unsigned checkpoint and one
 //! whose MAC does not match: nobody without the key can forge a pending
 //! approval or change its arguments while it waits.
+//!
+//! Format 2 adds what the decision was made under, inside the MAC: the
+//! caller's context, the hash of the configuration and the identity of the
+//! gate that asked. A key shorter than [`MIN_KEY_LEN`] bytes is refused (an
+//! empty key never signs): a key that is not a key must fail loudly, not sign
+//! with a guessable secret.
 
 use super::mac;
 use crate::decision::Decision;
 use serde::{Deserialize, Serialize};
 
 /// The format tag of checkpoints this version writes and reads.
-pub const FORMAT: &str = "toolgate.checkpoint/1";
+pub const FORMAT: &str = "toolgate.checkpoint/2";
+
+/// The shortest key that signs or checks a checkpoint, in bytes.
+pub const MIN_KEY_LEN: usize = 16;
 
 /// A call waiting for a person's answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +53,18 @@ pub struct Pending {
     pub requested_at: u64,
     /// When it expires, in milliseconds since the Unix epoch.
     pub deadline: u64,
+    /// The caller's context the decision was made in (JSON), so the call is
+    /// decided again in the same context when it is answered.
+    #[serde(default)]
+    pub context: Option<String>,
+    /// The hash of the configuration the decision was made under (see
+    /// `resume::config_hash`).
+    #[serde(default)]
+    pub config_hash: String,
+    /// The identity of the gate that asked (a deployment's name, or the id
+    /// prefix of one process).
+    #[serde(default)]
+    pub gate: String,
 }
 
 /// Why a checkpoint could not be written or read.
@@ -62,6 +83,19 @@ pub enum CheckpointError {
     /// The MAC does not match: the checkpoint was forged or changed.
     #[error("the checkpoint's signature does not match: it was forged or changed")]
     Forged,
+    /// The key is shorter than [`MIN_KEY_LEN`] bytes (or empty): refused
+    /// rather than used.
+    #[error("the checkpoint key is {0} bytes long; a key has at least 16 (make one with `head -c 32 /dev/urandom > key`)")]
+    WeakKey(usize),
+}
+
+/// Refuses a key that is too short to be a secret.
+pub fn check_key(key: &[u8]) -> Result<(), CheckpointError> {
+    if key.len() < MIN_KEY_LEN {
+        Err(CheckpointError::WeakKey(key.len()))
+    } else {
+        Ok(())
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -107,7 +141,10 @@ pub fn seal_checkpoint(pending: &str, key: Option<&[u8]>) -> Result<String, Chec
     let pending = read_pending(value)?;
     let body = canonical(&pending)?;
     let mac = match key {
-        Some(key) => format!("\"{}\"", mac_of(key, &body)),
+        Some(key) => {
+            check_key(key)?;
+            format!("\"{}\"", mac_of(key, &body))
+        }
         None => String::from("null"),
     };
     Ok(format!(
@@ -127,6 +164,7 @@ pub fn open_checkpoint(checkpoint: &str, key: Option<&[u8]>) -> Result<String, C
     let pending = read_pending(envelope.pending)?;
     let body = canonical(&pending)?;
     if let Some(key) = key {
+        check_key(key)?;
         let mac = envelope.mac.ok_or(CheckpointError::Unsigned)?;
         if !mac::same(&mac, &mac_of(key, &body)) {
             return Err(CheckpointError::Forged);
@@ -143,7 +181,7 @@ mod tests {
 
     #[test]
     fn sealed_checkpoints_open_with_the_key_and_refuse_any_change() {
-        let key = b"secret".as_slice();
+        let key = b"secret-key-of-16+".as_slice();
         let sealed = seal_checkpoint(PENDING, Some(key)).unwrap_or_default();
         let pending = open_checkpoint(&sealed, Some(key)).unwrap_or_default();
         assert!(pending.contains(r#""session_id":null"#), "{pending}");
@@ -156,7 +194,7 @@ mod tests {
             Err(CheckpointError::Forged)
         );
         assert_eq!(
-            open_checkpoint(&sealed, Some(b"other".as_slice())),
+            open_checkpoint(&sealed, Some(b"other-key-of-16+b".as_slice())),
             Err(CheckpointError::Forged)
         );
         let unsigned = seal_checkpoint(PENDING, None).unwrap_or_default();
@@ -166,6 +204,49 @@ mod tests {
             Err(CheckpointError::Unsigned)
         );
         assert!(open_checkpoint(&unsigned, None).is_ok());
+    }
+
+    #[test]
+    fn short_and_empty_keys_never_sign_or_check() {
+        for key in [b"".as_slice(), b"short".as_slice(), &[7_u8; 15]] {
+            assert_eq!(
+                seal_checkpoint(PENDING, Some(key)),
+                Err(CheckpointError::WeakKey(key.len()))
+            );
+        }
+        let sealed = seal_checkpoint(PENDING, Some(&[7_u8; 16])).unwrap_or_default();
+        assert_eq!(
+            open_checkpoint(&sealed, Some(b"")),
+            Err(CheckpointError::WeakKey(0))
+        );
+        assert!(open_checkpoint(&sealed, Some(&[7_u8; 16])).is_ok());
+    }
+
+    #[test]
+    fn the_mac_covers_configuration_gate_and_context() {
+        let key = [9_u8; 32];
+        let bound = PENDING.replace(
+            r#""deadline":31000"#,
+            r#""deadline":31000,"config_hash":"abc","gate":"gate-a","context":"{}""#,
+        );
+        let sealed = seal_checkpoint(&bound, Some(&key)).unwrap_or_default();
+        assert!(sealed.contains(r#""config_hash":"abc""#), "{sealed}");
+        for (from, to) in [
+            (r#""config_hash":"abc""#, r#""config_hash":"abd""#),
+            (r#""gate":"gate-a""#, r#""gate":"gate-b""#),
+            (r#""context":"{}""#, r#""context":null"#),
+        ] {
+            assert_eq!(
+                open_checkpoint(&sealed.replace(from, to), Some(&key)),
+                Err(CheckpointError::Forged),
+                "{to}"
+            );
+        }
+        let old = sealed.replace("toolgate.checkpoint/2", "toolgate.checkpoint/1");
+        assert!(matches!(
+            open_checkpoint(&old, Some(&key)),
+            Err(CheckpointError::Format(_))
+        ));
     }
 
     #[test]

@@ -9,7 +9,11 @@ pub mod audit;
 pub mod checkpoint;
 pub mod diff;
 mod mac;
+pub mod resume;
 
-pub use audit::{seal_audit, verify_audit, AuditError, AuditSummary};
+pub use audit::{
+    seal_audit, seal_audit_keyed, verify_audit, verify_audit_keyed, AuditError, AuditSummary,
+};
 pub use checkpoint::{open_checkpoint, seal_checkpoint, CheckpointError, Pending};
 pub use diff::{args_diff, Change, DiffError};
+pub use resume::{config_hash, recheck, recheck_json, Recheck};
