@@ -98,6 +98,15 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("zless", "less"),
     // xargs without a command runs echo.
     ("xargs", "echo"),
+    // tar runs the compressor its option names (`-z` gzip, `-J` xz, …).
+    ("tar", "gzip"),
+    ("tar", "xz"),
+    ("tar", "bzip2"),
+    ("tar", "zstd"),
+    ("tar", "lzma"),
+    ("tar", "lzip"),
+    ("tar", "lzop"),
+    ("tar", "compress"),
     // Debian's lsb_release is a shell script over os-release.
     ("lsb_release", "cut"),
     ("lsb_release", "tr"),
@@ -372,10 +381,29 @@ fn named(words: &BTreeSet<String>, base: &str) -> bool {
 
 /// The words of a line: maximal runs of characters a program name can hold.
 pub fn words(line: &str) -> BTreeSet<String> {
-    line.split(|c: char| !(c.is_alphanumeric() || "._+-".contains(c)))
-        .filter(|w| !w.is_empty())
-        .map(str::to_owned)
-        .collect()
+    let split = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || "._+-".contains(c)))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut out: BTreeSet<String> = split(line).into_iter().collect();
+    // The shell removes quotes and backslashes before it runs a program word
+    // (`ca\t` runs `cat`): the first word of every command, unquoted, is a
+    // name too. Only command positions: `echo i''d | sh` names no `id`.
+    for piece in line.split(['|', ';', '&', '(', ')', '`', '{', '}', '\n']) {
+        let first = piece
+            .split_whitespace()
+            .find(|w| !w.contains('=') && !matches!(*w, "then" | "do" | "else" | "!" | "$"));
+        if let Some(word) = first {
+            let unquoted: String = word
+                .chars()
+                .filter(|c| !matches!(c, '\\' | '\'' | '"'))
+                .collect();
+            out.extend(split(&unquoted));
+        }
+    }
+    out
 }
 
 /// The last path component.
