@@ -188,3 +188,6 @@ pub const TOOL_LOOKALIKE: &str = "tool.lookalike";
 /// An option outside the program's declared grammar, or an abbreviation of a
 /// long option (getopt resolves abbreviations against lists we do not hold).
 pub const COMMAND_OPTION: &str = "command.option";
+/// An outbound network read the `egress` setting does not allow without
+/// confirmation (`confirm`, or a host off `allow_hosts`).
+pub const NETWORK_EGRESS: &str = "network.egress";

@@ -66,6 +66,11 @@ fn build_assessor(
         }),
         ToolKind::Command => Box::new(CommandAssessor {
             field: field("command"),
+            egress: crate::assess::egress::EgressRule {
+                egress: config.egress,
+                allow_hosts: settings.allow_hosts.clone(),
+                deny_hosts: settings.deny_hosts.clone(),
+            },
         }),
         ToolKind::File => Box::new(FileAssessor {
             operation_field: field("operation"),
@@ -88,6 +93,7 @@ fn build_assessor(
                 .unwrap_or_else(|| String::from("GET")),
             allow_hosts: settings.allow_hosts.clone(),
             deny_hosts: settings.deny_hosts.clone(),
+            egress: config.egress,
         }),
         ToolKind::Api => Box::new(ApiAssessor {
             method: settings

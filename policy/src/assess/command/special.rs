@@ -538,7 +538,8 @@ fn ping(parsed: &Parsed) -> Result<(), Refusal> {
     let counted = parsed.values("-c").any(|c| small_number(c, 100));
     let counts_ok = parsed.values("-c").all(|c| small_number(c, 100));
     if counted && counts_ok && parsed.operands.len() == 1 {
-        Ok(())
+        let names: Vec<&str> = parsed.operands.iter().map(String::as_str).collect();
+        super::net::names(&parsed.program, &names)
     } else {
         Err(Refusal::argument(
             &parsed.program,
