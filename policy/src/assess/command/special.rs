@@ -504,6 +504,17 @@ fn getent(parsed: &Parsed) -> Result<(), Refusal> {
         "aliases",
     ];
     match parsed.operands.first() {
+        // A key of a host database is a name to resolve: a DNS lookup, which
+        // carries the name out as `host NAME` does. Without keys only the
+        // local file is listed.
+        Some(db) if db.starts_with("ahosts") || db == "hosts" => {
+            let keys: Vec<&str> = parsed.operands.iter().skip(1).map(String::as_str).collect();
+            if keys.is_empty() {
+                Ok(())
+            } else {
+                super::net::names("getent", &keys)
+            }
+        }
         Some(db) if DATABASES.contains(&db.as_str()) => Ok(()),
         Some(db) => Err(Refusal::new(
             codes::COMMAND_SENSITIVE_PATH,
