@@ -506,8 +506,8 @@ fn getent(parsed: &Parsed) -> Result<(), Refusal> {
     match parsed.operands.first() {
         // A key of a host database is a name to resolve: a DNS lookup, which
         // carries the name out as `host NAME` does. Without keys only the
-        // local file is listed.
-        Some(db) if db.starts_with("ahosts") || db == "hosts" => {
+        // local file is listed. `networks` may be served by DNS as well.
+        Some(db) if db.starts_with("ahosts") || db == "hosts" || db == "networks" => {
             let keys: Vec<&str> = parsed.operands.iter().skip(1).map(String::as_str).collect();
             if keys.is_empty() {
                 Ok(())
