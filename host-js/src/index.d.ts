@@ -45,6 +45,8 @@ export interface Config {
   mcp_servers?: Record<string, { trusted?: boolean }>;
   /** Registry level 2: confirm (default) or notify (allow and tell the user). */
   registry_level2?: 'confirm' | 'notify';
+  /** What an outbound network read may reach: public (default), allow_hosts or confirm. */
+  egress?: 'public' | 'allow_hosts' | 'confirm';
 }
 
 /** The caller's context for a decision. */

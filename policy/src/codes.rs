@@ -191,3 +191,6 @@ pub const COMMAND_OPTION: &str = "command.option";
 /// A command line longer than the assessor reads (256 KiB): confirmed, and the
 /// floor assumes the worst, since nothing in it was read.
 pub const COMMAND_TOO_LONG: &str = "command.too-long";
+/// An outbound network read the `egress` setting does not allow without
+/// confirmation (`confirm`, or a host off `allow_hosts`).
+pub const NETWORK_EGRESS: &str = "network.egress";

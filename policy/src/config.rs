@@ -53,6 +53,9 @@ pub struct Config {
     /// What a registry tool of level 2 (modifies) gets: `confirm` (the default) or
     /// `notify` (allowed, with a `registry.notify` finding a UI shows the user).
     pub registry_level2: Level2,
+    /// What an outbound network read may reach: `public` (the default),
+    /// `allow_hosts` or `confirm`. `deny_hosts` denies in every setting.
+    pub egress: Egress,
 }
 
 /// An MCP server's settings.
@@ -72,6 +75,24 @@ pub enum Level2 {
     Confirm,
     /// Allowed, and the decision says to tell the user.
     Notify,
+}
+
+/// What an outbound network read may reach: one setting for `http_request`
+/// and for the command-line programs that contact a host (`curl`, `ping`,
+/// `dig`, `host`, `nslookup`). An agent that holds private data and reads
+/// untrusted content can be steered to put that data in a URL or a name it
+/// looks up; a read-only GET is then an exfiltration channel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Egress {
+    /// A read from any public host is read-only (internal hosts still need
+    /// `allow_hosts`).
+    #[default]
+    Public,
+    /// A read is allowed only from a host on the tool's `allow_hosts`.
+    AllowHosts,
+    /// Every outbound network read is confirmed.
+    Confirm,
 }
 
 /// Which built-in assessor a tool uses.
@@ -156,10 +177,11 @@ pub struct ToolConfig {
     pub method_field: Option<String>,
     /// http: the method when the call names none (default `GET`).
     pub default_method: Option<String>,
-    /// http: hosts that may be read even if private or local (`localhost`,
-    /// `10.0.0.5`, `*.internal.example`).
+    /// http, command: hosts that may be read even if private or local
+    /// (`localhost`, `10.0.0.5`, `*.internal.example`); with `egress:
+    /// "allow_hosts"`, the only hosts a network read may reach.
     pub allow_hosts: Vec<String>,
-    /// http: hosts that always need confirmation.
+    /// http, command: hosts that are configured off (denied).
     pub deny_hosts: Vec<String>,
     /// api: the HTTP method.
     pub method: Option<String>,
@@ -216,6 +238,7 @@ impl Default for Config {
             tools: BTreeMap::new(),
             mcp_servers: BTreeMap::new(),
             registry_level2: Level2::default(),
+            egress: Egress::default(),
         }
     }
 }
@@ -348,7 +371,7 @@ impl ToolConfig {
             field,
             kind: kind.name(),
         };
-        let present: [(&'static str, bool, ToolKind); 14] = [
+        let present: [(&'static str, bool, ToolKind); 12] = [
             ("method", self.method.is_some(), ToolKind::Api),
             ("url", self.url.is_some(), ToolKind::Api),
             ("risk_level", self.risk_level.is_some(), ToolKind::Api),
@@ -373,11 +396,18 @@ impl ToolConfig {
                 self.default_method.is_some(),
                 ToolKind::Http,
             ),
-            ("allow_hosts", !self.allow_hosts.is_empty(), ToolKind::Http),
-            ("deny_hosts", !self.deny_hosts.is_empty(), ToolKind::Http),
         ];
         for (field, set, owner) in present {
             if set && owner != kind {
+                return Err(wrong(field));
+            }
+        }
+        // Host lists: the tools that reach the network.
+        for (field, set) in [
+            ("allow_hosts", !self.allow_hosts.is_empty()),
+            ("deny_hosts", !self.deny_hosts.is_empty()),
+        ] {
+            if set && kind != ToolKind::Http && kind != ToolKind::Command {
                 return Err(wrong(field));
             }
         }
@@ -575,6 +605,35 @@ mod tests {
                 "mcp_servers": {"gh": {"trusted": true}}, "registry_level2": "notify"}"#,
         );
         assert!(ok.is_ok(), "{ok:?}");
+    }
+
+    #[test]
+    fn egress_is_one_of_three() {
+        assert_eq!(Config::default().egress, Egress::Public);
+        for (text, egress) in [
+            ("public", Egress::Public),
+            ("allow_hosts", Egress::AllowHosts),
+            ("confirm", Egress::Confirm),
+        ] {
+            let config = Config::from_json(&format!(r#"{{"egress": "{text}"}}"#));
+            assert_eq!(config.map(|c| c.egress), Ok(egress), "{text}");
+        }
+        let err = Config::from_json(r#"{"egress": "private"}"#).unwrap_err();
+        match err {
+            ConfigError::Invalid { path, message } => {
+                assert_eq!(path, "egress");
+                assert!(message.contains("allow_hosts"), "{message}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(Config::from_json(
+            r#"{"tools": {"execute_command": {"allow_hosts": ["example.com"], "deny_hosts": ["x.test"]}}}"#
+        )
+        .is_ok());
+        let err = Config::from_json(r#"{"tools": {"execute_sql": {"allow_hosts": ["a"]}}}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("tools.execute_sql.allow_hosts"), "{err}");
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! 3. Strict mode: confirm.
 //! 4. `auto_approved_tools`: allow.
 //! 5. The model's `risk_level`: high or medium confirm; low allows, except in
-//!    guarded mode when the code layer proved the call destructive (the floor).
+//!    guarded mode when the code layer proved the call destructive (the floor),
+//!    and except for a network read the `egress` setting holds back.
 //! 6. The tool's assessor proved it read-only: allow.
 //! 7. Everything else: confirm.
 
@@ -18,7 +19,9 @@ use crate::assess::mcp::McpAssessor;
 use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
-use crate::config::{Config, ConfigError, Level2, MediumRisk, ModelTrust, ToolConfig, ToolKind};
+use crate::config::{
+    Config, ConfigError, Egress, Level2, MediumRisk, ModelTrust, ToolConfig, ToolKind,
+};
 use crate::context::Context;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
 use crate::text::preview;
@@ -66,6 +69,11 @@ fn build_assessor(
         }),
         ToolKind::Command => Box::new(CommandAssessor {
             field: field("command"),
+            egress: crate::assess::egress::EgressRule {
+                egress: config.egress,
+                allow_hosts: settings.allow_hosts.clone(),
+                deny_hosts: settings.deny_hosts.clone(),
+            },
         }),
         ToolKind::File => Box::new(FileAssessor {
             operation_field: field("operation"),
@@ -88,6 +96,7 @@ fn build_assessor(
                 .unwrap_or_else(|| String::from("GET")),
             allow_hosts: settings.allow_hosts.clone(),
             deny_hosts: settings.deny_hosts.clone(),
+            egress: config.egress,
         }),
         ToolKind::Api => Box::new(ApiAssessor {
             method: settings
@@ -349,6 +358,46 @@ impl Engine {
                 Source::Llm,
                 Some(Finding::new(code, message.clone())),
                 format!("{message}; needs confirmation"),
+            );
+        }
+        // The `egress` setting is the deployment's, like a deny list: a
+        // model's `low` (which a prompt-injected model sets at will) cannot
+        // send data out through a read it holds back, in either trust mode.
+        // (A destructive call under guarded trust is the floor's, below.)
+        let floored =
+            assessment.verdict == Verdict::Destructive && config.model_trust == ModelTrust::Guarded;
+        if let Some(egress) = assessment
+            .findings
+            .iter()
+            .find(|f| f.code == codes::NETWORK_EGRESS && !floored)
+        {
+            return (
+                Action::Confirm,
+                Source::Config,
+                None,
+                format!("{}; needs confirmation", egress.message),
+            );
+        }
+        // Nor through a call the code layer could not prove: an unproven
+        // command (`curl "$URL"`, an interpreter) or request may reach any host.
+        let networked = matches!(
+            config.kind_of(tool),
+            Some(ToolKind::Command | ToolKind::Http)
+        );
+        if llm_risk.is_some()
+            && config.egress != Egress::Public
+            && networked
+            && assessment.verdict != Verdict::ReadOnly
+            && !floored
+        {
+            let message = String::from(
+                "the call is not proven free of network access and `egress` is not `public`: the model's low rating does not allow it",
+            );
+            return (
+                Action::Confirm,
+                Source::Config,
+                Some(Finding::new(codes::NETWORK_EGRESS, message.clone())),
+                message,
             );
         }
         if llm_risk.is_some() {

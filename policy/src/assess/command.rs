@@ -14,6 +14,7 @@ mod checks;
 mod floor;
 mod git;
 mod grammar;
+mod net;
 mod paths;
 mod programs;
 mod scripts;
@@ -80,18 +81,36 @@ fn harmless_variable(name: &str) -> bool {
 pub struct CommandAssessor {
     /// The argument that holds the command line (a string) or argv (an array).
     pub field: String,
+    /// What the programs that reach the network may contact.
+    pub egress: crate::assess::egress::EgressRule,
 }
 
 impl Default for CommandAssessor {
     fn default() -> Self {
         CommandAssessor {
             field: String::from("command"),
+            egress: crate::assess::egress::EgressRule::default(),
         }
     }
 }
 
 impl Assessor for CommandAssessor {
-    fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
+    fn assess(&self, args: &Map<String, Value>, context: &Context) -> Assessment {
+        let mut assessment = net::with_rule(&self.egress, || self.judge(args, context));
+        // A host on the deny list is configured off: denied, not confirmed.
+        if let Some(at) = assessment
+            .findings
+            .iter()
+            .position(|f| f.code == codes::HTTP_DENIED_HOST)
+        {
+            assessment.deny = Some(assessment.findings.remove(at));
+        }
+        assessment
+    }
+}
+
+impl CommandAssessor {
+    fn judge(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         match args.get(&self.field) {
             Some(Value::Array(items)) => {
                 let argv: Option<Vec<String>> = items

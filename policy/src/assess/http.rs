@@ -33,8 +33,10 @@ pub struct HttpAssessor {
     pub default_method: String,
     /// Hosts that may be read even if local (exact names, IPs, or `*.suffix`).
     pub allow_hosts: Vec<String>,
-    /// Hosts that always need confirmation.
+    /// Hosts that are configured off (denied).
     pub deny_hosts: Vec<String>,
+    /// What a read may reach (see [`super::egress`]).
+    pub egress: crate::config::Egress,
 }
 
 impl Default for HttpAssessor {
@@ -45,6 +47,7 @@ impl Default for HttpAssessor {
             default_method: String::from("GET"),
             allow_hosts: Vec::new(),
             deny_hosts: Vec::new(),
+            egress: crate::config::Egress::default(),
         }
     }
 }
@@ -161,11 +164,22 @@ impl Assessor for HttpAssessor {
                 assessment.findings = findings;
                 with_override(assessment)
             }
-            None => with_override(Assessment::single(
-                Verdict::ReadOnly,
-                described,
-                Finding::new(codes::HTTP_SAFE_METHOD, format!("{upper} is a safe method")),
-            )),
+            None => match (super::egress::EgressRule {
+                egress: self.egress,
+                allow_hosts: self.allow_hosts.clone(),
+                deny_hosts: self.deny_hosts.clone(),
+            })
+            .url_problem(url)
+            {
+                Some(finding) => {
+                    with_override(Assessment::single(Verdict::Unproven, described, finding))
+                }
+                None => with_override(Assessment::single(
+                    Verdict::ReadOnly,
+                    described,
+                    Finding::new(codes::HTTP_SAFE_METHOD, format!("{upper} is a safe method")),
+                )),
+            },
         }
     }
 }

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 pub mod api;
 pub mod command;
+pub mod egress;
 pub mod file;
 pub mod http;
 pub mod mcp;

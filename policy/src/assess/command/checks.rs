@@ -452,8 +452,24 @@ pub fn dig(args: &[String]) -> Result<(), Refusal> {
         }
         rest.push(arg.clone());
     }
-    parse("dig", &DIG, &rest).map(|_| ())
+    let parsed = parse("dig", &DIG, &rest)?;
+    // dig reads an operand that names a record type or class as one.
+    let names: Vec<&str> = parsed
+        .operands
+        .iter()
+        .map(String::as_str)
+        .filter(|o| !DNS_WORDS.iter().any(|w| w.eq_ignore_ascii_case(o)))
+        .chain(parsed.values("-q"))
+        .chain(parsed.values("-x"))
+        .collect();
+    super::net::names("dig", &names)
 }
+
+/// Record types and classes: operands `dig` and `host -t` read as such, not as names.
+const DNS_WORDS: &[&str] = &[
+    "A", "AAAA", "MX", "NS", "TXT", "CNAME", "SOA", "PTR", "SRV", "CAA", "ANY", "DS", "DNSKEY",
+    "HTTPS", "SVCB", "NAPTR", "TLSA", "SSHFP", "IN", "CH", "HS",
+];
 
 /// `host NAME`: one name; a second operand names the server to ask.
 pub fn host(args: &[String]) -> Result<(), Refusal> {
@@ -469,7 +485,8 @@ pub fn host(args: &[String]) -> Result<(), Refusal> {
 
 fn one_name(parsed: &super::grammar::Parsed) -> Result<(), Refusal> {
     if parsed.operands.len() == 1 {
-        Ok(())
+        let names: Vec<&str> = parsed.operands.iter().map(String::as_str).collect();
+        super::net::names(&parsed.program, &names)
     } else {
         Err(Refusal::argument(
             &parsed.program,
@@ -481,7 +498,7 @@ fn one_name(parsed: &super::grammar::Parsed) -> Result<(), Refusal> {
 
 /// `nslookup NAME` with `-type=…` style options; a second operand is a server.
 pub fn nslookup(args: &[String]) -> Result<(), Refusal> {
-    let mut names = 0;
+    let mut names = Vec::new();
     for arg in args {
         if let Some(option) = arg.strip_prefix('-') {
             let name = option.split('=').next().unwrap_or(option);
@@ -498,10 +515,10 @@ pub fn nslookup(args: &[String]) -> Result<(), Refusal> {
             }
             return Err(Refusal::option("nslookup", arg));
         }
-        names += 1;
+        names.push(arg.as_str());
     }
-    if names == 1 {
-        Ok(())
+    if names.len() == 1 {
+        super::net::names("nslookup", &names)
     } else {
         Err(Refusal::argument(
             "nslookup",

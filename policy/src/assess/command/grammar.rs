@@ -574,7 +574,8 @@ pub fn check_url(program: &str, url: &str) -> Result<(), Refusal> {
     if url.contains(['{', '}', '[', ']']) {
         return refuse("is a curl glob (`{…}`, `[…]`) that expands to many URLs");
     }
-    match crate::assess::http::url_problem(url, &[], &[]) {
+    let rule = super::net::rule();
+    match crate::assess::http::url_problem(url, &rule.allow_hosts, &rule.deny_hosts) {
         Some(finding) => Err(Refusal::new(
             match finding.code.as_str() {
                 "http.scheme" => codes::HTTP_SCHEME,
@@ -585,7 +586,7 @@ pub fn check_url(program: &str, url: &str) -> Result<(), Refusal> {
             },
             finding.message,
         )),
-        None => Ok(()),
+        None => super::net::url(url),
     }
 }
 

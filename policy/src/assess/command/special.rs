@@ -504,6 +504,17 @@ fn getent(parsed: &Parsed) -> Result<(), Refusal> {
         "aliases",
     ];
     match parsed.operands.first() {
+        // A key of a host database is a name to resolve: a DNS lookup, which
+        // carries the name out as `host NAME` does. Without keys only the
+        // local file is listed. `networks` may be served by DNS as well.
+        Some(db) if db.starts_with("ahosts") || db == "hosts" || db == "networks" => {
+            let keys: Vec<&str> = parsed.operands.iter().skip(1).map(String::as_str).collect();
+            if keys.is_empty() {
+                Ok(())
+            } else {
+                super::net::names("getent", &keys)
+            }
+        }
         Some(db) if DATABASES.contains(&db.as_str()) => Ok(()),
         Some(db) => Err(Refusal::new(
             codes::COMMAND_SENSITIVE_PATH,
@@ -538,7 +549,8 @@ fn ping(parsed: &Parsed) -> Result<(), Refusal> {
     let counted = parsed.values("-c").any(|c| small_number(c, 100));
     let counts_ok = parsed.values("-c").all(|c| small_number(c, 100));
     if counted && counts_ok && parsed.operands.len() == 1 {
-        Ok(())
+        let names: Vec<&str> = parsed.operands.iter().map(String::as_str).collect();
+        super::net::names(&parsed.program, &names)
     } else {
         Err(Refusal::argument(
             &parsed.program,

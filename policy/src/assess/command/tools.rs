@@ -640,7 +640,16 @@ pub fn pip(args: &[String]) -> Result<(), Refusal> {
     if matches!(args, [only] if only == "-V" || only == "--version") {
         return Ok(());
     }
-    with_subcommand("pip", &PIP_GLOBAL, args, pip_table).map(|_| ())
+    let parsed = with_subcommand("pip", &PIP_GLOBAL, args, pip_table)?;
+    // `list --outdated`/`--uptodate` asks the package index for every
+    // installed package: an outbound read, to a host no argument names.
+    let asks_index = ["-o", "--outdated", "-u", "--uptodate"]
+        .iter()
+        .any(|o| parsed.has(o));
+    if asks_index {
+        return super::net::names(&parsed.program, &[]);
+    }
+    Ok(())
 }
 
 // small builtins ---------------------------------------------------------
