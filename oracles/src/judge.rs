@@ -96,6 +96,8 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("zgrep", "grep"),
     ("zless", "gzip"),
     ("zless", "less"),
+    // Debian's yq is a jq wrapper: it converts YAML and runs jq on it.
+    ("yq", "jq"),
     // xargs without a command runs echo.
     ("xargs", "echo"),
     // tar runs the compressor its option names (`-z` gzip, `-J` xz, …).
@@ -134,12 +136,12 @@ fn own_effect(class: &str, raw: &str, line: &str) -> bool {
     git_index || docker_daemon || login_profile
 }
 
-/// A reverse-lookup name (`4.3.2.1.in-addr.arpa`) of an IPv4 address the line
-/// holds.
+/// A reverse-lookup name (`4.3.2.1.in-addr.arpa`) of an IPv4 address, or of
+/// the partial one (`dig -x 8.8`), the line holds.
 fn reverse_of_named(name: &str, lower: &str) -> bool {
     name.strip_suffix(".in-addr.arpa").is_some_and(|rev| {
         let forward: Vec<&str> = rev.split('.').rev().collect();
-        forward.len() == 4 && lower.contains(&forward.join("."))
+        lower.contains(&forward.join("."))
     })
 }
 

@@ -227,7 +227,7 @@ pub fn assess_argv(argv: &[String]) -> Assessment {
     if let Err((code, message)) = check_words(argv, &shape, 0, false) {
         report.unproven(code, message);
     }
-    if let Some(why) = unbounded::unbounded(argv, &[], false) {
+    if let Some(why) = unbounded::unbounded(argv, &[], unbounded::Bound::None) {
         report.unproven(codes::COMMAND_UNBOUNDED, why);
     }
     let destroys = destruction(argv, 0);

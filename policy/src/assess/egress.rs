@@ -58,13 +58,36 @@ impl EgressRule {
 
     /// [`EgressRule::host_problem`] for a host name or address as a program
     /// takes it (`ping NAME`, `dig NAME`), normalised as URL hosts are.
+    ///
+    /// In every setting a name outside ASCII is refused (resolvers and
+    /// programs turn it into different names; the command oracle saw `ping`
+    /// look up a Punycode name the line does not hold), and so is an internal
+    /// name or address unless `allow_hosts` lists it, as for URLs.
     pub fn name_problem(&self, name: &str) -> Option<Finding> {
+        let shown = preview(name, 60);
+        if !name.is_ascii() {
+            return Some(Finding::new(
+                codes::HTTP_BAD_URL,
+                format!("`{shown}` is not ASCII: each resolver spells it its own way"),
+            ));
+        }
         let bracketed = if name.contains(':') && !name.starts_with('[') {
             format!("[{name}]")
         } else {
             name.to_owned()
         };
-        self.host_problem(&host::normalise(&bracketed))
+        let parsed = host::normalise(&bracketed);
+        if let Some(problem) = self.host_problem(&parsed) {
+            return Some(problem);
+        }
+        let listed = self.allow_hosts.iter().any(|p| host::matches(p, &parsed));
+        match host::internal(&parsed) {
+            Some(why) if !listed => Some(Finding::new(
+                codes::HTTP_LOCAL_TARGET,
+                format!("`{shown}` is {why}"),
+            )),
+            _ => None,
+        }
     }
 
     /// [`EgressRule::host_problem`] for a URL whose readings all agree (the

@@ -25,6 +25,7 @@
 //! 8.3 short names (`CREDEN~1`), and reserved device names (`NUL`, `COM1`).
 
 use super::secrets::{self, Why};
+use super::urls::host::percent_decode;
 
 /// How a reading's path is anchored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,30 +289,6 @@ fn windows(text: &str) -> Result<Reading, Unresolvable> {
         anchor,
         components: resolve(parts.into_iter(), anchor != Anchor::Relative),
     })
-}
-
-/// Percent-decodes text (invalid escapes are kept as they are).
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (b, hex) {
-            (b'%', Some(v)) => {
-                out.push(v);
-                i += 3;
-            }
-            _ => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The path of a `file:` URL, if the text is one.

@@ -28,11 +28,14 @@ pub fn rule() -> EgressRule {
 }
 
 fn refusal(finding: Finding) -> Refusal {
-    let code = if finding.code == codes::HTTP_DENIED_HOST {
-        codes::HTTP_DENIED_HOST
-    } else {
-        codes::NETWORK_EGRESS
-    };
+    let code = [
+        codes::HTTP_DENIED_HOST,
+        codes::HTTP_BAD_URL,
+        codes::HTTP_LOCAL_TARGET,
+    ]
+    .into_iter()
+    .find(|c| *c == finding.code)
+    .unwrap_or(codes::NETWORK_EGRESS);
     Refusal::new(code, finding.message)
 }
 

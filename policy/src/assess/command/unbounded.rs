@@ -19,10 +19,22 @@ const MAX_SLEEP: f64 = 600.0;
 /// The largest `seq` bound accepted.
 const MAX_SEQ: f64 = 10_000_000.0;
 
+/// What a `head` right after a command in its pipeline bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No `head` follows.
+    None,
+    /// `head -n N`: ends a producer of lines.
+    Lines,
+    /// `head -c N`: ends any producer.
+    Bytes,
+}
+
 /// Why a simple command (words with quotes removed, assignments included) may
-/// never end. `inputs` are the files redirected into it; `bounded` is true when
-/// a later `head` in the same pipeline ends it.
-pub fn unbounded(words: &[String], inputs: &[String], bounded: bool) -> Option<String> {
+/// never end. `inputs` are the files redirected into it; `bound` is what a
+/// later `head` in the same pipeline ends.
+pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<String> {
+    let bounded = bound != Bound::None;
     let start = words.iter().position(|w| !is_assignment(w))?;
     let (first, args) = words.get(start..)?.split_first()?;
     let program = first.rsplit('/').next().unwrap_or(first);
@@ -55,6 +67,12 @@ pub fn unbounded(words: &[String], inputs: &[String], bounded: bool) -> Option<S
         "nohup" | "disown" | "daemonize" => "keeps running after the command returns",
         "setsid" if short('f') || long("--fork") => "keeps running after the command returns",
         "watch" => "repeats a command until it is stopped",
+        // A walk of the whole file system takes minutes and reads every
+        // mount (the command oracle timed out on `du … /.`).
+        "du" | "find" | "tree" if args.iter().any(|a| is_root(a)) => "walks the whole file system",
+        "ls" if (short('R') || long("--recursive")) && args.iter().any(|a| is_root(a)) => {
+            "walks the whole file system"
+        }
         "yes" if !bounded => "prints forever",
         "sleep"
             if args
@@ -115,7 +133,7 @@ pub fn unbounded(words: &[String], inputs: &[String], bounded: bool) -> Option<S
             "reads an endless device"
         }
         "head" => return None,
-        _ if !bounded && reads_endless(args, inputs) => "reads an endless device",
+        _ if bound != Bound::Bytes && reads_endless(args, inputs) => "reads an endless device",
         _ => return None,
     };
     Some(format!("`{program}` {reason}"))
@@ -126,6 +144,11 @@ fn reads_endless(args: &[String], inputs: &[String]) -> bool {
         let path = a.split_once('=').map_or(a.as_str(), |(_, v)| v);
         ENDLESS_DEVICES.contains(&path)
     })
+}
+
+/// Whether an operand names the root directory (`/`, `//`, `/.`, `/./..`).
+fn is_root(arg: &str) -> bool {
+    arg.starts_with('/') && arg.split('/').all(|part| matches!(part, "" | "." | ".."))
 }
 
 fn is_number(text: &str) -> bool {
@@ -165,7 +188,7 @@ mod tests {
 
     fn check(line: &str) -> bool {
         let words: Vec<String> = line.split(' ').map(str::to_owned).collect();
-        unbounded(&words, &[], false).is_some()
+        unbounded(&words, &[], Bound::None).is_some()
     }
 
     #[test]

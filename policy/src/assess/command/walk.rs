@@ -145,7 +145,7 @@ impl Walk<'_> {
             let bounded = pipeline
                 .commands
                 .get(i + 1)
-                .is_some_and(|next| program_word(next).as_deref() == Some("head"));
+                .map_or(unbounded::Bound::None, head_bound);
             self.names_safe = safe_names;
             self.command(command, i > 0, bounded);
             self.names_safe = false;
@@ -153,7 +153,7 @@ impl Walk<'_> {
         }
     }
 
-    fn command(&mut self, command: &Command, piped: bool, bounded: bool) {
+    fn command(&mut self, command: &Command, piped: bool, bounded: unbounded::Bound) {
         match command {
             Command::Simple(simple) => {
                 self.simple(&simple.words, &simple.redirects, piped, bounded)
@@ -161,7 +161,7 @@ impl Walk<'_> {
             Command::Function(name, body) => {
                 self.functions.insert(name.clone());
                 let outer = self.current_function.replace(name.clone());
-                self.command(body, false, false);
+                self.command(body, false, unbounded::Bound::None);
                 self.current_function = outer;
             }
             Command::Compound(compound, redirects) => {
@@ -249,7 +249,7 @@ impl Walk<'_> {
                     codes::COMMAND_SHELL_STATE,
                     String::from("`coproc` runs a command in the background"),
                 );
-                self.command(inner, false, false);
+                self.command(inner, false, unbounded::Bound::None);
             }
         }
     }
@@ -455,7 +455,13 @@ impl Walk<'_> {
         }
     }
 
-    fn simple(&mut self, words: &[Word], redirects: &[Redirect], piped: bool, bounded: bool) {
+    fn simple(
+        &mut self,
+        words: &[Word],
+        redirects: &[Redirect],
+        piped: bool,
+        bounded: unbounded::Bound,
+    ) {
         self.commands += 1;
         let mut stdin = Vec::new();
         let mut fed = piped;
@@ -784,6 +790,25 @@ fn feeds_safe_names(command: &Command, places: &Places) -> bool {
 }
 
 /// The program a command runs when it is a simple command with a literal name.
+/// How a `head` that reads a command's output ends it: a byte count ends any
+/// producer; a line count only one that prints lines (`/dev/zero` has none).
+fn head_bound(next: &Command) -> unbounded::Bound {
+    if program_word(next).as_deref() != Some("head") {
+        return unbounded::Bound::None;
+    }
+    let Command::Simple(simple) = next else {
+        return unbounded::Bound::None;
+    };
+    let bytes = simple.words.iter().filter_map(Word::literal).any(|w| {
+        w == "--bytes" || w.starts_with("--bytes=") || (w.starts_with("-c") && !w.starts_with("--"))
+    });
+    if bytes {
+        unbounded::Bound::Bytes
+    } else {
+        unbounded::Bound::Lines
+    }
+}
+
 fn program_word(command: &Command) -> Option<String> {
     let Command::Simple(simple) = command else {
         return None;
