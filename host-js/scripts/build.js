@@ -5,7 +5,7 @@
 // or edited by hand.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,4 +38,16 @@ run(
   ],
   pkg,
 );
+// jco lifts every string out of the component with `new TextDecoder()`,
+// which drops a leading byte-order mark: a tool named "\u{feff}execute_command"
+// would reach the JavaScript caller as "execute_command" while Rust keeps it,
+// and the two runtimes would disagree. Strings cross unchanged, as in wasmtime.
+const glue = join(gen, 'toolgate.js');
+const text = readFileSync(glue, 'utf8');
+const decoder = 'new TextDecoder()';
+const found = text.split(decoder).length - 1;
+if (found !== 1) {
+  throw new Error(`expected one \`${decoder}\` in jco's glue, found ${found}: check how this jco version decodes strings`);
+}
+writeFileSync(glue, text.replace(decoder, "new TextDecoder('utf-8', { ignoreBOM: true })"));
 console.log(`toolgate: built ${readdirSync(gen).join(', ')}`);
