@@ -142,6 +142,16 @@ pub fn cases() -> Vec<Case> {
             });
         }
     }
+    // A name is how a failure, a recorded line and a reviewer find a case:
+    // two cases under one name (a merge keeping both sides of an edited line)
+    // would hide one of them.
+    let mut seen = std::collections::BTreeSet::new();
+    let repeated: Vec<&str> = cases
+        .iter()
+        .filter(|c| !seen.insert(c.name.as_str()))
+        .map(|c| c.name.as_str())
+        .collect();
+    assert!(repeated.is_empty(), "vector names used twice: {repeated:?}");
     cases
 }
 
