@@ -13,7 +13,7 @@ pub mod trace;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use toolgate_policy::Engine;
+use toolgate_policy::{Action, Engine, Source};
 
 /// One call the policy allowed.
 #[derive(Clone, Debug)]
@@ -24,6 +24,9 @@ pub struct Allowed {
     pub args: Value,
     /// The configuration the vector ran under, if any.
     pub config: Option<Value>,
+    /// Why it was allowed: a proof (`Whitelist`, `Registry`), the model's
+    /// rating (`Llm`) or the configuration.
+    pub source: Source,
 }
 
 /// The workspace root: the directory holding `tests/conformance` and `wit`.
@@ -64,8 +67,10 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        if decision_allows(&engine.assess(tool, &args_text).to_json()) {
+        let decision = engine.assess(tool, &args_text);
+        if decision.action == Action::Allow {
             out.push(Allowed {
+                source: decision.source,
                 name: v
                     .get("name")
                     .and_then(Value::as_str)
@@ -77,18 +82,6 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
         }
     }
     Ok(out)
-}
-
-/// Whether a decision's JSON says `allow`.
-pub fn decision_allows(decision: &str) -> bool {
-    serde_json::from_str::<Value>(decision)
-        .ok()
-        .and_then(|d| {
-            d.get("action")
-                .and_then(Value::as_str)
-                .map(|a| a == "allow")
-        })
-        .unwrap_or(false)
 }
 
 pub mod fixture;

@@ -28,8 +28,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use toolgate_oracles::judge::{judge, Judgement};
 use toolgate_oracles::sandbox::{Program, Sandbox};
-use toolgate_oracles::{allowed, decision_allows, root};
-use toolgate_policy::Engine;
+use toolgate_oracles::{allowed, root};
+use toolgate_policy::{Action, Engine, Source};
 
 #[path = "../../tests/support/rng.rs"]
 mod rng;
@@ -187,23 +187,13 @@ fn cases() -> Vec<Case> {
     for file in vector_files() {
         for (tool, field) in command_tools(&file) {
             for a in allowed(&file, &tool).unwrap() {
-                let engine = match &a.config {
-                    Some(c) => Engine::from_json(&c.to_string()).unwrap(),
-                    None => Engine::default(),
-                };
-                let args_text = match &a.args {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                let decision: Value =
-                    serde_json::from_str(&engine.assess(&tool, &args_text).to_json()).unwrap();
-                let source = decision["source"].as_str().unwrap_or("").to_owned();
                 // Only proofs are judged: an allow on the model's own "low"
                 // rating (source `llm`) or by configuration is the caller's
                 // trust, not the policy's claim that the line only reads.
-                if source != "whitelist" {
+                if a.source != Source::Whitelist {
                     continue;
                 }
+                let source = a.source.as_str().to_owned();
                 let Some((line, program)) = program_of(&a.args, &field) else {
                     panic!("{}: an allowed call without a command: {}", a.name, a.args);
                 };
@@ -241,11 +231,7 @@ fn extra_lines() -> Vec<Case> {
         .filter(|(_, line)| !line.trim().is_empty())
         .filter(|(_, line)| {
             let args = json!({ "command": line });
-            decision_allows(
-                &engine
-                    .assess("execute_command", &args.to_string())
-                    .to_json(),
-            )
+            engine.assess("execute_command", &args.to_string()).action == Action::Allow
         })
         .map(|(i, line)| Case {
             name: format!("extra line {}", i + 1),
@@ -326,11 +312,7 @@ fn fuzz_sample(seen: &BTreeSet<String>) -> Vec<Case> {
         for text in &seeds {
             let mutated = mutate(&mut rng, &tokens, text);
             let args = json!({ "command": mutated });
-            if !decision_allows(
-                &engine
-                    .assess("execute_command", &args.to_string())
-                    .to_json(),
-            ) {
+            if engine.assess("execute_command", &args.to_string()).action != Action::Allow {
                 continue;
             }
             if !taken.insert(mutated.clone()) {
