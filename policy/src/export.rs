@@ -9,6 +9,7 @@ wit_bindgen::generate!({
     path: "../wit",
 });
 
+use exports::toolgate::policy::gate::{Flow, GuestFlow, StepError};
 use exports::toolgate::policy::policy::{Guest, GuestEngine};
 use exports::toolgate::policy::records::{
     AuditBreak, AuditSummary, CheckpointError, RecheckVerdict as Recheck,
@@ -279,6 +280,91 @@ fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
         crate::CheckpointError::WeakKey(n) => {
             CheckpointError::WeakKey(u32::try_from(n).unwrap_or(u32::MAX))
         }
+    }
+}
+
+/// The flow resource: one gate's approval flow.
+struct FlowResource(crate::gate::Flow);
+
+fn step_text(
+    step: Result<toolgate_shapes::gate::Step, crate::gate::StepError>,
+) -> Result<String, StepError> {
+    step.map_err(step_error)
+        .and_then(|s| serde_json::to_string(&s).map_err(|e| StepError::Invalid(e.to_string())))
+}
+
+fn step_error(e: crate::gate::StepError) -> StepError {
+    match e {
+        crate::gate::StepError::Checkpoint(c) => StepError::Checkpoint(checkpoint_error(c)),
+        crate::gate::StepError::Invalid(m) => StepError::Invalid(m),
+    }
+}
+
+impl exports::toolgate::policy::gate::Guest for Component {
+    type Flow = FlowResource;
+}
+
+impl GuestFlow for FlowResource {
+    fn create(
+        config: String,
+        settings: String,
+        checkpoint_key: Option<Vec<u8>>,
+        audit_key: Option<Vec<u8>>,
+    ) -> Result<Flow, String> {
+        crate::gate::Flow::new(
+            &config,
+            &settings,
+            checkpoint_key.as_deref(),
+            audit_key.as_deref(),
+        )
+        .map(|f| Flow::new(FlowResource(f)))
+        .map_err(|e| e.to_string())
+    }
+
+    fn begin(
+        &self,
+        call: String,
+        id: String,
+        now: u64,
+        previous: Option<String>,
+    ) -> Result<String, StepError> {
+        step_text(self.0.begin(&call, &id, now, previous.as_deref()))
+    }
+
+    fn open(&self, checkpoint: String) -> Result<String, StepError> {
+        self.0
+            .open(&checkpoint)
+            .map_err(step_error)
+            .and_then(|p| serde_json::to_string(&p).map_err(|e| StepError::Invalid(e.to_string())))
+    }
+
+    fn settle(
+        &self,
+        checkpoint: String,
+        answer: String,
+        now: u64,
+        previous: Option<String>,
+    ) -> Result<String, StepError> {
+        step_text(
+            self.0
+                .settle(&checkpoint, &answer, now, previous.as_deref()),
+        )
+    }
+
+    fn finish(
+        &self,
+        ticket: String,
+        ran: String,
+        now: u64,
+        previous: Option<String>,
+    ) -> Result<String, StepError> {
+        step_text(self.0.finish(&ticket, &ran, now, previous.as_deref()))
+    }
+
+    fn gap(&self, what: String, now: u64, previous: Option<String>) -> Result<String, StepError> {
+        self.0
+            .gap(&what, now, previous.as_deref())
+            .map_err(step_error)
     }
 }
 

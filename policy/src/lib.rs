@@ -23,8 +23,13 @@ pub mod calls;
 pub mod codes;
 pub mod config;
 pub mod context;
-pub mod decision;
+/// The decision model, defined in `toolgate-shapes` so hosts read it with the
+/// same types.
+pub mod decision {
+    pub use toolgate_shapes::decision::*;
+}
 mod engine;
+pub mod gate;
 pub mod guidance;
 pub mod records;
 pub mod text;

@@ -10,162 +10,17 @@
 //! Cutting lines off the end leaves a valid shorter chain: keep the head hash
 //! that [`verify_audit`] reports somewhere else to detect that.
 
-use super::diff::Change;
 use super::mac;
 use serde::{Deserialize, Serialize};
+pub use toolgate_shapes::records::{
+    AuditApproval, AuditDecision, AuditEntry, DiffEntry, Outcome, Status,
+};
 
 /// The format tag mixed into every hash.
 pub const FORMAT: &str = "toolgate.audit/1";
 
 /// The `prev` of the first record.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-
-/// What became of the call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The tool ran and succeeded.
-    Executed,
-    /// The tool ran and failed.
-    Failed,
-    /// The policy denied it; it never ran.
-    Denied,
-    /// A person rejected it; it never ran.
-    Rejected,
-    /// Nobody answered in time; it never ran.
-    Expired,
-    /// The caller cancelled the wait; it never ran.
-    Cancelled,
-    /// Written before the tool runs, so a crash during execution leaves
-    /// evidence; the outcome follows in a later record.
-    Executing,
-    /// Not a call: the log was found torn (a partial last line) and repaired;
-    /// `parameters` says what was set aside.
-    Gap,
-}
-
-/// How the person answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Approved as proposed.
-    Approved,
-    /// Approved with edited arguments.
-    Edited,
-    /// Rejected.
-    Rejected,
-    /// Not answered before the deadline.
-    Expired,
-    /// The wait was cancelled.
-    Cancelled,
-}
-
-/// The decision, as the audit keeps it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditDecision {
-    /// `allow`, `confirm` or `deny`.
-    pub action: crate::Action,
-    /// The risk.
-    pub risk: crate::Risk,
-    /// The deciding rule.
-    pub source: crate::Source,
-    /// The finding codes, in order.
-    pub findings: Vec<String>,
-    /// The policy version that decided.
-    pub policy_version: String,
-}
-
-/// The person's part.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditApproval {
-    /// The approval request's id.
-    pub id: String,
-    /// How it ended.
-    pub outcome: Outcome,
-    /// Who answered, as the host names them.
-    #[serde(default)]
-    pub by: Option<String>,
-    /// The message for the model that came with a rejection.
-    #[serde(default)]
-    pub message: Option<String>,
-    /// The instruction the person added to the conversation.
-    #[serde(default)]
-    pub instruction: Option<String>,
-    /// The changes an edit made to the arguments.
-    #[serde(default)]
-    pub diff: Vec<DiffEntry>,
-    /// When the answer came, in milliseconds since the Unix epoch.
-    #[serde(default)]
-    pub answered_at: Option<u64>,
-}
-
-/// A [`Change`] as stored (read back as well as written).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DiffEntry {
-    /// The JSON Pointer.
-    pub path: String,
-    /// The value before.
-    pub before: Option<serde_json::Value>,
-    /// The value after.
-    pub after: Option<serde_json::Value>,
-}
-
-impl From<Change> for DiffEntry {
-    fn from(c: Change) -> DiffEntry {
-        DiffEntry {
-            path: c.path,
-            before: c.before,
-            after: c.after,
-        }
-    }
-}
-
-/// What a host gives to [`seal_audit`]: every field of a line but `seq`,
-/// `prev` and `hash`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditEntry {
-    /// When the call finished (or was refused), ms since the Unix epoch.
-    pub time: u64,
-    /// The conversation.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// The user.
-    #[serde(default)]
-    pub user_id: Option<String>,
-    /// The tool.
-    pub tool: String,
-    /// The call's id in its wire format.
-    #[serde(default)]
-    pub call_id: Option<String>,
-    /// The arguments the tool received (`risk_level` stripped, edits applied),
-    /// or, for a call that never ran, the arguments as proposed.
-    pub parameters: String,
-    /// The decision for those arguments.
-    pub decision: AuditDecision,
-    /// The approval, when a person was asked.
-    #[serde(default)]
-    pub approval: Option<AuditApproval>,
-    /// Whether the gate ran in shadow mode (decided, recorded, never blocked).
-    #[serde(default)]
-    pub shadow: bool,
-    /// What became of the call.
-    pub status: Status,
-    /// Whether the tool ran and succeeded.
-    pub success: bool,
-    /// The tool's result, as the host chose to record it.
-    #[serde(default)]
-    pub result: Option<String>,
-    /// The error, for a failed call.
-    #[serde(default)]
-    pub error: Option<String>,
-    /// How long the tool ran, in milliseconds (0 when it never ran).
-    #[serde(default)]
-    pub execution_time_ms: u64,
-}
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -16,56 +16,14 @@
 //! with a guessable secret.
 
 use super::mac;
-use crate::decision::Decision;
 use serde::{Deserialize, Serialize};
+pub use toolgate_shapes::records::Pending;
 
 /// The format tag of checkpoints this version writes and reads.
 pub const FORMAT: &str = "toolgate.checkpoint/2";
 
 /// The shortest key that signs or checks a checkpoint, in bytes.
 pub const MIN_KEY_LEN: usize = 16;
-
-/// A call waiting for a person's answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Pending {
-    /// The approval's id, unique per gate (the host makes it).
-    pub id: String,
-    /// The conversation the call belongs to, if the host tracks one.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// The user on whose behalf the model acts, if known.
-    #[serde(default)]
-    pub user_id: Option<String>,
-    /// The tool's name.
-    pub tool: String,
-    /// The tool's description, for the approval dialog.
-    #[serde(default)]
-    pub description: String,
-    /// The arguments as the model sent them (JSON text, `risk_level` included).
-    pub args: String,
-    /// The call's id in its wire format, to answer the model with.
-    #[serde(default)]
-    pub call_id: Option<String>,
-    /// The policy's decision (a `confirm`).
-    pub decision: Decision,
-    /// When the approval was requested, in milliseconds since the Unix epoch.
-    pub requested_at: u64,
-    /// When it expires, in milliseconds since the Unix epoch.
-    pub deadline: u64,
-    /// The caller's context the decision was made in (JSON), so the call is
-    /// decided again in the same context when it is answered.
-    #[serde(default)]
-    pub context: Option<String>,
-    /// The hash of the configuration the decision was made under (see
-    /// `resume::config_hash`).
-    #[serde(default)]
-    pub config_hash: String,
-    /// The identity of the gate that asked (a deployment's name, or the id
-    /// prefix of one process).
-    #[serde(default)]
-    pub gate: String,
-}
 
 /// Why a checkpoint could not be written or read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,19 +3,8 @@
 //! Objects are compared key by key, recursively; arrays and scalars as whole
 //! values. Arguments the model sent that are not JSON are compared as text.
 
-use serde::Serialize;
 use serde_json::Value;
-
-/// One changed value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Change {
-    /// Where, as a JSON Pointer (`""` for the whole arguments).
-    pub path: String,
-    /// The value before the edit; `null` when the key was added.
-    pub before: Option<Value>,
-    /// The value after the edit; `null` when the key was removed.
-    pub after: Option<Value>,
-}
+pub use toolgate_shapes::records::Change;
 
 /// Why a diff could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

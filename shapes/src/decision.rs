@@ -104,14 +104,14 @@ impl Source {
 /// One reason behind a decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
-    /// A stable dotted code from [`crate::codes`].
+    /// A stable dotted code (the policy's `codes` module lists them).
     pub code: String,
     /// A sentence for people.
     pub message: String,
 }
 
 impl Finding {
-    /// A finding with one of the codes of [`crate::codes`].
+    /// A finding with one of the policy's codes.
     pub fn new(code: &str, message: impl Into<String>) -> Finding {
         Finding {
             code: code.to_owned(),

@@ -1,0 +1,697 @@
+//! The approval flow, as policy: what a call's decision means for its run,
+//! what a person's answer allows, and every text the model and the audit get.
+//!
+//! A host drives a [`Flow`] in at most three steps per call, each a pure
+//! function of its inputs (the host supplies ids, the clock and the audit
+//! log's last line):
+//!
+//! 1. [`Flow::begin`] decides the call: `deny` is [`Step::Done`], `allow` (and
+//!    everything in shadow mode) is [`Step::Run`], `confirm` is [`Step::Ask`]
+//!    with the pending approval and its sealed checkpoint.
+//! 2. [`Flow::settle`] takes the checkpoint back with an answer: the deadline
+//!    is checked at that moment, an approval is decided again under the
+//!    current configuration (void when the decision is stricter or shows
+//!    findings the person never saw), an edit is decided afresh (a person may
+//!    approve what needs confirmation, never what is configured off), and
+//!    only one clean JSON object ever reaches a tool.
+//! 3. [`Flow::finish`] takes the run's outcome and returns the result.
+//!
+//! Steps that change the audit log carry the sealed line (write-ahead before a
+//! tool runs, the outcome after), chained to the `previous` line the host
+//! passes, so a host appends them as they are.
+
+use crate::args::strip_risk_level;
+use crate::config::ConfigError;
+use crate::decision::{Action, Decision};
+use crate::engine::Engine;
+use crate::records::{
+    args_diff, checkpoint, config_hash, open_checkpoint, recheck, seal_audit, seal_audit_keyed,
+    seal_checkpoint, CheckpointError, Recheck,
+};
+use toolgate_shapes::gate::{
+    Answer, AnswerKind, Event, GateCall, GateSettings, Ran, Step, ToolResult,
+};
+use toolgate_shapes::records::{
+    AuditApproval, AuditDecision, AuditEntry, Outcome, Pending, Status,
+};
+
+/// Why a gate could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FlowError {
+    /// The policy configuration was refused.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The gate settings are not of the expected shape.
+    #[error("invalid gate settings: {0}")]
+    Settings(String),
+    /// A key shorter than 16 bytes: refused, never used.
+    #[error("the {which} key is {len} bytes long; a key has at least 16 (make one with `head -c 32 /dev/urandom > key`)")]
+    WeakKey {
+        /// `checkpoint` or `audit`.
+        which: &'static str,
+        /// Its length.
+        len: usize,
+    },
+}
+
+/// Why a step could not be taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    /// The checkpoint was refused: forged, changed, unsigned or not one.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The call, answer, outcome or ticket is not of the expected shape (a
+    /// host's mistake, or an edit that is not one clean JSON object).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The state a run carries from [`Step::Run`] to [`Flow::finish`].
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Ticket {
+    call: GateCall,
+    decision: Decision,
+    approval: Option<AuditApproval>,
+    args: String,
+    instruction: Option<String>,
+}
+
+/// A gate's flow: the policy, its configuration's hash, the gate's settings
+/// and keys.
+#[derive(Debug)]
+pub struct Flow {
+    engine: Engine,
+    settings: GateSettings,
+    config_hash: String,
+    checkpoint_key: Option<Vec<u8>>,
+    audit_key: Option<Vec<u8>>,
+}
+
+fn read<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, StepError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| StepError::Invalid(format!("the {what} is not JSON: {e}")))?;
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| StepError::Invalid(format!("the {what}: `{}`: {}", e.path(), e.inner())))
+}
+
+/// The result as a tool-result message body for the model: JSON with `status`
+/// and the output, error or reason (and the person's message).
+fn for_model(result: &ToolResult) -> String {
+    let mut out = serde_json::Map::new();
+    out.insert("status".into(), result.status.as_str().into());
+    for (key, value) in [
+        ("output", &result.output),
+        ("error", &result.error),
+        ("reason", &result.reason),
+        ("message", &result.message),
+    ] {
+        if let Some(value) = value {
+            out.insert(key.into(), value.clone().into());
+        }
+    }
+    serde_json::Value::Object(out).to_string()
+}
+
+/// The reason a refused call did not run.
+fn reason_for(status: Status, decision: &Decision) -> String {
+    match status {
+        Status::Denied => format!("the call was denied: {}", decision.summary),
+        Status::Rejected => String::from("the user rejected this call; it was not run"),
+        Status::Expired => String::from("no one approved this call in time; it was not run"),
+        _ => String::from("the approval was cancelled; the call was not run"),
+    }
+}
+
+fn approval(
+    pending: &Pending,
+    outcome: Outcome,
+    answer: Option<&Answer>,
+    answered_at: Option<u64>,
+) -> AuditApproval {
+    AuditApproval {
+        id: pending.id.clone(),
+        outcome,
+        by: answer.and_then(|a| a.by.clone()),
+        message: answer.and_then(|a| a.message.clone()),
+        instruction: answer.and_then(|a| a.instruction.clone()),
+        diff: Vec::new(),
+        answered_at,
+    }
+}
+
+impl Flow {
+    /// A gate's flow over `config` (the policy configuration, JSON) with
+    /// `settings` (JSON, the fields of [`GateSettings`]). Checkpoints are
+    /// signed with `checkpoint_key` and the audit chain keyed with
+    /// `audit_key`, each at least 16 bytes when given.
+    pub fn new(
+        config: &str,
+        settings: &str,
+        checkpoint_key: Option<&[u8]>,
+        audit_key: Option<&[u8]>,
+    ) -> Result<Flow, FlowError> {
+        let engine = Engine::from_json(config)?;
+        let settings: GateSettings =
+            read("settings", settings).map_err(|e| FlowError::Settings(e.to_string()))?;
+        for (which, key) in [("checkpoint", checkpoint_key), ("audit", audit_key)] {
+            if let Some(key) = key.filter(|k| k.len() < checkpoint::MIN_KEY_LEN) {
+                return Err(FlowError::WeakKey {
+                    which,
+                    len: key.len(),
+                });
+            }
+        }
+        Ok(Flow {
+            engine,
+            config_hash: config_hash(config),
+            settings,
+            checkpoint_key: checkpoint_key.map(<[u8]>::to_vec),
+            audit_key: audit_key.map(<[u8]>::to_vec),
+        })
+    }
+
+    /// The policy engine the flow decides with.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The gate's settings.
+    pub fn settings(&self) -> &GateSettings {
+        &self.settings
+    }
+
+    /// Step 1: decides `call` (JSON, the fields of [`GateCall`]) at `now` (ms
+    /// since the Unix epoch); `id` names the approval if one is needed.
+    pub fn begin(
+        &self,
+        call: &str,
+        id: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<Step, StepError> {
+        let call: GateCall = read("call", call)?;
+        let decision = self.decide(&call);
+        if self.settings.shadow || decision.action == Action::Allow {
+            let args = strip_risk_level(&call.args).unwrap_or_else(|_| call.args.clone());
+            return Ok(self.run(call, decision, None, args, None, now, previous));
+        }
+        if decision.action == Action::Deny {
+            return Ok(self.refuse(&call, decision, None, Status::Denied, None, now, previous));
+        }
+        if id.is_empty() {
+            return Err(StepError::Invalid(String::from("the approval id is empty")));
+        }
+        let timeout = self
+            .settings
+            .tool_timeouts
+            .get(&call.tool)
+            .copied()
+            .unwrap_or(self.settings.timeout_ms);
+        let pending = Pending {
+            id: id.to_owned(),
+            session_id: call.session_id,
+            user_id: call.user_id,
+            tool: call.tool,
+            description: call.description,
+            args: call.args,
+            call_id: call.call_id,
+            decision,
+            requested_at: now,
+            deadline: now.saturating_add(timeout),
+            context: call.context,
+            config_hash: self.config_hash.clone(),
+            gate: self.settings.identity.clone(),
+        };
+        let text =
+            serde_json::to_string(&pending).map_err(|e| StepError::Invalid(e.to_string()))?;
+        let checkpoint = seal_checkpoint(&text, self.checkpoint_key.as_deref())?;
+        Ok(Step::Ask {
+            events: vec![Event::Requested {
+                request: Box::new(pending.clone()),
+            }],
+            pending: Box::new(pending),
+            checkpoint,
+        })
+    }
+
+    /// Reads a checkpoint (one this gate's key signed) as its pending approval.
+    pub fn open(&self, checkpoint: &str) -> Result<Pending, StepError> {
+        let text = open_checkpoint(checkpoint, self.checkpoint_key.as_deref())?;
+        read("checkpoint", &text)
+    }
+
+    /// Step 2: the answer (JSON, the fields of [`Answer`]) to the approval in
+    /// `checkpoint`, taken at `now`. An edit that is not one clean JSON object
+    /// is an error, so the host can tell whoever answered and keep waiting.
+    pub fn settle(
+        &self,
+        checkpoint: &str,
+        answer: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<Step, StepError> {
+        let pending = self.open(checkpoint)?;
+        let answer: Answer = read("answer", answer)?;
+        let edited = match (answer.answer, &answer.args) {
+            (AnswerKind::Edit, Some(args)) => Some(
+                strip_risk_level(args)
+                    .map(|_| args.clone())
+                    .map_err(|e| StepError::Invalid(format!("edited arguments refused: {e}")))?,
+            ),
+            (AnswerKind::Edit, None) => {
+                return Err(StepError::Invalid(String::from(
+                    "edited arguments refused: an edit carries `args`",
+                )))
+            }
+            (_, Some(_)) => {
+                return Err(StepError::Invalid(String::from(
+                    "only an edit carries `args`",
+                )))
+            }
+            (_, None) => None,
+        };
+        let call = GateCall {
+            tool: pending.tool.clone(),
+            args: pending.args.clone(),
+            call_id: pending.call_id.clone(),
+            description: pending.description.clone(),
+            session_id: pending.session_id.clone(),
+            user_id: pending.user_id.clone(),
+            context: pending.context.clone(),
+        };
+        let sealed = pending.decision.clone();
+        // The deadline holds when the answer is taken, not only while waiting:
+        // an answer that comes at once after it (a resume of an expired
+        // approval, a zero timeout) is too late all the same.
+        if now >= pending.deadline || answer.answer == AnswerKind::None {
+            let approval = approval(&pending, Outcome::Expired, None, None);
+            return Ok(self.refuse(
+                &call,
+                sealed,
+                Some(approval),
+                Status::Expired,
+                None,
+                now,
+                previous,
+            ));
+        }
+        if answer.answer == AnswerKind::Cancel {
+            let approval = approval(&pending, Outcome::Cancelled, None, Some(now));
+            return Ok(self.refuse(
+                &call,
+                sealed,
+                Some(approval),
+                Status::Cancelled,
+                None,
+                now,
+                previous,
+            ));
+        }
+        let responded = Event::Responded {
+            id: pending.id.clone(),
+            answer: answer.answer,
+            by: answer.by.clone(),
+        };
+        let mut step = match (answer.answer, edited) {
+            (AnswerKind::Edit, Some(edited)) => {
+                let mut approval = approval(&pending, Outcome::Edited, Some(&answer), Some(now));
+                approval.diff = args_diff(&call.args, &edited).unwrap_or_default();
+                let call = GateCall {
+                    args: edited,
+                    ..call
+                };
+                let redecided = self.decide(&call);
+                if redecided.action == Action::Deny {
+                    self.refuse(
+                        &call,
+                        redecided,
+                        Some(approval),
+                        Status::Denied,
+                        None,
+                        now,
+                        previous,
+                    )
+                } else {
+                    let args = strip_risk_level(&call.args).unwrap_or_else(|_| call.args.clone());
+                    let instruction = answer.instruction.clone();
+                    self.run(
+                        call,
+                        redecided,
+                        Some(approval),
+                        args,
+                        instruction,
+                        now,
+                        previous,
+                    )
+                }
+            }
+            (AnswerKind::Approve, _) => {
+                let approval = approval(&pending, Outcome::Approved, Some(&answer), Some(now));
+                // Decided again under the current configuration: the answer
+                // covers only what the person was shown.
+                let current = self.decide(&call);
+                match recheck(&sealed, &current) {
+                    Recheck::Denied => self.refuse(&call, current, Some(approval), Status::Denied, None, now, previous),
+                    Recheck::Changed => self.refuse(
+                        &call,
+                        current,
+                        Some(approval),
+                        Status::Denied,
+                        Some(String::from(
+                            "the policy's decision on this call changed after it was approved; \
+                             the approval is void, ask again",
+                        )),
+                        now,
+                        previous,
+                    ),
+                    Recheck::Stands => match strip_risk_level(&call.args) {
+                        Ok(args) => {
+                            let instruction = answer.instruction.clone();
+                            self.run(call, sealed, Some(approval), args, instruction, now, previous)
+                        }
+                        // Only one clean object reaches a tool: what the
+                        // dialog showed is what runs.
+                        Err(e) => self.refuse(
+                            &call,
+                            sealed,
+                            Some(approval),
+                            Status::Denied,
+                            Some(format!(
+                                "the arguments are not one clean JSON object ({e}); the call was not run"
+                            )),
+                            now,
+                            previous,
+                        ),
+                    },
+                }
+            }
+            _ => {
+                let approval = approval(&pending, Outcome::Rejected, Some(&answer), Some(now));
+                self.refuse(
+                    &call,
+                    sealed,
+                    Some(approval),
+                    Status::Rejected,
+                    None,
+                    now,
+                    previous,
+                )
+            }
+        };
+        if let Step::Run { events, .. } | Step::Done { events, .. } = &mut step {
+            events.insert(0, responded);
+        }
+        Ok(step)
+    }
+
+    /// Step 3: how the run of a [`Step::Run`] ended (`ran`, JSON, the fields
+    /// of [`Ran`]), at `now`.
+    pub fn finish(
+        &self,
+        ticket: &str,
+        ran: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<Step, StepError> {
+        let ticket: Ticket = read("ticket", ticket)?;
+        let ran: Ran = read("outcome", ran)?;
+        let (status, output, error) = match ran {
+            Ran {
+                unrecorded: Some(why),
+                ..
+            } => {
+                let reason = format!(
+                    "the audit record could not be written ({why}), and this gate runs nothing \
+                     it cannot record; the call was not run"
+                );
+                let mut step = self.refuse(
+                    &ticket.call,
+                    ticket.decision,
+                    ticket.approval,
+                    Status::Denied,
+                    Some(reason),
+                    now,
+                    previous,
+                );
+                if let Step::Done { result, .. } = &mut step {
+                    result.audit_error = Some(why);
+                }
+                return Ok(step);
+            }
+            Ran {
+                output: Some(output),
+                error: None,
+                ..
+            } => (Status::Executed, Some(output), None),
+            Ran {
+                output: None,
+                error: Some(error),
+                ..
+            } => (Status::Failed, None, Some(error)),
+            _ => {
+                return Err(StepError::Invalid(String::from(
+                    "an outcome carries exactly one of `output`, `error` and `unrecorded`",
+                )))
+            }
+        };
+        let mut result = ToolResult {
+            status,
+            output,
+            error,
+            reason: None,
+            message: None,
+            instruction: ticket.instruction,
+            decision: ticket.decision,
+            executed_args: Some(ticket.args.clone()),
+            approval_id: ticket.approval.as_ref().map(|a| a.id.clone()),
+            audit_error: None,
+            for_model: String::new(),
+        };
+        result.for_model = for_model(&result);
+        let (audit, audit_error) = self.seal(
+            &ticket.call,
+            &result,
+            ticket.approval,
+            &ticket.args,
+            ran.elapsed_ms,
+            None,
+            now,
+            previous,
+        );
+        result.audit_error = audit_error;
+        Ok(Step::Done {
+            events: vec![Event::Processed {
+                id: result.approval_id.clone(),
+                tool: ticket.call.tool,
+                status,
+            }],
+            result: Box::new(result),
+            audit,
+        })
+    }
+
+    /// The audit line recording that the log was found torn and repaired
+    /// (`what` says what was set aside), after `previous`.
+    pub fn gap(&self, what: &str, now: u64, previous: Option<&str>) -> Result<String, StepError> {
+        let entry = AuditEntry {
+            time: now,
+            session_id: None,
+            user_id: None,
+            tool: String::from("toolgate.audit"),
+            call_id: None,
+            parameters: what.to_owned(),
+            decision: AuditDecision {
+                action: Action::Allow,
+                risk: crate::Risk::Low,
+                source: crate::Source::Default,
+                findings: vec![String::from("audit.gap")],
+                policy_version: String::from(crate::VERSION),
+            },
+            approval: None,
+            shadow: self.settings.shadow,
+            status: Status::Gap,
+            success: false,
+            result: None,
+            error: None,
+            execution_time_ms: 0,
+        };
+        self.seal_entry(&entry, previous)
+            .map_err(StepError::Invalid)
+    }
+
+    fn decide(&self, call: &GateCall) -> Decision {
+        match &call.context {
+            Some(context) => self
+                .engine
+                .assess_with_context(&call.tool, &call.args, context),
+            None => self.engine.assess(&call.tool, &call.args),
+        }
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one private step builder")]
+    fn run(
+        &self,
+        call: GateCall,
+        decision: Decision,
+        approval: Option<AuditApproval>,
+        args: String,
+        instruction: Option<String>,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Step {
+        let ahead = ToolResult {
+            status: Status::Executing,
+            output: None,
+            error: None,
+            reason: None,
+            message: None,
+            instruction: None,
+            decision: decision.clone(),
+            executed_args: Some(args.clone()),
+            approval_id: approval.as_ref().map(|a| a.id.clone()),
+            audit_error: None,
+            for_model: String::new(),
+        };
+        let (audit, audit_error) = self.seal(
+            &call,
+            &ahead,
+            approval.clone(),
+            &args,
+            0,
+            Some(Status::Executing),
+            now,
+            previous,
+        );
+        let approval_id = approval.as_ref().map(|a| a.id.clone());
+        let ticket = Ticket {
+            call,
+            decision: decision.clone(),
+            approval,
+            args: args.clone(),
+            instruction,
+        };
+        // The ticket is this module's own serialisation of plain strings and
+        // enums: it cannot fail, and it reads back.
+        let ticket = serde_json::to_string(&ticket).unwrap_or_default();
+        if let (Some(why), true) = (&audit_error, self.settings.audit_required) {
+            let ran = Ran {
+                unrecorded: Some(why.clone()),
+                ..Ran::default()
+            };
+            let done = serde_json::to_string(&ran)
+                .map_err(|e| StepError::Invalid(e.to_string()))
+                .and_then(|ran| self.finish(&ticket, &ran, now, previous));
+            if let Ok(step) = done {
+                return step;
+            }
+        }
+        Step::Run {
+            decision,
+            args,
+            approval_id,
+            ticket,
+            audit,
+            audit_error,
+            events: Vec::new(),
+        }
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one private step builder")]
+    fn refuse(
+        &self,
+        call: &GateCall,
+        decision: Decision,
+        approval: Option<AuditApproval>,
+        status: Status,
+        reason: Option<String>,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Step {
+        let mut result = ToolResult {
+            status,
+            output: None,
+            error: None,
+            reason: Some(reason.unwrap_or_else(|| reason_for(status, &decision))),
+            message: approval.as_ref().and_then(|a| a.message.clone()),
+            instruction: approval.as_ref().and_then(|a| a.instruction.clone()),
+            decision,
+            executed_args: None,
+            approval_id: approval.as_ref().map(|a| a.id.clone()),
+            audit_error: None,
+            for_model: String::new(),
+        };
+        result.for_model = for_model(&result);
+        let (audit, audit_error) =
+            self.seal(call, &result, approval, &call.args, 0, None, now, previous);
+        result.audit_error = audit_error;
+        Step::Done {
+            events: vec![Event::Processed {
+                id: result.approval_id.clone(),
+                tool: call.tool.clone(),
+                status,
+            }],
+            result: Box::new(result),
+            audit,
+        }
+    }
+
+    /// The sealed audit line of `result`, or why it could not be sealed
+    /// (`(None, None)` when the host keeps no audit).
+    #[expect(clippy::too_many_arguments, reason = "one private record builder")]
+    fn seal(
+        &self,
+        call: &GateCall,
+        result: &ToolResult,
+        approval: Option<AuditApproval>,
+        parameters: &str,
+        elapsed_ms: u64,
+        status: Option<Status>,
+        now: u64,
+        previous: Option<&str>,
+    ) -> (Option<String>, Option<String>) {
+        if !self.settings.audit {
+            return (None, None);
+        }
+        let entry = AuditEntry {
+            time: now,
+            session_id: call.session_id.clone(),
+            user_id: call.user_id.clone(),
+            tool: call.tool.clone(),
+            call_id: call.call_id.clone(),
+            parameters: parameters.to_owned(),
+            decision: AuditDecision {
+                action: result.decision.action,
+                risk: result.decision.risk,
+                source: result.decision.source,
+                findings: result
+                    .decision
+                    .findings
+                    .iter()
+                    .map(|f| f.code.clone())
+                    .collect(),
+                policy_version: String::from(crate::VERSION),
+            },
+            approval,
+            shadow: self.settings.shadow,
+            status: status.unwrap_or(result.status),
+            success: status.is_none() && result.status == Status::Executed,
+            result: result.output.clone(),
+            error: result.error.clone(),
+            execution_time_ms: elapsed_ms,
+        };
+        match self.seal_entry(&entry, previous) {
+            Ok(line) => (Some(line), None),
+            Err(e) => (None, Some(e)),
+        }
+    }
+
+    fn seal_entry(&self, entry: &AuditEntry, previous: Option<&str>) -> Result<String, String> {
+        let text = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+        match &self.audit_key {
+            Some(key) => seal_audit_keyed(&text, previous, key),
+            None => seal_audit(&text, previous),
+        }
+        .map_err(|e| e.to_string())
+    }
+}

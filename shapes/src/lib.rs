@@ -1,0 +1,13 @@
+//! The shapes toolgate's policy and its hosts exchange, defined once.
+//!
+//! Every shape here crosses the component boundary as JSON text (or, for the
+//! decision, also as a WIT record) and is read by the Rust host with these
+//! same types, so no host keeps a copy that could drift. The crate holds
+//! nothing but serde definitions: it is compiled into the browser component,
+//! so parsers and tables belong in the policy.
+
+pub mod decision;
+pub mod gate;
+pub mod records;
+
+pub use decision::{Action, Decision, Finding, Risk, Source};
