@@ -113,6 +113,11 @@ fn for_model(result: &ToolResult) -> String {
     serde_json::Value::Object(out).to_string()
 }
 
+/// The reason a call whose arguments are not one clean JSON object does not run.
+fn unclean(e: &crate::args::ArgsError) -> String {
+    format!("the arguments are not one clean JSON object ({e}); the call was not run")
+}
+
 /// The reason a refused call did not run.
 fn reason_for(status: Status, decision: &Decision) -> String {
     match status {
@@ -192,9 +197,31 @@ impl Flow {
     ) -> Result<Step, StepError> {
         let call: GateCall = read("call", call)?;
         let decision = self.decide(&call);
-        if self.settings.shadow || decision.action == Action::Allow {
+        if self.settings.shadow {
+            // Shadow mode never blocks: the tool gets what the model sent,
+            // `risk_level` stripped where there is one object to strip it from.
             let args = strip_risk_level(&call.args).unwrap_or_else(|_| call.args.clone());
             return Ok(self.run(call, decision, None, args, None, now, previous));
+        }
+        if decision.action == Action::Allow {
+            return Ok(match strip_risk_level(&call.args) {
+                Ok(args) => self.run(call, decision, None, args, None, now, previous),
+                // An allow by configuration alone (`auto_approved_tools`) says
+                // nothing about the arguments: only one clean object reaches a
+                // tool.
+                Err(e) => {
+                    let reason = unclean(&e);
+                    self.refuse(
+                        &call,
+                        decision,
+                        None,
+                        Status::Denied,
+                        Some(reason),
+                        now,
+                        previous,
+                    )
+                }
+            });
         }
         if decision.action == Action::Deny {
             return Ok(self.refuse(&call, decision, None, Status::Denied, None, now, previous));
@@ -352,7 +379,15 @@ impl Flow {
                 // covers only what the person was shown.
                 let current = self.decide(&call);
                 match recheck(&sealed, &current) {
-                    Recheck::Denied => self.refuse(&call, current, Some(approval), Status::Denied, None, now, previous),
+                    Recheck::Denied => self.refuse(
+                        &call,
+                        current,
+                        Some(approval),
+                        Status::Denied,
+                        None,
+                        now,
+                        previous,
+                    ),
                     Recheck::Changed => self.refuse(
                         &call,
                         current,
@@ -368,7 +403,15 @@ impl Flow {
                     Recheck::Stands => match strip_risk_level(&call.args) {
                         Ok(args) => {
                             let instruction = answer.instruction.clone();
-                            self.run(call, sealed, Some(approval), args, instruction, now, previous)
+                            self.run(
+                                call,
+                                sealed,
+                                Some(approval),
+                                args,
+                                instruction,
+                                now,
+                                previous,
+                            )
                         }
                         // Only one clean object reaches a tool: what the
                         // dialog showed is what runs.
@@ -377,9 +420,7 @@ impl Flow {
                             sealed,
                             Some(approval),
                             Status::Denied,
-                            Some(format!(
-                                "the arguments are not one clean JSON object ({e}); the call was not run"
-                            )),
+                            Some(unclean(&e)),
                             now,
                             previous,
                         ),
