@@ -86,14 +86,14 @@ export interface ToolConfig {
 }
 
 /** The wire format a tool call was recognised as. */
-export type CallFormat = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini';
+export type CallFormat = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini' | 'ai-sdk';
 
 /** A tool call as the model sent it, normalised. */
 export interface ToolCall {
   tool: string;
   /** The arguments as JSON text (verbatim when the format sends text; possibly malformed). */
   args: string;
-  /** The call's id in its format (`id`, `call_id`), or null. */
+  /** The call's id in its format (`id`, `call_id`, `toolCallId`), or null. */
   id: string | null;
   format: CallFormat;
 }

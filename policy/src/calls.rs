@@ -31,6 +31,9 @@ pub enum CallFormat {
     /// A Gemini `functionCall` part: `{"functionCall": {"name", "args"}}`, or the
     /// inner object.
     Gemini,
+    /// An AI SDK tool call: `{"type": "tool-call", "toolCallId", "toolName",
+    /// "input"}` (`args` in the SDK's versions before 5), the `type` optional.
+    AiSdk,
 }
 
 impl CallFormat {
@@ -43,6 +46,7 @@ impl CallFormat {
             CallFormat::Anthropic => "anthropic",
             CallFormat::Mcp => "mcp",
             CallFormat::Gemini => "gemini",
+            CallFormat::AiSdk => "ai-sdk",
         }
     }
 }
@@ -55,7 +59,7 @@ pub struct ToolCall {
     /// The arguments as JSON text: verbatim when the format sends text, serialised
     /// when it sends an object, `{}` when absent.
     pub args: String,
-    /// The call's id in its format (`id`, `call_id`), if it has one.
+    /// The call's id in its format (`id`, `call_id`, `toolCallId`), if it has one.
     pub id: Option<String>,
     /// The format the call was recognised as.
     pub format: CallFormat,
@@ -79,7 +83,7 @@ pub enum CallError {
     NotObject(&'static str),
     /// No recognisable tool name.
     #[error(
-        "no tool name found (expected `tool`, `name`, `function.name` or `functionCall.name`)"
+        "no tool name found (expected `tool`, `name`, `toolName`, `function.name` or `functionCall.name`)"
     )]
     NoName,
     /// The tool name is not a string.
@@ -89,6 +93,14 @@ pub enum CallError {
     /// an executor takes depends on its parser.
     #[error("the call holds the key `{0}` more than once")]
     DuplicateKey(String),
+    /// The call names its tool, or holds its arguments, under two keys of
+    /// different formats: which one an executor takes depends on its reader.
+    #[error("the call holds both `{0}` and `{1}`: which one is run depends on the reader")]
+    Ambiguous(&'static str, &'static str),
+    /// An object with a `toolName` that is some other part of a conversation
+    /// (a tool's result or error, a message part), not a call to decide.
+    #[error("an object with `toolName` and a `type` other than `tool-call` is not a tool call (a tool result or error, or a message part)")]
+    NotCall,
 }
 
 /// Argument text from a format's argument value.
@@ -251,6 +263,9 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
         }
         _ => {}
     }
+    if call.contains_key("toolName") {
+        return ai_sdk(call);
+    }
     if call.contains_key("tool") {
         return Ok((
             ToolCall {
@@ -281,6 +296,38 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
             format,
         },
         key,
+    ))
+}
+
+/// An AI SDK tool call. Its other parts carry a `toolName` too (results,
+/// errors, message parts), so the `type`, when present, must say `tool-call`;
+/// and a call that also holds another format's name or arguments key is
+/// refused rather than read one way here and another way by the executor.
+fn ai_sdk(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), CallError> {
+    match call.get("type") {
+        None => {}
+        Some(Value::String(kind)) if kind == "tool-call" => {}
+        Some(_) => return Err(CallError::NotCall),
+    }
+    for other in ["tool", "name"] {
+        if call.contains_key(other) {
+            return Err(CallError::Ambiguous("toolName", other));
+        }
+    }
+    let path: ArgsPath = match (call.contains_key("input"), call.contains_key("args")) {
+        (true, true) => return Err(CallError::Ambiguous("input", "args")),
+        (false, true) => &["args"],
+        _ => &["input"],
+    };
+    let args = path.first().and_then(|key| call.get(*key));
+    Ok((
+        ToolCall {
+            tool: name_of(call, "toolName")?,
+            args: args_text(args),
+            id: string_id(call.get("toolCallId")),
+            format: CallFormat::AiSdk,
+        },
+        path,
     ))
 }
 
@@ -338,6 +385,37 @@ mod tests {
             (r#"{"d":4}"#, CallFormat::Plain)
         );
         assert_eq!(parse(r#"{"tool":"x"}"#).args, "{}");
+        let c =
+            parse(r#"{"type":"tool-call","toolCallId":"call_5","toolName":"x","input":{"e":5}}"#);
+        assert_eq!(
+            (c.tool.as_str(), c.args.as_str(), c.id.as_deref(), c.format),
+            ("x", r#"{"e":5}"#, Some("call_5"), CallFormat::AiSdk)
+        );
+        let c = parse(r#"{"toolCallId":"c","toolName":"x","args":{"f":6}}"#);
+        assert_eq!(
+            (c.args.as_str(), c.format),
+            (r#"{"f":6}"#, CallFormat::AiSdk)
+        );
+    }
+
+    #[test]
+    fn ai_sdk_look_alikes_are_not_calls() {
+        assert_eq!(
+            parse_call(r#"{"type":"tool-result","toolCallId":"c","toolName":"x","output":{}}"#),
+            Err(CallError::NotCall)
+        );
+        assert_eq!(
+            parse_call(r#"{"toolName":"x","name":"y","input":{}}"#),
+            Err(CallError::Ambiguous("toolName", "name"))
+        );
+        assert_eq!(
+            parse_call(r#"{"toolName":"x","input":{},"args":{}}"#),
+            Err(CallError::Ambiguous("input", "args"))
+        );
+        assert_eq!(
+            parse_call(r#"{"toolName":["x"],"input":{}}"#),
+            Err(CallError::NameType("an array"))
+        );
     }
 
     #[test]
