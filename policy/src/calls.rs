@@ -21,7 +21,8 @@ pub enum CallFormat {
     /// `{"id", "type": "function", "function": {"name", "arguments": "<JSON text>"}}`.
     OpenaiChat,
     /// An OpenAI Responses `function_call` output item:
-    /// `{"type": "function_call", "call_id", "name", "arguments": "<JSON text>"}`.
+    /// `{"type": "function_call", "call_id", "name", "arguments": "<JSON text>"}`
+    /// (the Agents SDK's items write `callId`).
     OpenaiResponses,
     /// An Anthropic `tool_use` content block: `{"type": "tool_use", "id", "name", "input"}`.
     Anthropic,
@@ -59,7 +60,7 @@ pub struct ToolCall {
     /// The arguments as JSON text: verbatim when the format sends text, serialised
     /// when it sends an object, `{}` when absent.
     pub args: String,
-    /// The call's id in its format (`id`, `call_id`, `toolCallId`), if it has one.
+    /// The call's id in its format (`id`, `call_id`/`callId`, `toolCallId`), if it has one.
     pub id: Option<String>,
     /// The format the call was recognised as.
     pub format: CallFormat,
@@ -97,9 +98,9 @@ pub enum CallError {
     /// different formats: which one an executor takes depends on its reader.
     #[error("the call holds both `{0}` and `{1}`: which one is run depends on the reader")]
     Ambiguous(&'static str, &'static str),
-    /// An object with a `toolName` that is some other part of a conversation
-    /// (a tool's result or error, a message part), not a call to decide.
-    #[error("an object with `toolName` and a `type` other than `tool-call` is not a tool call (a tool result or error, or a message part)")]
+    /// Some other part of a conversation that names a tool (a tool's result
+    /// or error, a message part), not a call to decide.
+    #[error("the object's `type` marks a tool's result or a message part, not a tool call")]
     NotCall,
 }
 
@@ -118,6 +119,15 @@ fn string_id(value: Option<&Value>) -> Option<String> {
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
     }
+}
+
+/// The id of an OpenAI Responses `function_call` item: its `call_id` (the id a
+/// tool's output answers), as the Agents SDK writes it `callId`; else the
+/// item's own `id`.
+fn responses_id(call: &Map<String, Value>) -> Option<String> {
+    string_id(call.get("call_id"))
+        .or_else(|| string_id(call.get("callId")))
+        .or_else(|| string_id(call.get("id")))
 }
 
 fn name_of(object: &Map<String, Value>, key: &str) -> Result<String, CallError> {
@@ -191,8 +201,22 @@ pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
     Ok(parsed)
 }
 
+/// The `type` tags of tool results in the formats read here. A result item
+/// can carry the tool's `name` (the Agents SDK's `function_call_result` does)
+/// and would otherwise read as a call without arguments.
+const RESULT_TYPES: [&str; 5] = [
+    "function_call_output",
+    "function_call_result",
+    "tool_result",
+    "tool-result",
+    "tool-error",
+];
+
 fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), CallError> {
     let kind = call.get("type").and_then(Value::as_str);
+    if kind.is_some_and(|kind| RESULT_TYPES.contains(&kind)) {
+        return Err(CallError::NotCall);
+    }
 
     // MCP: a whole JSON-RPC request.
     if call.get("method").and_then(Value::as_str) == Some("tools/call") {
@@ -244,7 +268,7 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
                 ToolCall {
                     tool: name_of(call, "name")?,
                     args: args_text(call.get("arguments")),
-                    id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+                    id: responses_id(call),
                     format: CallFormat::OpenaiResponses,
                 },
                 &["arguments"],
@@ -292,7 +316,7 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
         ToolCall {
             tool: name_of(call, "name")?,
             args: args_text(args),
-            id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+            id: responses_id(call),
             format,
         },
         key,
@@ -360,6 +384,13 @@ mod tests {
             (c.id.as_deref(), c.format),
             (Some("call_2"), CallFormat::OpenaiResponses)
         );
+        let c = parse(
+            r#"{"type":"function_call","id":"fc_3","callId":"call_3","name":"x","arguments":"{}"}"#,
+        );
+        assert_eq!(
+            (c.id.as_deref(), c.format),
+            (Some("call_3"), CallFormat::OpenaiResponses)
+        );
         let c = parse(r#"{"type":"tool_use","id":"toolu_1","name":"x","input":{"a":1.50}}"#);
         assert_eq!(
             (c.args.as_str(), c.format),
@@ -396,6 +427,17 @@ mod tests {
             (c.args.as_str(), c.format),
             (r#"{"f":6}"#, CallFormat::AiSdk)
         );
+    }
+
+    #[test]
+    fn results_are_not_calls() {
+        for text in [
+            r#"{"type":"function_call_result","callId":"c","name":"x","status":"completed","output":"ok"}"#,
+            r#"{"type":"function_call_output","call_id":"c","output":"ok"}"#,
+            r#"{"type":"tool_result","tool_use_id":"t","name":"x","content":"ok"}"#,
+        ] {
+            assert_eq!(parse_call(text), Err(CallError::NotCall), "{text}");
+        }
     }
 
     #[test]
