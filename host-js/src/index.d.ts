@@ -42,11 +42,17 @@ export interface Config {
   /** Per-tool settings, by tool name. */
   tools?: Record<string, ToolConfig>;
   /** MCP servers by name, and whether their read-only hints are trusted. */
-  mcp_servers?: Record<string, { trusted?: boolean }>;
+  mcp_servers?: Record<string, McpServer>;
   /** Registry level 2: confirm (default) or notify (allow and tell the user). */
   registry_level2?: 'confirm' | 'notify';
   /** What an outbound network read may reach: public (default), allow_hosts or confirm. */
   egress?: 'public' | 'allow_hosts' | 'confirm';
+}
+
+/** An MCP server's settings. */
+export interface McpServer {
+  /** Whether a read-only hint from this server may allow a call. */
+  trusted?: boolean;
 }
 
 /** The caller's context for a decision. */
@@ -64,25 +70,70 @@ export interface McpAnnotations {
   title?: string;
 }
 
-/** Settings for one tool: its assessor and that assessor's options. */
+/**
+ * Settings for one tool: its assessor and that assessor's options. `kind` may
+ * be omitted for the four built-in tools; every other field belongs to the
+ * kinds its comment names (the policy refuses it on another kind). A test in
+ * the policy (`policy/tests/declarations.rs`) holds these names to the ones
+ * the policy accepts.
+ */
 export interface ToolConfig {
+  /** The assessor to use. */
   kind?: 'sql' | 'command' | 'file' | 'http' | 'api' | 'mcp';
+  /** The argument holding the SQL, command line, operation (file) or URL (http). */
   field?: string;
+  /** sql: the SQL dialect (`generic` by default). */
   dialect?: string;
+  /** sql: functions to accept as read-only besides the built-in list. */
   allow_functions?: string[];
+  /** file, mcp: the argument holding the path. */
   path_field?: string;
+  /** file, mcp: directories the tool may read without confirmation. */
   roots?: string[];
+  /** file: the one operation the tool performs (`read`), when its arguments name none. */
+  operation?: string;
+  /** http: the argument holding the method. */
   method_field?: string;
+  /** http: the method when the call names none (`GET`). */
   default_method?: string;
+  /** http, command: hosts that may be read even if private or local. */
   allow_hosts?: string[];
+  /** http, command: hosts that are configured off (denied). */
   deny_hosts?: string[];
+  /** api: the HTTP method. */
   method?: string;
+  /** api: the URL pattern, with `:name` or `{name}` path parameters. */
   url?: string;
+  /** api: another name for `url`. */
+  url_pattern?: string;
+  /** api: 1 = query, 2 = modify, 3 = delete; derived from the method if absent. */
   risk_level?: 1 | 2 | 3;
+  /** api: the permission a user needs (checked against the call's context). */
   required_permission?: string;
+  /** api: whether the tool may be called (default true). */
   enabled?: boolean;
+  /** mcp: the server the tool belongs to (see `mcp_servers`). */
   server?: string;
+  /** mcp: the tool's annotations from `tools/list`. */
   annotations?: McpAnnotations;
+  /** api, mcp: a name for people and prompts. */
+  display_name?: string;
+  /** api, mcp: what the tool does, for discovery and prompts. */
+  description?: string;
+  /** api, mcp: the tool's category, a discovery filter. */
+  category?: string;
+  /** api, mcp: words that point to the tool in a user's request, any language. */
+  keywords?: string[];
+  /** api, mcp: an example of a request the tool serves, for prompts. */
+  example_prompt?: string;
+  /** api: an example of the arguments, for prompts. */
+  example_params?: Record<string, unknown>;
+  /** api: JSON Schema of the path parameters (its `required` is checked). */
+  path_params_schema?: Record<string, unknown>;
+  /** api: JSON Schema of the query parameters. */
+  query_params_schema?: Record<string, unknown>;
+  /** api: JSON Schema of the request body. */
+  request_body_schema?: Record<string, unknown>;
 }
 
 /** The wire format a tool call was recognised as. */
@@ -93,7 +144,7 @@ export interface ToolCall {
   tool: string;
   /** The arguments as JSON text (verbatim when the format sends text; possibly malformed). */
   args: string;
-  /** The call's id in its format (`id`, `call_id`, `toolCallId`), or null. */
+  /** The call's id in its format (`id`, `call_id`/`callId`, `toolCallId`), or null. */
   id: string | null;
   format: CallFormat;
 }
