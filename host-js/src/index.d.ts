@@ -173,8 +173,14 @@ export function decisionJson(decision: Decision): string;
 /** The toolgate policy, loaded and ready. Calls are synchronous. */
 export class Policy {
   constructor(modules: WebAssembly.Module[]);
-  /** Decides one call under the default configuration; never throws. */
-  assess(tool: string, args: string | object): Decision;
+  /**
+   * Decides one call under the default configuration; never throws. `args` is
+   * JSON text as the model sent it, or any value (what an SDK types as
+   * `unknown`), serialised; `undefined` is a call without arguments (`{}`).
+   * A value JSON cannot hold (a cycle, a BigInt, a function) is answered
+   * `confirm` with `args.invalid`.
+   */
+  assess(tool: string, args: unknown): Decision;
   /** A policy with this configuration; throws RejectedError naming the field. */
   engine(config?: string | Config): Engine;
   /** Reads a tool call in any supported wire format; throws RejectedError without a tool name. */
@@ -226,23 +232,31 @@ export interface PendingRecord {
 /** A policy with one deployment's configuration. */
 export class Engine {
   private constructor();
-  /** Decides one call under this configuration, optionally in the caller's context; never throws. */
-  assess(tool: string, args: string | object, context?: string | Context): Decision;
+  /**
+   * Decides one call under this configuration, optionally in the caller's
+   * context; never throws. `args` as in `Policy.assess`.
+   */
+  assess(tool: string, args: unknown, context?: string | Context): Decision;
   /** Decides a tool call in any supported wire format; never throws. */
-  assessCall(call: string | object): Decision;
+  assessCall(call: unknown): Decision;
   /**
    * Decides many calls in one crossing into the component; the decisions are in
    * the same order and equal those of `assess`. Never throws.
    */
-  assessMany(calls: Iterable<[string, string | object] | { tool: string; args: string | object }>): Decision[];
+  assessMany(calls: Iterable<readonly [string, unknown] | { tool: string; args?: unknown }>): Decision[];
   /** The enabled API and MCP tools that match a user's intent, best first. */
   discover(intent: string, options?: { category?: string; limit?: number }): Candidate[];
   /** The named tools as a numbered list for the model. */
   toolPrompt(tools: string[], language?: 'en' | 'zh' | string): string;
   /** The HTTP request for a registry API tool call; throws `RequestError`. */
-  buildRequest(tool: string, args: string | object): ApiRequest;
-  /** Adds the optional `risk_level` parameter to tool definitions. */
-  augmentTools(tools: string | object, format?: ToolFormat): { tools: string; notes: string[] };
+  buildRequest(tool: string, args: unknown): ApiRequest;
+  /**
+   * Adds the optional `risk_level` parameter to tool definitions (an array, or
+   * a request body with `tools`), returned in the form they came in: JSON text
+   * for text, a new object or array for an object or array.
+   */
+  augmentTools(tools: string, format?: ToolFormat): { tools: string; notes: string[] };
+  augmentTools<T extends object>(tools: T, format?: ToolFormat): { tools: T; notes: string[] };
   /** Frees the engine in the component. */
   dispose(): void;
   [Symbol.dispose](): void;
