@@ -1,5 +1,10 @@
 // Types for the toolgate package. The WIT interface (wit/toolgate.wit) is the
 // contract; these are its JavaScript shapes.
+//
+// They compile without the DOM library (a Node-only project with `lib:
+// ["es2022"]` and `types: ["node"]`) as well as with it: web types that Node's
+// declarations lack are written out here (`WebStorage`, `CoreModule`,
+// `GateListenerOptions`). `npm run typecheck` checks both.
 
 /** How risky a call is judged. */
 export type Risk = 'low' | 'medium' | 'high';
@@ -155,6 +160,13 @@ export type ToolFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp
 /** A source of the toolgate component. */
 export type ComponentSource = URL | string | ArrayBuffer | ArrayBufferView | Response | Promise<Response>;
 
+/**
+ * A compiled core module (a `WebAssembly.Module`). Written as `object`: Node's
+ * declarations have no `WebAssembly` namespace, and the DOM library's
+ * `Module` has no members to check anyway.
+ */
+export type CoreModule = object;
+
 /** The component shipped with this package. */
 export const DEFAULT_COMPONENT_URL: URL;
 
@@ -172,7 +184,7 @@ export function decisionJson(decision: Decision): string;
 
 /** The toolgate policy, loaded and ready. Calls are synchronous. */
 export class Policy {
-  constructor(modules: WebAssembly.Module[]);
+  constructor(modules: CoreModule[]);
   /**
    * Decides one call under the default configuration; never throws. `args` is
    * JSON text as the model sent it, or any value (what an SDK types as
@@ -383,9 +395,18 @@ export class MemoryStore implements CheckpointStore {
   sweep?(now: number): Promise<number>;
 }
 
+/** What `WebStorageStore` uses of a Web Storage object (`localStorage`, `sessionStorage`). */
+export interface WebStorage {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
 /** Checkpoints in `localStorage` (or any Web Storage object). */
 export class WebStorageStore implements CheckpointStore {
-  constructor(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>, prefix?: string);
+  constructor(storage: WebStorage, prefix?: string);
   put(id: string, checkpoint: string): Promise<void>;
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
@@ -426,20 +447,76 @@ export interface GateOptions {
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
 }
 
+/** The detail of `approval-responded`: a person answered an approval. */
+export interface ApprovalResponded {
+  id: string;
+  answer: ApprovalResponse['answer'];
+  /** Who answered, if the response said. */
+  by: string | null;
+}
+
+/** The detail of `approval-processed`: a call went through the gate. */
+export interface ApprovalProcessed {
+  /** The approval's id, or null for a call that needed none. */
+  id: string | null;
+  tool: string;
+  status: Status;
+}
+
+/** The gate's events, by type. */
+export interface GateEventMap {
+  /** An approval awaits a person: show it, then `respond`. */
+  'approval-requested': CustomEvent<ApprovalRequest>;
+  'approval-responded': CustomEvent<ApprovalResponded>;
+  'approval-processed': CustomEvent<ApprovalProcessed>;
+}
+
+/** Options of `addEventListener`, written out: Node's declarations have no global `AddEventListenerOptions`. */
+export interface GateListenerOptions {
+  capture?: boolean;
+  once?: boolean;
+  passive?: boolean;
+  signal?: AbortSignal;
+}
+
 /**
- * The approval gate. Dispatches `approval-requested` (detail: ApprovalRequest),
- * `approval-responded` and `approval-processed`.
+ * Runs a call the gate let through, with the arguments as JSON text. Any
+ * JSON value may come back: text is the output as it is, anything else is
+ * serialised.
  */
+export type Executor = (args: string) => unknown;
+
+/** The approval gate. Its events are in `GateEventMap`. */
 export class Gate extends EventTarget {
   constructor(policy: Policy, options?: GateOptions);
   readonly engine: Engine;
-  run(call: GateCall, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  run(call: GateCall, execute: Executor): Promise<ToolResult>;
   pending(): Promise<({ ok: true; request: ApprovalRequest } | { ok: false; id: string; error: GateError })[]>;
-  resume(id: string, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  resume(id: string, execute: Executor): Promise<ToolResult>;
   /** Closes pending approvals past their deadline (expired, never run) and removes old tombstones. */
   sweep(): Promise<number>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
+  addEventListener<K extends keyof GateEventMap>(
+    type: K,
+    listener: ((this: Gate, event: GateEventMap[K]) => void) | { handleEvent(event: GateEventMap[K]): void } | null,
+    options?: boolean | GateListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: ((event: Event) => void) | { handleEvent(event: Event): void } | null,
+    options?: boolean | GateListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof GateEventMap>(
+    type: K,
+    listener: ((this: Gate, event: GateEventMap[K]) => void) | { handleEvent(event: GateEventMap[K]): void } | null,
+    options?: boolean | { capture?: boolean },
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: ((event: Event) => void) | { handleEvent(event: Event): void } | null,
+    options?: boolean | { capture?: boolean },
+  ): void;
 }
 
 /** A registry tool offered for a user's intent. */
