@@ -1,5 +1,10 @@
 // Types for the toolgate package. The WIT interface (wit/toolgate.wit) is the
 // contract; these are its JavaScript shapes.
+//
+// They compile without the DOM library (a Node-only project with `lib:
+// ["es2022"]` and `types: ["node"]`) as well as with it: web types that Node's
+// declarations lack are written out here (`WebStorage`, `CoreModule`,
+// `GateListenerOptions`). `npm run typecheck` checks both.
 
 /** How risky a call is judged. */
 export type Risk = 'low' | 'medium' | 'high';
@@ -42,11 +47,17 @@ export interface Config {
   /** Per-tool settings, by tool name. */
   tools?: Record<string, ToolConfig>;
   /** MCP servers by name, and whether their read-only hints are trusted. */
-  mcp_servers?: Record<string, { trusted?: boolean }>;
+  mcp_servers?: Record<string, McpServer>;
   /** Registry level 2: confirm (default) or notify (allow and tell the user). */
   registry_level2?: 'confirm' | 'notify';
   /** What an outbound network read may reach: public (default), allow_hosts or confirm. */
   egress?: 'public' | 'allow_hosts' | 'confirm';
+}
+
+/** An MCP server's settings. */
+export interface McpServer {
+  /** Whether a read-only hint from this server may allow a call. */
+  trusted?: boolean;
 }
 
 /** The caller's context for a decision. */
@@ -64,36 +75,81 @@ export interface McpAnnotations {
   title?: string;
 }
 
-/** Settings for one tool: its assessor and that assessor's options. */
+/**
+ * Settings for one tool: its assessor and that assessor's options. `kind` may
+ * be omitted for the four built-in tools; every other field belongs to the
+ * kinds its comment names (the policy refuses it on another kind). A test in
+ * the policy (`policy/tests/declarations.rs`) holds these names to the ones
+ * the policy accepts.
+ */
 export interface ToolConfig {
+  /** The assessor to use. */
   kind?: 'sql' | 'command' | 'file' | 'http' | 'api' | 'mcp';
+  /** The argument holding the SQL, command line, operation (file) or URL (http). */
   field?: string;
+  /** sql: the SQL dialect (`generic` by default). */
   dialect?: string;
+  /** sql: functions to accept as read-only besides the built-in list. */
   allow_functions?: string[];
+  /** file, mcp: the argument holding the path. */
   path_field?: string;
+  /** file, mcp: directories the tool may read without confirmation. */
   roots?: string[];
+  /** file: the one operation the tool performs (`read`), when its arguments name none. */
+  operation?: string;
+  /** http: the argument holding the method. */
   method_field?: string;
+  /** http: the method when the call names none (`GET`). */
   default_method?: string;
+  /** http, command: hosts that may be read even if private or local. */
   allow_hosts?: string[];
+  /** http, command: hosts that are configured off (denied). */
   deny_hosts?: string[];
+  /** api: the HTTP method. */
   method?: string;
+  /** api: the URL pattern, with `:name` or `{name}` path parameters. */
   url?: string;
+  /** api: another name for `url`. */
+  url_pattern?: string;
+  /** api: 1 = query, 2 = modify, 3 = delete; derived from the method if absent. */
   risk_level?: 1 | 2 | 3;
+  /** api: the permission a user needs (checked against the call's context). */
   required_permission?: string;
+  /** api: whether the tool may be called (default true). */
   enabled?: boolean;
+  /** mcp: the server the tool belongs to (see `mcp_servers`). */
   server?: string;
+  /** mcp: the tool's annotations from `tools/list`. */
   annotations?: McpAnnotations;
+  /** api, mcp: a name for people and prompts. */
+  display_name?: string;
+  /** api, mcp: what the tool does, for discovery and prompts. */
+  description?: string;
+  /** api, mcp: the tool's category, a discovery filter. */
+  category?: string;
+  /** api, mcp: words that point to the tool in a user's request, any language. */
+  keywords?: string[];
+  /** api, mcp: an example of a request the tool serves, for prompts. */
+  example_prompt?: string;
+  /** api: an example of the arguments, for prompts. */
+  example_params?: Record<string, unknown>;
+  /** api: JSON Schema of the path parameters (its `required` is checked). */
+  path_params_schema?: Record<string, unknown>;
+  /** api: JSON Schema of the query parameters. */
+  query_params_schema?: Record<string, unknown>;
+  /** api: JSON Schema of the request body. */
+  request_body_schema?: Record<string, unknown>;
 }
 
 /** The wire format a tool call was recognised as. */
-export type CallFormat = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini';
+export type CallFormat = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini' | 'ai-sdk';
 
 /** A tool call as the model sent it, normalised. */
 export interface ToolCall {
   tool: string;
   /** The arguments as JSON text (verbatim when the format sends text; possibly malformed). */
   args: string;
-  /** The call's id in its format (`id`, `call_id`), or null. */
+  /** The call's id in its format (`id`, `call_id`/`callId`, `toolCallId`), or null. */
   id: string | null;
   format: CallFormat;
 }
@@ -103,6 +159,13 @@ export type ToolFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp
 
 /** A source of the toolgate component. */
 export type ComponentSource = URL | string | ArrayBuffer | ArrayBufferView | Response | Promise<Response>;
+
+/**
+ * A compiled core module (a `WebAssembly.Module`). Written as `object`: Node's
+ * declarations have no `WebAssembly` namespace, and the DOM library's
+ * `Module` has no members to check anyway.
+ */
+export type CoreModule = object;
 
 /** The component shipped with this package. */
 export const DEFAULT_COMPONENT_URL: URL;
@@ -121,9 +184,15 @@ export function decisionJson(decision: Decision): string;
 
 /** The toolgate policy, loaded and ready. Calls are synchronous. */
 export class Policy {
-  constructor(modules: WebAssembly.Module[]);
-  /** Decides one call under the default configuration; never throws. */
-  assess(tool: string, args: string | object): Decision;
+  constructor(modules: CoreModule[]);
+  /**
+   * Decides one call under the default configuration; never throws. `args` is
+   * JSON text as the model sent it, or any value (what an SDK types as
+   * `unknown`), serialised; `undefined` is a call without arguments (`{}`).
+   * A value JSON cannot hold (a cycle, a BigInt, a function) is answered
+   * `confirm` with `args.invalid`.
+   */
+  assess(tool: string, args: unknown): Decision;
   /** A policy with this configuration; throws RejectedError naming the field. */
   engine(config?: string | Config): Engine;
   /** Reads a tool call in any supported wire format; throws RejectedError without a tool name. */
@@ -175,23 +244,31 @@ export interface PendingRecord {
 /** A policy with one deployment's configuration. */
 export class Engine {
   private constructor();
-  /** Decides one call under this configuration, optionally in the caller's context; never throws. */
-  assess(tool: string, args: string | object, context?: string | Context): Decision;
+  /**
+   * Decides one call under this configuration, optionally in the caller's
+   * context; never throws. `args` as in `Policy.assess`.
+   */
+  assess(tool: string, args: unknown, context?: string | Context): Decision;
   /** Decides a tool call in any supported wire format; never throws. */
-  assessCall(call: string | object): Decision;
+  assessCall(call: unknown): Decision;
   /**
    * Decides many calls in one crossing into the component; the decisions are in
    * the same order and equal those of `assess`. Never throws.
    */
-  assessMany(calls: Iterable<[string, string | object] | { tool: string; args: string | object }>): Decision[];
+  assessMany(calls: Iterable<readonly [string, unknown] | { tool: string; args?: unknown }>): Decision[];
   /** The enabled API and MCP tools that match a user's intent, best first. */
   discover(intent: string, options?: { category?: string; limit?: number }): Candidate[];
   /** The named tools as a numbered list for the model. */
   toolPrompt(tools: string[], language?: 'en' | 'zh' | string): string;
   /** The HTTP request for a registry API tool call; throws `RequestError`. */
-  buildRequest(tool: string, args: string | object): ApiRequest;
-  /** Adds the optional `risk_level` parameter to tool definitions. */
-  augmentTools(tools: string | object, format?: ToolFormat): { tools: string; notes: string[] };
+  buildRequest(tool: string, args: unknown): ApiRequest;
+  /**
+   * Adds the optional `risk_level` parameter to tool definitions (an array, or
+   * a request body with `tools`), returned in the form they came in: JSON text
+   * for text, a new object or array for an object or array.
+   */
+  augmentTools(tools: string, format?: ToolFormat): { tools: string; notes: string[] };
+  augmentTools<T extends object>(tools: T, format?: ToolFormat): { tools: T; notes: string[] };
   /** Frees the engine in the component. */
   dispose(): void;
   [Symbol.dispose](): void;
@@ -318,9 +395,18 @@ export class MemoryStore implements CheckpointStore {
   sweep?(now: number): Promise<number>;
 }
 
+/** What `WebStorageStore` uses of a Web Storage object (`localStorage`, `sessionStorage`). */
+export interface WebStorage {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
 /** Checkpoints in `localStorage` (or any Web Storage object). */
 export class WebStorageStore implements CheckpointStore {
-  constructor(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>, prefix?: string);
+  constructor(storage: WebStorage, prefix?: string);
   put(id: string, checkpoint: string): Promise<void>;
   remove(id: string): Promise<void>;
   get(id: string): Promise<string | null>;
@@ -361,20 +447,76 @@ export interface GateOptions {
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
 }
 
+/** The detail of `approval-responded`: a person answered an approval. */
+export interface ApprovalResponded {
+  id: string;
+  answer: ApprovalResponse['answer'];
+  /** Who answered, if the response said. */
+  by: string | null;
+}
+
+/** The detail of `approval-processed`: a call went through the gate. */
+export interface ApprovalProcessed {
+  /** The approval's id, or null for a call that needed none. */
+  id: string | null;
+  tool: string;
+  status: Status;
+}
+
+/** The gate's events, by type. */
+export interface GateEventMap {
+  /** An approval awaits a person: show it, then `respond`. */
+  'approval-requested': CustomEvent<ApprovalRequest>;
+  'approval-responded': CustomEvent<ApprovalResponded>;
+  'approval-processed': CustomEvent<ApprovalProcessed>;
+}
+
+/** Options of `addEventListener`, written out: Node's declarations have no global `AddEventListenerOptions`. */
+export interface GateListenerOptions {
+  capture?: boolean;
+  once?: boolean;
+  passive?: boolean;
+  signal?: AbortSignal;
+}
+
 /**
- * The approval gate. Dispatches `approval-requested` (detail: ApprovalRequest),
- * `approval-responded` and `approval-processed`.
+ * Runs a call the gate let through, with the arguments as JSON text. Any
+ * JSON value may come back: text is the output as it is, anything else is
+ * serialised.
  */
+export type Executor = (args: string) => unknown;
+
+/** The approval gate. Its events are in `GateEventMap`. */
 export class Gate extends EventTarget {
   constructor(policy: Policy, options?: GateOptions);
   readonly engine: Engine;
-  run(call: GateCall, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  run(call: GateCall, execute: Executor): Promise<ToolResult>;
   pending(): Promise<({ ok: true; request: ApprovalRequest } | { ok: false; id: string; error: GateError })[]>;
-  resume(id: string, execute: (args: string) => string | Promise<string>): Promise<ToolResult>;
+  resume(id: string, execute: Executor): Promise<ToolResult>;
   /** Closes pending approvals past their deadline (expired, never run) and removes old tombstones. */
   sweep(): Promise<number>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
+  addEventListener<K extends keyof GateEventMap>(
+    type: K,
+    listener: ((this: Gate, event: GateEventMap[K]) => void) | { handleEvent(event: GateEventMap[K]): void } | null,
+    options?: boolean | GateListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: ((event: Event) => void) | { handleEvent(event: Event): void } | null,
+    options?: boolean | GateListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof GateEventMap>(
+    type: K,
+    listener: ((this: Gate, event: GateEventMap[K]) => void) | { handleEvent(event: GateEventMap[K]): void } | null,
+    options?: boolean | { capture?: boolean },
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: ((event: Event) => void) | { handleEvent(event: Event): void } | null,
+    options?: boolean | { capture?: boolean },
+  ): void;
 }
 
 /** A registry tool offered for a user's intent. */

@@ -200,8 +200,22 @@ function faultDecision(tool, cause) {
     source: 'default',
     llmRisk: null,
     findings: [{ code: POLICY_FAULT, message: `the policy faulted (${cause}); a person must decide` }],
-    summary: `${oneLine(tool, 60)} — the policy faulted; needs confirmation`,
+    summary: `${oneLine(nameText(tool), 60)} — the policy faulted; needs confirmation`,
   };
+}
+
+/**
+ * A tool name as text. `String()` throws for an object without a prototype
+ * (and for one whose `toString` throws), and the calls that promise never to
+ * throw take whatever an SDK hands them.
+ */
+function nameText(value) {
+  if (typeof value === 'string') return value;
+  try {
+    return String(value);
+  } catch {
+    return '';
+  }
 }
 
 function asText(value, what) {
@@ -210,16 +224,30 @@ function asText(value, what) {
   throw new TypeError(`${what} must be a JSON string or an object`);
 }
 
-/** Arguments as JSON text, whatever the caller passed: `assess` never throws. */
+/**
+ * What stands for arguments JSON cannot hold. It is not JSON, so the policy
+ * answers it `confirm` with `args.invalid`, and the decision still comes from
+ * the component (a denied tool stays denied, a fault stays a fault).
+ */
+const UNSERIALISABLE = '(arguments that JSON cannot hold)';
+
+/**
+ * Arguments as JSON text, whatever the caller passed, so `assess` never
+ * throws on what an SDK hands it (typed `unknown` there): text is taken
+ * verbatim as JSON text; `undefined` is a call without arguments (`{}`, as
+ * `parseCall` reads an absent field and as MCP sends a call without them);
+ * any other value is serialised. A value JSON cannot hold (a cycle, a BigInt,
+ * a function, a throwing `toJSON`) becomes text the policy refuses.
+ */
 function argsText(value) {
   if (typeof value === 'string') return value;
+  if (value === undefined) return '{}';
   try {
     const json = JSON.stringify(value);
-    if (typeof json === 'string') return json;
+    return typeof json === 'string' ? json : UNSERIALISABLE;
   } catch {
-    // Cycles and BigInt: fall through to a text the policy will refuse.
+    return UNSERIALISABLE;
   }
-  return String(value);
 }
 
 function errorPayload(e) {
@@ -334,12 +362,14 @@ export class Policy {
    * `args`: unreadable arguments and faults are answered `confirm`.
    *
    * @param {string} tool the tool's name
-   * @param {string | object} args the arguments as the model sent them (a JSON string) or an object
+   * @param {unknown} args the arguments: JSON text as the model sent it, or
+   *   any value, serialised (`undefined` is `{}`; a value JSON cannot hold is
+   *   answered `confirm` with `args.invalid`)
    * @returns {Decision}
    */
   assess(tool, args) {
     const text = argsText(args);
-    const r = this.#call((live) => live.policy.assess(String(tool), text));
+    const r = this.#call((live) => live.policy.assess(nameText(tool), text));
     return r.ok ? decisionFrom(r.value) : faultDecision(tool, r.fault ?? r.rejected);
   }
 
@@ -367,8 +397,9 @@ export class Policy {
    * Reads a tool call in any supported wire format: an OpenAI Chat Completions
    * `tool_calls` item, an OpenAI Responses `function_call` item, an Anthropic
    * `tool_use` block, MCP `tools/call` params (or the request), a Gemini
-   * `functionCall`, or `{tool, args}`. Throws `RejectedError` only when no tool
-   * name can be found; malformed arguments are kept for `assess`.
+   * `functionCall`, an AI SDK tool call (`{toolName, input, toolCallId}`), or
+   * `{tool, args}`. Throws `RejectedError` only when no tool name can be
+   * found; malformed arguments are kept for `assess`.
    *
    * @param {string | object} call
    * @returns {ToolCall}
@@ -587,16 +618,17 @@ export class Engine {
    * disposed.
    *
    * @param {string} tool
-   * @param {string | object} args
+   * @param {unknown} args JSON text, or any value (see `Policy.assess`)
    * @param {string | object} [context]
    * @returns {Decision}
    */
   assess(tool, args, context) {
     const text = argsText(args);
+    const name = nameText(tool);
     const r =
       context === undefined
-        ? this.#policy._callEngine(this.#id, (handle) => handle.assess(String(tool), text))
-        : this.#policy._callEngine(this.#id, (handle) => handle.assessIn(String(tool), text, argsText(context)));
+        ? this.#policy._callEngine(this.#id, (handle) => handle.assess(name, text))
+        : this.#policy._callEngine(this.#id, (handle) => handle.assessIn(name, text, argsText(context)));
     return r.ok ? decisionFrom(r.value) : faultDecision(tool, r.fault ?? r.rejected);
   }
 
@@ -605,7 +637,7 @@ export class Engine {
    * `Policy.parseCall`). Never throws for any call: one without a tool name is
    * answered `confirm` with `call.invalid`.
    *
-   * @param {string | object} call
+   * @param {unknown} call JSON text, or the call object as an SDK hands it
    * @returns {Decision}
    */
   assessCall(call) {
@@ -621,12 +653,12 @@ export class Engine {
    * which is the fast path for a model turn with several tool calls. Never
    * throws for any arguments; a fault answers every call `confirm`.
    *
-   * @param {Iterable<[string, string | object] | {tool: string, args: string | object}>} calls
+   * @param {Iterable<[string, unknown] | {tool: string, args?: unknown}>} calls
    * @returns {Decision[]}
    */
   assessMany(calls) {
     const pairs = [...calls].map((call) =>
-      Array.isArray(call) ? [String(call[0]), argsText(call[1])] : [String(call?.tool), argsText(call?.args)],
+      Array.isArray(call) ? [nameText(call[0]), argsText(call[1])] : [nameText(call?.tool), argsText(call?.args)],
     );
     const r = this.#policy._callEngine(this.#id, (handle) => handle.assessMany(pairs));
     if (r.ok && r.value.length === pairs.length) return r.value.map(decisionFrom);
@@ -680,7 +712,7 @@ export class Engine {
    * is to be sent then.
    *
    * @param {string} tool
-   * @param {string | object} args
+   * @param {unknown} args JSON text, or any value (see `Policy.assess`)
    * @returns {ApiRequest}
    */
   buildRequest(tool, args) {
@@ -697,19 +729,22 @@ export class Engine {
   }
 
   /**
-   * Adds the optional `risk_level` parameter to tool definitions (a JSON array,
-   * or a request body with a `tools` array). `format` forces `openai-chat`,
+   * Adds the optional `risk_level` parameter to tool definitions (an array, or
+   * a request body with a `tools` array). `format` forces `openai-chat`,
    * `openai-responses`, `anthropic`, `mcp` or `gemini`; by default each tool's
-   * format is recognised. Returns the JSON text and notes on tools left alone.
+   * format is recognised. Returns the definitions in the form they came in
+   * (JSON text for text; for an object or array, a new one, ready to hand to
+   * an SDK) and notes on tools left alone.
    *
    * @param {string | object} tools
    * @param {string} [format]
-   * @returns {{tools: string, notes: string[]}}
+   * @returns {{tools: string | object, notes: string[]}}
    */
   augmentTools(tools, format) {
     const text = asText(tools, 'tools');
     const a = unwrap(this.#policy._callEngine(this.#id, (handle) => handle.augmentTools(text, format ?? undefined)));
-    return { tools: a.tools, notes: [...a.notes] };
+    // The component works on text; what it returns for JSON text is JSON text.
+    return { tools: typeof tools === 'string' ? a.tools : JSON.parse(a.tools), notes: [...a.notes] };
   }
 
   /** Frees the engine in the component. */

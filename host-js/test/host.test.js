@@ -87,11 +87,51 @@ test('assess never throws, whatever the arguments', async () => {
   const policy = await loadPolicy();
   const cyclic = {};
   cyclic.self = cyclic;
-  for (const args of [undefined, null, 5, 10n, cyclic, [], '', '\ud800', 'x'.repeat(2 * 1024 * 1024)]) {
+  // No prototype: `String()` of it throws, which once escaped `assess`.
+  const bare = Object.create(null);
+  bare.self = bare;
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const unserialisable = [
+    10n,
+    { sql: 10n },
+    cyclic,
+    bare,
+    () => 'SELECT 1',
+    Symbol('args'),
+    { toJSON: () => { throw new Error('no'); } },
+    proxy,
+  ];
+  for (const args of [null, 5, true, [], '', '\ud800', 'x'.repeat(2 * 1024 * 1024), ...unserialisable]) {
     const d = policy.assess('execute_sql', args);
     assert.equal(d.action, 'confirm');
     assert.equal(d.findings[0].code, 'args.invalid');
   }
+  // The component still decides: a denied tool stays denied, whatever its arguments.
+  const engine = policy.engine({ denied_tools: ['execute_sql'] });
+  for (const args of unserialisable) {
+    assert.equal(engine.assess('execute_sql', args).action, 'confirm');
+    assert.equal(engine.assessMany([['execute_sql', args]])[0].findings[0].code, 'args.invalid');
+  }
+  assert.equal(engine.assess(bare, '{}').action, 'confirm');
+});
+
+test('assess takes any JSON value an SDK hands it', async () => {
+  const policy = await loadPolicy();
+  /** @type {unknown} what an SDK's tool call types its arguments as */
+  const input = JSON.parse('{"sql":"SELECT 1","limit":10,"tags":["a"],"where":{"x":null}}');
+  assert.equal(decisionJson(policy.assess('execute_sql', input)), decisionJson(policy.assess('execute_sql', JSON.stringify(input))));
+  // Serialised as JSON.stringify would: toJSON, and undefined members dropped.
+  assert.equal(
+    decisionJson(policy.assess('execute_sql', { sql: { toJSON: () => 'SELECT 2' }, skipped: undefined })),
+    decisionJson(policy.assess('execute_sql', '{"sql":"SELECT 2"}')),
+  );
+  // No arguments at all is a call without arguments, as `parseCall` reads an
+  // absent field (MCP sends a call without arguments so).
+  const engine = policy.engine({ denied_tools: ['drop'] });
+  assert.equal(decisionJson(engine.assess('list_tables', undefined)), decisionJson(engine.assess('list_tables', '{}')));
+  assert.equal(decisionJson(engine.assessMany([{ tool: 'list_tables' }])[0]), decisionJson(engine.assess('list_tables', '{}')));
+  assert.equal(engine.assess('drop', undefined).action, 'deny');
 });
 
 test('a trap is answered confirm and the host recovers', async () => {
@@ -123,9 +163,18 @@ test('helpers', async () => {
   const engine = policy.engine();
   const tools = [{ type: 'function', function: { name: 'execute_sql', parameters: { type: 'object', properties: { sql: { type: 'string' } } } } }];
   const augmented = engine.augmentTools(tools);
-  assert.deepEqual(JSON.parse(augmented.tools)[0].function.parameters.properties.risk_level.enum, ['low', 'medium', 'high']);
+  // Objects in, objects out: ready to hand to an SDK.
+  assert.deepEqual(augmented.tools[0].function.parameters.properties.risk_level.enum, ['low', 'medium', 'high']);
+  assert.equal(tools[0].function.parameters.properties.risk_level, undefined, 'the input is not changed');
   assert.deepEqual(engine.augmentTools(augmented.tools), augmented);
   assert.deepEqual(augmented.notes, []);
+  // Text in, text out.
+  const text = engine.augmentTools(JSON.stringify(tools));
+  assert.equal(typeof text.tools, 'string');
+  assert.deepEqual(JSON.parse(text.tools), augmented.tools);
+  const body = engine.augmentTools({ model: 'm', tools });
+  assert.equal(body.tools.model, 'm');
+  assert.deepEqual(body.tools.tools, augmented.tools);
   assert.throws(() => engine.augmentTools('3'), RejectedError);
   assert.throws(() => engine.augmentTools('[]', 'cobol'), /cobol/);
   const own = engine.augmentTools([{ name: 'a', input_schema: { type: 'object', properties: { risk_level: { type: 'integer' } } } }]);
@@ -135,6 +184,11 @@ test('helpers', async () => {
   assert.deepEqual(call, { tool: 'execute_sql', args: '{"sql":"SELECT 1"}', id: 'toolu_1', format: 'anthropic' });
   assert.equal(toolCallJson(call), '{"tool":"execute_sql","args":"{\\"sql\\":\\"SELECT 1\\"}","id":"toolu_1","format":"anthropic"}');
   assert.throws(() => policy.parseCall('{}'), RejectedError);
+  // The AI SDK's tool calls, as generateText's `toolCalls` hold them.
+  const sdk = { type: 'tool-call', toolCallId: 'call_1', toolName: 'execute_sql', input: { sql: 'SELECT 1' } };
+  assert.deepEqual(policy.parseCall(sdk), { tool: 'execute_sql', args: '{"sql":"SELECT 1"}', id: 'call_1', format: 'ai-sdk' });
+  assert.equal(engine.assessCall(sdk).action, 'allow');
+  assert.throws(() => policy.parseCall({ ...sdk, type: 'tool-result', output: [] }), /not a tool call/);
   const d = engine.assessCall({ id: 'c', type: 'function', function: { name: 'execute_sql', arguments: '{"sql": ' } });
   assert.equal(d.findings[0].code, 'args.invalid');
   assert.equal(engine.assessCall('[]').findings[0].code, 'call.invalid');

@@ -260,6 +260,8 @@ pub enum CallFormat {
     Mcp,
     /// A Gemini `functionCall` part.
     Gemini,
+    /// An AI SDK tool call.
+    AiSdk,
 }
 
 /// A tool call as the model sent it, normalised. Its JSON form is the one every
@@ -296,6 +298,7 @@ impl From<wit::ToolCall> for ToolCall {
                 wit::CallFormat::Anthropic => CallFormat::Anthropic,
                 wit::CallFormat::Mcp => CallFormat::Mcp,
                 wit::CallFormat::Gemini => CallFormat::Gemini,
+                wit::CallFormat::AiSdk => CallFormat::AiSdk,
             },
         }
     }

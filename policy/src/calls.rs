@@ -21,7 +21,8 @@ pub enum CallFormat {
     /// `{"id", "type": "function", "function": {"name", "arguments": "<JSON text>"}}`.
     OpenaiChat,
     /// An OpenAI Responses `function_call` output item:
-    /// `{"type": "function_call", "call_id", "name", "arguments": "<JSON text>"}`.
+    /// `{"type": "function_call", "call_id", "name", "arguments": "<JSON text>"}`
+    /// (the Agents SDK's items write `callId`).
     OpenaiResponses,
     /// An Anthropic `tool_use` content block: `{"type": "tool_use", "id", "name", "input"}`.
     Anthropic,
@@ -31,6 +32,9 @@ pub enum CallFormat {
     /// A Gemini `functionCall` part: `{"functionCall": {"name", "args"}}`, or the
     /// inner object.
     Gemini,
+    /// An AI SDK tool call: `{"type": "tool-call", "toolCallId", "toolName",
+    /// "input"}` (`args` in the SDK's versions before 5), the `type` optional.
+    AiSdk,
 }
 
 impl CallFormat {
@@ -43,6 +47,7 @@ impl CallFormat {
             CallFormat::Anthropic => "anthropic",
             CallFormat::Mcp => "mcp",
             CallFormat::Gemini => "gemini",
+            CallFormat::AiSdk => "ai-sdk",
         }
     }
 }
@@ -55,7 +60,7 @@ pub struct ToolCall {
     /// The arguments as JSON text: verbatim when the format sends text, serialised
     /// when it sends an object, `{}` when absent.
     pub args: String,
-    /// The call's id in its format (`id`, `call_id`), if it has one.
+    /// The call's id in its format (`id`, `call_id`/`callId`, `toolCallId`), if it has one.
     pub id: Option<String>,
     /// The format the call was recognised as.
     pub format: CallFormat,
@@ -79,7 +84,7 @@ pub enum CallError {
     NotObject(&'static str),
     /// No recognisable tool name.
     #[error(
-        "no tool name found (expected `tool`, `name`, `function.name` or `functionCall.name`)"
+        "no tool name found (expected `tool`, `name`, `toolName`, `function.name` or `functionCall.name`)"
     )]
     NoName,
     /// The tool name is not a string.
@@ -89,6 +94,14 @@ pub enum CallError {
     /// an executor takes depends on its parser.
     #[error("the call holds the key `{0}` more than once")]
     DuplicateKey(String),
+    /// The call names its tool, or holds its arguments, under two keys of
+    /// different formats: which one an executor takes depends on its reader.
+    #[error("the call holds both `{0}` and `{1}`: which one is run depends on the reader")]
+    Ambiguous(&'static str, &'static str),
+    /// Some other part of a conversation that names a tool (a tool's result
+    /// or error, a message part), not a call to decide.
+    #[error("the object's `type` marks a tool's result or a message part, not a tool call")]
+    NotCall,
 }
 
 /// Argument text from a format's argument value.
@@ -106,6 +119,15 @@ fn string_id(value: Option<&Value>) -> Option<String> {
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
     }
+}
+
+/// The id of an OpenAI Responses `function_call` item: its `call_id` (the id a
+/// tool's output answers), as the Agents SDK writes it `callId`; else the
+/// item's own `id`.
+fn responses_id(call: &Map<String, Value>) -> Option<String> {
+    string_id(call.get("call_id"))
+        .or_else(|| string_id(call.get("callId")))
+        .or_else(|| string_id(call.get("id")))
 }
 
 fn name_of(object: &Map<String, Value>, key: &str) -> Result<String, CallError> {
@@ -179,8 +201,22 @@ pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
     Ok(parsed)
 }
 
+/// The `type` tags of tool results in the formats read here. A result item
+/// can carry the tool's `name` (the Agents SDK's `function_call_result` does)
+/// and would otherwise read as a call without arguments.
+const RESULT_TYPES: [&str; 5] = [
+    "function_call_output",
+    "function_call_result",
+    "tool_result",
+    "tool-result",
+    "tool-error",
+];
+
 fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), CallError> {
     let kind = call.get("type").and_then(Value::as_str);
+    if kind.is_some_and(|kind| RESULT_TYPES.contains(&kind)) {
+        return Err(CallError::NotCall);
+    }
 
     // MCP: a whole JSON-RPC request.
     if call.get("method").and_then(Value::as_str) == Some("tools/call") {
@@ -232,7 +268,7 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
                 ToolCall {
                     tool: name_of(call, "name")?,
                     args: args_text(call.get("arguments")),
-                    id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+                    id: responses_id(call),
                     format: CallFormat::OpenaiResponses,
                 },
                 &["arguments"],
@@ -250,6 +286,9 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
             ))
         }
         _ => {}
+    }
+    if call.contains_key("toolName") {
+        return ai_sdk(call);
     }
     if call.contains_key("tool") {
         return Ok((
@@ -277,10 +316,42 @@ fn parse_envelope(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), Cal
         ToolCall {
             tool: name_of(call, "name")?,
             args: args_text(args),
-            id: string_id(call.get("call_id")).or_else(|| string_id(call.get("id"))),
+            id: responses_id(call),
             format,
         },
         key,
+    ))
+}
+
+/// An AI SDK tool call. Its other parts carry a `toolName` too (results,
+/// errors, message parts), so the `type`, when present, must say `tool-call`;
+/// and a call that also holds another format's name or arguments key is
+/// refused rather than read one way here and another way by the executor.
+fn ai_sdk(call: &Map<String, Value>) -> Result<(ToolCall, ArgsPath), CallError> {
+    match call.get("type") {
+        None => {}
+        Some(Value::String(kind)) if kind == "tool-call" => {}
+        Some(_) => return Err(CallError::NotCall),
+    }
+    for other in ["tool", "name"] {
+        if call.contains_key(other) {
+            return Err(CallError::Ambiguous("toolName", other));
+        }
+    }
+    let path: ArgsPath = match (call.contains_key("input"), call.contains_key("args")) {
+        (true, true) => return Err(CallError::Ambiguous("input", "args")),
+        (false, true) => &["args"],
+        _ => &["input"],
+    };
+    let args = path.first().and_then(|key| call.get(*key));
+    Ok((
+        ToolCall {
+            tool: name_of(call, "toolName")?,
+            args: args_text(args),
+            id: string_id(call.get("toolCallId")),
+            format: CallFormat::AiSdk,
+        },
+        path,
     ))
 }
 
@@ -313,6 +384,13 @@ mod tests {
             (c.id.as_deref(), c.format),
             (Some("call_2"), CallFormat::OpenaiResponses)
         );
+        let c = parse(
+            r#"{"type":"function_call","id":"fc_3","callId":"call_3","name":"x","arguments":"{}"}"#,
+        );
+        assert_eq!(
+            (c.id.as_deref(), c.format),
+            (Some("call_3"), CallFormat::OpenaiResponses)
+        );
         let c = parse(r#"{"type":"tool_use","id":"toolu_1","name":"x","input":{"a":1.50}}"#);
         assert_eq!(
             (c.args.as_str(), c.format),
@@ -338,6 +416,48 @@ mod tests {
             (r#"{"d":4}"#, CallFormat::Plain)
         );
         assert_eq!(parse(r#"{"tool":"x"}"#).args, "{}");
+        let c =
+            parse(r#"{"type":"tool-call","toolCallId":"call_5","toolName":"x","input":{"e":5}}"#);
+        assert_eq!(
+            (c.tool.as_str(), c.args.as_str(), c.id.as_deref(), c.format),
+            ("x", r#"{"e":5}"#, Some("call_5"), CallFormat::AiSdk)
+        );
+        let c = parse(r#"{"toolCallId":"c","toolName":"x","args":{"f":6}}"#);
+        assert_eq!(
+            (c.args.as_str(), c.format),
+            (r#"{"f":6}"#, CallFormat::AiSdk)
+        );
+    }
+
+    #[test]
+    fn results_are_not_calls() {
+        for text in [
+            r#"{"type":"function_call_result","callId":"c","name":"x","status":"completed","output":"ok"}"#,
+            r#"{"type":"function_call_output","call_id":"c","output":"ok"}"#,
+            r#"{"type":"tool_result","tool_use_id":"t","name":"x","content":"ok"}"#,
+        ] {
+            assert_eq!(parse_call(text), Err(CallError::NotCall), "{text}");
+        }
+    }
+
+    #[test]
+    fn ai_sdk_look_alikes_are_not_calls() {
+        assert_eq!(
+            parse_call(r#"{"type":"tool-result","toolCallId":"c","toolName":"x","output":{}}"#),
+            Err(CallError::NotCall)
+        );
+        assert_eq!(
+            parse_call(r#"{"toolName":"x","name":"y","input":{}}"#),
+            Err(CallError::Ambiguous("toolName", "name"))
+        );
+        assert_eq!(
+            parse_call(r#"{"toolName":"x","input":{},"args":{}}"#),
+            Err(CallError::Ambiguous("input", "args"))
+        );
+        assert_eq!(
+            parse_call(r#"{"toolName":["x"],"input":{}}"#),
+            Err(CallError::NameType("an array"))
+        );
     }
 
     #[test]

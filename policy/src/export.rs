@@ -72,6 +72,7 @@ fn call_format(format: crate::CallFormat) -> wit::CallFormat {
         crate::CallFormat::Anthropic => wit::CallFormat::Anthropic,
         crate::CallFormat::Mcp => wit::CallFormat::Mcp,
         crate::CallFormat::Gemini => wit::CallFormat::Gemini,
+        crate::CallFormat::AiSdk => wit::CallFormat::AiSdk,
     }
 }
 
