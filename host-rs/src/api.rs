@@ -20,7 +20,7 @@
 
 use crate::bindings::exports::toolgate::policy::types as wit;
 use crate::decision::Finding;
-use crate::policy::{Engine, Error, Policy};
+use crate::runtime::{Engine, Error, Policy};
 use serde::Serialize;
 
 /// A registry tool offered for a user's intent.

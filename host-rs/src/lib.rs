@@ -28,14 +28,12 @@ mod bindings {
     });
 }
 
-pub mod cache;
 mod decision;
 pub mod gate;
 pub mod openapi;
-mod policy;
 mod records;
+mod runtime;
 
-pub use cache::LoadSource;
 pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
@@ -43,11 +41,13 @@ pub use gate::{
     Answer, ApprovalRequest, Call, Event, Gate, GateBuilder, GateError, Response, Status,
     ToolResult,
 };
-pub use policy::{
+pub use records::{AuditError, AuditSummary, CheckpointError};
+pub use runtime::cache;
+pub use runtime::cache::LoadSource;
+pub use runtime::{
     Engine, Error, LoadError, Policy, PolicyBuilder, Stats, WorkLimit, DEFAULT_FUEL,
     DEFAULT_MAX_MEMORY, DEFAULT_WORK_LIMIT, POLICY_LIMIT,
 };
-pub use records::{AuditError, AuditSummary, CheckpointError};
 
 /// The toolgate component embedded in this crate.
 pub const COMPONENT: &[u8] = toolgate_component::COMPONENT;

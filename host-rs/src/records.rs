@@ -3,7 +3,7 @@
 //! interface of the WIT).
 
 use crate::bindings::exports::toolgate::policy::records as wit;
-use crate::policy::{Error, Policy};
+use crate::runtime::{Error, Policy};
 
 /// Why a checkpoint was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

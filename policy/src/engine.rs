@@ -238,21 +238,28 @@ impl Engine {
 
     /// Decides one call. Never panics, whatever `tool` and `args` hold.
     pub fn assess(&self, tool: &str, args: &str) -> Decision {
-        self.assess_in(tool, args, &Context::default())
+        self.assess_in_context(tool, args, &Context::default())
     }
 
     /// Decides one call in the caller's context given as JSON (see
     /// [`Context`]); an unreadable context is answered `confirm` with
-    /// `context.invalid`.
-    pub fn assess_with_context(&self, tool: &str, args: &str, context: &str) -> Decision {
+    /// `context.invalid`. The same call as the component's `assess-in` and the
+    /// hosts' `assess_in`.
+    pub fn assess_in(&self, tool: &str, args: &str, context: &str) -> Decision {
         match Context::from_json(context) {
-            Ok(context) => self.assess_in(tool, args, &context),
+            Ok(context) => self.assess_in_context(tool, args, &context),
             Err(e) => unreadable(tool, Finding::new(codes::CONTEXT_INVALID, e.to_string())),
         }
     }
 
-    /// Decides one call in the caller's context.
-    pub fn assess_in(&self, tool: &str, args: &str, context: &Context) -> Decision {
+    /// The former name of [`Engine::assess_in`].
+    #[deprecated(note = "renamed `assess_in`, the name the component and the hosts use")]
+    pub fn assess_with_context(&self, tool: &str, args: &str, context: &str) -> Decision {
+        self.assess_in(tool, args, context)
+    }
+
+    /// Decides one call in the caller's context, already read.
+    pub fn assess_in_context(&self, tool: &str, args: &str, context: &Context) -> Decision {
         let args = match parse_object(args, self.config.max_args_bytes) {
             Ok(args) => args,
             Err(e) => return unreadable(tool, Finding::new(codes::ARGS_INVALID, e.to_string())),

@@ -130,7 +130,7 @@ impl GuestEngine for EngineResource {
     }
 
     fn assess_in(&self, tool: String, args: String, context: String) -> wit::Decision {
-        to_wit(self.0.assess_with_context(&tool, &args, &context))
+        to_wit(self.0.assess_in(&tool, &args, &context))
     }
 
     fn assess_call(&self, call: String) -> wit::Decision {

@@ -33,9 +33,7 @@ impl Runtime for Native {
     ) -> String {
         match context {
             None => engine(config).assess(tool, args).to_json(),
-            Some(context) => engine(config)
-                .assess_with_context(tool, args, context)
-                .to_json(),
+            Some(context) => engine(config).assess_in(tool, args, context).to_json(),
         }
     }
 

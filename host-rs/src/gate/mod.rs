@@ -18,8 +18,8 @@ pub mod audit;
 pub mod store;
 
 use crate::decision::{Action, Decision};
-use crate::policy::{Engine, Error, Policy};
 use crate::records::{CheckpointError, Recheck};
+use crate::runtime::{Engine, Error, Policy};
 use audit::{AuditSink, SinkError};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};

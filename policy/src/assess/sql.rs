@@ -496,7 +496,7 @@ fn destroying_word(sql: &str, dialect: &dyn Dialect, in_comments: bool) -> Optio
 /// Assesses SQL text in the dialect named `dialect` (as the configuration names
 /// it), accepting `allow_functions` as pure too.
 pub fn assess_sql_with(sql: &str, dialect: &str, allow_functions: &[String]) -> Assessment {
-    assess_in(
+    assess_text(
         sql,
         Ctx {
             dialect,
@@ -512,7 +512,8 @@ pub fn assess_sql_with(sql: &str, dialect: &str, allow_functions: &[String]) -> 
 /// (`host-rs/tests/limits.rs`).
 pub const MAX_SQL_BYTES: usize = 256 * 1024;
 
-fn assess_in(sql: &str, ctx: Ctx<'_>) -> Assessment {
+/// Assesses SQL text under `ctx`, the dynamic SQL inside it one level deeper.
+fn assess_text(sql: &str, ctx: Ctx<'_>) -> Assessment {
     let operation = sql.to_owned();
     if sql.len() > MAX_SQL_BYTES {
         return unparsed(
@@ -875,7 +876,7 @@ fn with_write(
 
 /// `EXPLAIN`: a plain one of a query plans it without running it. With
 /// `ANALYZE` (or `ANALYSE`, or an option not known to only plan) it runs its
-/// statement, and engines read the options differently (DuckDB runs
+/// statement, and databases read the options differently (DuckDB runs
 /// `EXPLAIN (ANALYZE false) DELETE …`, which PostgreSQL only plans, as the
 /// SQL oracle showed), so any other explained statement must pass itself.
 fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Finding>) {
@@ -975,7 +976,7 @@ fn execute(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
             }
             continue;
         }
-        let inner = assess_in(
+        let inner = assess_text(
             text,
             Ctx {
                 depth: ctx.depth + 1,
@@ -1816,7 +1817,7 @@ mod tests {
             verdict("EXPLAIN ANALYZE DELETE FROM t"),
             Verdict::Destructive
         );
-        // Engines read EXPLAIN's options differently, so under the generic
+        // Databases read EXPLAIN's options differently, so under the generic
         // reading an explained statement that is not a query must pass itself.
         assert_eq!(verdict("EXPLAIN DELETE FROM t"), Verdict::Destructive);
         assert_eq!(

@@ -4,7 +4,8 @@
 //! the DNS tools (`+options`, `@server`). Each is still an allowlist: what is
 //! not declared is refused.
 
-use super::grammar::{check_path, parse, Grammar, Refusal, BASE};
+use super::grammar::{check_path, parse, Grammar, BASE};
+use super::refusal::Refusal;
 
 /// `echo`: bash's builtin reads leading words made only of `n`, `e`, `E` as
 /// options and prints everything else; no option does anything but format.

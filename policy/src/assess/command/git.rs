@@ -10,7 +10,8 @@
 //! (`--ext-diff`, `--textconv`, `grep -O`, `--show-signature`) or write files
 //! (`--output`): none is declared.
 
-use super::grammar::{parse, Grammar, Parsed, Refusal, BASE};
+use super::grammar::{parse, Grammar, Parsed, BASE};
+use super::refusal::Refusal;
 
 const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
     Grammar {

@@ -1,57 +1,17 @@
-//! The option-grammar engine: a program's grammar declares every option it
-//! accepts and what its operands are, and a command line is parsed against
-//! it the way getopt would. Whatever the grammar does not declare is refused,
-//! so an allow rests on the declaration, never on the absence of a known
-//! danger.
+//! Option grammars and their parser: a program's grammar declares every
+//! option it accepts and what its operands are, and a command line is parsed
+//! against it the way getopt would. Whatever the grammar does not declare is
+//! refused, so an allow rests on the declaration, never on the absence of a
+//! known danger.
 //!
 //! Long options match exactly. GNU getopt also accepts any unambiguous
 //! abbreviation (`--in` for `--in-place`), resolved against the program's own
 //! full list, which ours only approximates; so an abbreviation is refused
 //! with a finding that names it, never resolved.
 
+use super::refusal::Refusal;
 use crate::codes;
 use crate::text::preview;
-
-/// Why a program's arguments are not proven safe: a stable finding code and a
-/// message naming the argument.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// A code from [`crate::codes`].
-    pub code: &'static str,
-    /// For people; names the argument.
-    pub message: String,
-}
-
-impl Refusal {
-    /// A refusal with its code and message.
-    pub fn new(code: &'static str, message: String) -> Self {
-        Refusal { code, message }
-    }
-
-    /// An option outside the program's grammar.
-    pub fn option(program: &str, option: &str) -> Self {
-        Refusal::new(
-            codes::COMMAND_OPTION,
-            format!(
-                "`{program} {}` is an option outside the program's declared grammar",
-                preview(option, 60)
-            ),
-        )
-    }
-
-    /// An argument (subcommand, operand, value) that writes, runs or is unproven.
-    pub fn argument(program: &str, argument: &str, why: &str) -> Self {
-        Refusal::new(
-            codes::COMMAND_UNSAFE_ARGUMENT,
-            format!("`{program} {}` {why}", preview(argument, 60)),
-        )
-    }
-
-    /// The pair `command.rs` reports.
-    pub fn into_pair(self) -> (&'static str, String) {
-        (self.code, self.message)
-    }
-}
 
 /// What an operand or an option's value is, and so which check it needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! of their arguments; the rule of the assessment under way is held here for
 //! its duration.
 
-use super::grammar::Refusal;
+use super::refusal::Refusal;
 use crate::assess::egress::EgressRule;
 use crate::codes;
 use crate::decision::Finding;

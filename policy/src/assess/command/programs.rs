@@ -6,7 +6,8 @@
 //! subcommand that is not declared needs confirmation: an allow rests on the
 //! declaration, never on the absence of a known danger.
 
-use super::grammar::{parse, Grammar, Kind, Refusal};
+use super::grammar::{parse, Grammar, Kind};
+use super::refusal::Refusal;
 use super::{checks, git, scripts, tables, tools};
 use crate::codes;
 

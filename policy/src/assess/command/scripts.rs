@@ -3,7 +3,8 @@
 //! programs are read just enough to refuse what writes files, runs commands,
 //! reads other files or the environment, or never ends.
 
-use super::grammar::{check_path, parse, Grammar, Kind, Parsed, Refusal, BASE};
+use super::grammar::{check_path, parse, Grammar, Kind, Parsed, BASE};
+use super::refusal::Refusal;
 use crate::codes;
 
 /// `sed`. Not `-i`/`--in-place` (GNU in-place), `-I` (BSD in-place), `-f`/

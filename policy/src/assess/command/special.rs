@@ -3,7 +3,8 @@
 //! clock or the host name with an operand, repeat forever without a count, or
 //! print the environment or the shadow database.
 
-use super::grammar::{check_path, Grammar, Kind, Parsed, Refusal, BASE};
+use super::grammar::{check_path, Grammar, Kind, Parsed, BASE};
+use super::refusal::Refusal;
 use crate::codes;
 
 const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {

@@ -7,7 +7,8 @@
 //! server, change the system, never end, or read a list of further files
 //! (`--files0-from`, `-f FILE`) are not declared, so they need confirmation.
 
-use super::grammar::{check_path, Grammar, Kind, Parsed, Refusal, BASE};
+use super::grammar::{check_path, Grammar, Kind, Parsed, BASE};
+use super::refusal::Refusal;
 
 const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
     Grammar {

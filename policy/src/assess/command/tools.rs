@@ -7,9 +7,9 @@
 //! run (`npm --git`, `pip --python`), a file to write (`--log`), or a form
 //! that never ends (`-f`, `--watch`).
 
-use super::grammar::{
-    check_url, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, Refusal, BASE,
-};
+use super::grammar::{check_url, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
+use super::names::safe_loop_variable;
+use super::refusal::Refusal;
 use crate::codes;
 
 const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
@@ -906,7 +906,7 @@ pub fn read(args: &[String]) -> Result<(), Refusal> {
         i += 1;
         if arg == "-a" {
             match args.get(i) {
-                Some(name) if super::super::command::safe_loop_variable(name) => i += 1,
+                Some(name) if safe_loop_variable(name) => i += 1,
                 _ => {
                     return Err(Refusal::argument(
                         "read",
@@ -921,7 +921,7 @@ pub fn read(args: &[String]) -> Result<(), Refusal> {
             if !arg.chars().skip(1).all(|c| "rse".contains(c)) {
                 return Err(Refusal::option("read", arg));
             }
-        } else if !super::super::command::safe_loop_variable(arg) {
+        } else if !safe_loop_variable(arg) {
             return Err(Refusal::argument(
                 "read",
                 arg,

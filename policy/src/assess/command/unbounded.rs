@@ -2,6 +2,8 @@
 //! devices and loops, detaching. A tool call should return; these are
 //! confirmed (`command.unbounded`) even when every program only reads.
 
+use super::names::is_assignment;
+
 /// Devices that never end.
 const ENDLESS_DEVICES: &[&str] = &[
     "/dev/zero",
@@ -172,14 +174,6 @@ fn sleep_seconds(arg: &str) -> Option<f64> {
     };
     let seconds = value * factor;
     seconds.is_finite().then_some(seconds)
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
-    })
 }
 
 #[cfg(test)]

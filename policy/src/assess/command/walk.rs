@@ -5,28 +5,19 @@
 //! with computed parts marked so no check mistakes them for a plain file name.
 
 use super::builtins::harmless_expansion;
+use super::destroys::{destruction, destruction_in_words};
+use super::judgement::{Outcome, Report};
+use super::names::{base_name, is_assignment, is_interpreter, safe_loop_variable};
 use super::paths::{Places, COMPUTED, LOOP_VALUE};
 use super::syntax::{self, Command, Compound, Heredoc, Part, Pipeline, Redirect, Script, Word};
-use super::{
-    base_name, budget, check_words, destruction, destruction_in_words, find_names_safe, floor,
-    is_assignment, is_interpreter, programs, safe_loop_variable, unbounded, Report, Shape,
-};
+use super::words::{check_words, find_names_safe, Shape};
+use super::{budget, floor, programs, unbounded};
 use crate::codes;
 use crate::text::preview;
 use std::collections::BTreeSet;
 
-/// What judging one command line found.
-pub struct Outcome {
-    /// The reasons it is not proven.
-    pub report: Report,
-    /// What it destroys, for the floor.
-    pub destroys: Option<String>,
-    /// How many simple commands it holds.
-    pub commands: usize,
-}
-
 /// Judges a command line at a `bash -c` nesting depth, from the given places.
-pub fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
+pub(super) fn judge_line(line: &str, depth: usize, places: &Places) -> Outcome {
     let mut outcome = Outcome {
         report: Report::default(),
         destroys: None,
@@ -488,6 +479,7 @@ impl Walk<'_> {
                 expands: args.iter().any(|a| a.expands),
                 globbed: None,
                 places: &self.places,
+                judge_line,
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
                 self.report.unproven(code, message);
@@ -556,6 +548,7 @@ impl Walk<'_> {
                 expands: args.iter().any(|a| a.expands),
                 globbed: Some(&globbed),
                 places: &self.places,
+                judge_line,
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
                 self.report.unproven(code, message);
@@ -576,7 +569,7 @@ impl Walk<'_> {
             }
         }
         let rest = texts.get(at + 1..).unwrap_or_default();
-        let destroys = destruction(&texts, self.depth)
+        let destroys = destruction(&texts, self.depth, judge_line)
             .or_else(|| {
                 floor::infrastructure(&program, rest, &stdin).map(|w| format!("`{program}` {w}"))
             })

@@ -3,11 +3,12 @@
 //! Compiling the component with cranelift takes seconds; loading a precompiled
 //! artifact takes about a millisecond. Precompiling at build time would need a
 //! second wasmtime (with its compiler) as a build dependency, doubling the
-//! slowest part of the build, and would still break whenever the engine's
-//! settings differ from the build's. So the host compiles on first use and keeps
-//! the artifact in a cache directory, keyed by the component's SHA-256 and the
-//! engine's compatibility hash (wasmtime version, target and settings): a stale
-//! or foreign artifact can never be picked up, it simply misses.
+//! slowest part of the build, and would still break whenever the wasmtime
+//! engine's settings differ from the build's. So the host compiles on first use
+//! and keeps the artifact in a cache directory, keyed by the component's SHA-256
+//! and the wasmtime engine's compatibility hash (wasmtime version, target and
+//! settings): a stale or foreign artifact can never be picked up, it simply
+//! misses.
 //!
 //! Files are written to a temporary name, synced and renamed into place, so
 //! concurrent processes never see half a file. Artifacts are memory-mapped, not
@@ -53,7 +54,7 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(|dir| dir.join("toolgate"))
 }
 
-/// Feeds `Hash` output into SHA-256, so the engine's compatibility hash becomes
+/// Feeds `Hash` output into SHA-256, so the wasmtime engine's compatibility hash becomes
 /// part of a stable file name.
 struct ShaHasher(Sha256);
 
@@ -71,15 +72,15 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// The cache file name for a component with this SHA-256 (lower-case hex)
-/// under this engine.
-pub fn file_name(engine: &wasmtime::Engine, component_sha256: &str) -> String {
+/// under this wasmtime engine.
+pub fn file_name(wasm: &wasmtime::Engine, component_sha256: &str) -> String {
     let mut hasher = ShaHasher(Sha256::new());
-    engine.precompile_compatibility_hash().hash(&mut hasher);
-    let engine_hash = hasher.0.finalize();
+    wasm.precompile_compatibility_hash().hash(&mut hasher);
+    let wasm_hash = hasher.0.finalize();
     format!(
         "toolgate-{}-{}.cwasm",
         component_sha256.get(..24).unwrap_or(component_sha256),
-        hex(engine_hash.get(..8).unwrap_or_default())
+        hex(wasm_hash.get(..8).unwrap_or_default())
     )
 }
 
@@ -92,19 +93,19 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// `component_sha256` is the SHA-256 of `bytes` (hex), known at build time for
 /// the embedded component.
 pub fn load(
-    engine: &wasmtime::Engine,
+    wasm: &wasmtime::Engine,
     bytes: &[u8],
     component_sha256: &str,
     dir: Option<&Path>,
 ) -> wasmtime::Result<(Component, LoadSource)> {
     let Some(dir) = dir else {
-        return Ok((Component::new(engine, bytes)?, LoadSource::Compiled));
+        return Ok((Component::new(wasm, bytes)?, LoadSource::Compiled));
     };
-    let path = dir.join(file_name(engine, component_sha256));
-    if let Some(component) = read(engine, &path) {
+    let path = dir.join(file_name(wasm, component_sha256));
+    if let Some(component) = read(wasm, &path) {
         return Ok((component, LoadSource::Cache(path)));
     }
-    let component = Component::new(engine, bytes)?;
+    let component = Component::new(wasm, bytes)?;
     let source = match component.serialize() {
         Ok(artifact) if write(dir, &path, &artifact).is_ok() => {
             prune(dir, &path);
@@ -115,20 +116,20 @@ pub fn load(
     Ok((component, source))
 }
 
-fn read(engine: &wasmtime::Engine, path: &Path) -> Option<Component> {
+fn read(wasm: &wasmtime::Engine, path: &Path) -> Option<Component> {
     #[expect(
         unsafe_code,
         reason = "deserializing loads native code; the artifact was written by this host for \
-                  this engine (the file name carries both hashes)"
+                  this wasmtime engine (the file name carries both hashes)"
     )]
     // SAFETY: the file is an artifact this module wrote with `Component::serialize`
-    // for an engine with the same compatibility hash (both are in its name), and
+    // for a wasmtime engine with the same compatibility hash (both are in its name), and
     // renamed into place only after it was completely written and synced, so it
     // is never seen half-written; wasmtime re-checks the artifact's structure,
-    // version and engine settings and refuses a truncated or foreign file. The
+    // version and wasmtime settings and refuses a truncated or foreign file. The
     // file is memory-mapped, which is what makes a start take milliseconds: the
     // cache directory must be writable only by this user (see the module docs).
-    let component = unsafe { Component::deserialize_file(engine, path) };
+    let component = unsafe { Component::deserialize_file(wasm, path) };
     component.ok()
 }
 
