@@ -563,9 +563,7 @@ impl Flow {
 
     fn decide(&self, call: &GateCall) -> Decision {
         match &call.context {
-            Some(context) => self
-                .engine
-                .assess_with_context(&call.tool, &call.args, context),
+            Some(context) => self.engine.assess_in(&call.tool, &call.args, context),
             None => self.engine.assess(&call.tool, &call.args),
         }
     }
