@@ -31,6 +31,7 @@ mod bindings {
 pub mod cache;
 mod decision;
 pub mod gate;
+mod lines;
 pub mod openapi;
 mod policy;
 mod records;
@@ -43,6 +44,7 @@ pub use gate::{
     Answer, ApprovalRequest, Call, Event, Gate, GateBuilder, GateError, Response, Status,
     ToolResult,
 };
+pub use lines::CheckedLine;
 pub use policy::{
     Engine, Error, LoadError, Policy, PolicyBuilder, Stats, WorkLimit, DEFAULT_FUEL,
     DEFAULT_MAX_MEMORY, DEFAULT_WORK_LIMIT, POLICY_LIMIT,

@@ -110,7 +110,7 @@ impl Failure {
     fn from_wasmtime(error: &wasmtime::Error) -> Failure {
         match error.downcast_ref::<Trap>() {
             Some(Trap::OutOfFuel | Trap::Interrupt) => Failure::WorkLimit,
-            _ => Failure::Fault(format!("{error:#}")),
+            _ => Failure::Fault(crate::lines::fault_kind(error)),
         }
     }
 
@@ -692,7 +692,10 @@ impl Shared {
     fn instantiate(&self) -> wasmtime::Result<Live> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.max_memory)
-            .trap_on_grow_failure(true)
+            // A refused growth returns -1 to the component, whose allocator then
+            // aborts: the same trap the JavaScript host sees at its cap, so both
+            // name the fault alike.
+            .trap_on_grow_failure(false)
             .build();
         let mut store = Store::new(&self.engine, StoreState { limits, memory: 0 });
         store.limiter(|state| state);

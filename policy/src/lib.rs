@@ -26,6 +26,7 @@ pub mod context;
 pub mod decision;
 mod engine;
 pub mod guidance;
+pub mod lines;
 pub mod records;
 pub mod text;
 pub mod toolname;
@@ -46,6 +47,7 @@ pub use context::{Context, ContextError};
 pub use decision::{Action, Decision, Finding, Risk, Source};
 pub use engine::Engine;
 pub use guidance::{guidance, Language};
+pub use lines::CheckedLine;
 pub use records::{
     args_diff, open_checkpoint, seal_audit, seal_checkpoint, verify_audit, AuditError,
     AuditSummary, Change, CheckpointError, DiffError, Pending,
