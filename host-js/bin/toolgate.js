@@ -1,53 +1,213 @@
 #!/usr/bin/env node
-// `toolgate` for Node: the same commands, output and exit codes as the Rust
-// CLI, so the two can be diffed line for line.
+// `toolgate` for Node: the same help, usage errors, output and exit codes as
+// the Rust CLI, byte for byte. The arguments follow one specification, written
+// down in `host-rs/src/cli/args.rs` (the README's "Command line" section sums
+// it up); `check`'s lines are read and formatted by the component; and
+// test/cli.test.js runs both CLIs over a table of argument lists and inputs.
 
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError } from '../src/index.js';
+import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
 
 const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, BROKEN: 4, CONFIRM: 10, DENY: 11 };
 
-const USAGE = `One risk policy for every LLM tool call: allow, confirm or deny, with reasons.
+/** The help text, identical in the Rust CLI. */
+const HELP = `toolgate: one risk policy for every LLM tool call: allow, confirm or deny, with reasons.
 
-Usage: toolgate [--component FILE] [--no-cache] <COMMAND>
+Usage: toolgate [OPTIONS] COMMAND [ARGS]
 
 Commands:
   assess [--config FILE] [--json] TOOL [ARGS_JSON]
-          Decide one tool call (ARGS_JSON defaults to {}; - reads standard input)
+          Decide one tool call. ARGS_JSON is the call's arguments exactly as the
+          model sent them ({} when not given; - reads them from standard input)
   check [--config FILE] [FILE|-]
-          Decide every call of a JSON Lines file: one {"tool": …, "args": …} a line
-          (args an object, or a JSON string as OpenAI sends it), or a tool call
-          in any supported format (OpenAI, Anthropic, MCP, Gemini)
+          Decide every call of a JSON Lines file (standard input when not given):
+          one {"tool": …, "args": …} a line, or a tool call in any supported
+          format (OpenAI, Anthropic, MCP, Gemini). One decision (or error object)
+          a line, in order; a summary on standard error
   augment [--config FILE] [--format FORMAT] [FILE|-]
           Add the optional risk_level parameter to tool definitions (FORMAT:
           openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
           tool when not given); tools left alone are listed on standard error
   guidance [--lang en|zh]
-          Print the prompt guidance for the model
+          Print the prompt guidance that tells the model how to rate its calls
   audit verify [--key-file FILE] [--head HASH] FILE
-          Verify a gate's hash-chained audit log (JSON Lines): the record count
-          and head hash, or the first broken line (exit 4); with --key-file, a
-          keyed chain (every hash an HMAC under the key); with --head, the log
-          must still hold the head hash kept elsewhere
+          Verify a gate's hash-chained audit log: the record count and head hash,
+          or the first broken line (exit 4); --key-file for a keyed chain, --head
+          for the head hash kept elsewhere
+  import-openapi [FILE|-]
+          Registry entries and tool definitions from an OpenAPI document
+          (Rust CLI only)
+  config check FILE
+          Check a configuration file, JSON or TOML by its .toml extension
+          (Rust CLI only)
+  approvals list (--key-file FILE | --unsigned) DIR
+          List the pending approvals of a checkpoint directory (Rust CLI only)
 
 Options:
-  --component FILE  Load this policy component instead of the shipped one
-  --no-cache        Accepted for parity with the Rust CLI (nothing is cached here)
-  -h, --help        Print help
-  -V, --version     Print version
+  --component FILE  Load this policy component instead of the embedded one
+  --no-cache        Compile the component now instead of using the cache of
+                    compiled components (the JavaScript CLI keeps none)
+  -h, --help        Print this help
+  -V, --version     Print the policy's version
+
+Options may stand anywhere before --; a value follows its option or is joined
+by = (--config=FILE) and must not be empty; each option may be given once.
+After --, every argument is an operand (a TOOL or FILE that starts with -).
+Arguments must be UTF-8 and must not hold U+FFFD.
 
 Exit codes:
   0   every call allowed (or the command succeeded)
   1   error: unreadable file or configuration, policy fault
   2   usage error
   3   check: some input lines were malformed (see the error objects in the output)
-  4   audit verify: a record failed verification
+  4   audit verify, approvals list: a record failed verification
   10  at least one call needs confirmation, none denied
   11  at least one call denied
 `;
 
 class UsageError extends Error {}
+
+/** Options valid with every command. */
+const GLOBAL = ['--component', '--no-cache'];
+
+/** Every option, and whether it takes a value. */
+const OPTIONS = new Map([
+  ['--component', true],
+  ['--no-cache', false],
+  ['--config', true],
+  ['--json', false],
+  ['--format', true],
+  ['--lang', true],
+  ['--key-file', true],
+  ['--head', true],
+  ['--unsigned', false],
+]);
+
+/** Each command: its options, required and optional operands. */
+const SHAPES = {
+  assess: { options: ['--config', '--json'], required: ['TOOL'], optional: ['ARGS_JSON'] },
+  check: { options: ['--config'], required: [], optional: ['FILE'] },
+  augment: { options: ['--config', '--format'], required: [], optional: ['FILE'] },
+  guidance: { options: ['--lang'], required: [], optional: [] },
+  'import-openapi': { options: [], required: [], optional: ['FILE'] },
+  'config check': { options: [], required: ['FILE'], optional: [] },
+  'audit verify': { options: ['--key-file', '--head'], required: ['FILE'], optional: [] },
+  'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
+};
+
+/** The parent commands and their one subcommand. */
+const NESTED = { config: 'check', audit: 'verify', approvals: 'list' };
+
+/** The commands only the Rust CLI has (its TOML reader, OpenAPI importer and checkpoint directory). */
+const RUST_ONLY = new Set(['import-openapi', 'config check', 'approvals list']);
+
+/** `text` with control characters written as `\u{…}`, for a terminal. */
+function printable(text) {
+  return text.replace(/\p{Cc}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+
+/** Reads the arguments after the program's name (see the specification above). */
+function parseArgs(argv) {
+  argv.forEach((arg, index) => {
+    if (arg.includes('\ufffd')) throw new UsageError(`argument ${index + 1} is not valid UTF-8 or holds U+FFFD`);
+  });
+  const given = new Map();
+  const positional = [];
+  let version = false;
+  let ended = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (ended || arg === '-' || !arg.startsWith('-')) {
+      positional.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      ended = true;
+      continue;
+    }
+    if (arg === '-h' || arg === '--help') return { help: true };
+    if (arg === '-V' || arg === '--version') {
+      if (version) throw new UsageError("option '--version' given more than once");
+      version = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const [name, inline] = arg.startsWith('--') && eq !== -1 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, null];
+    if (!OPTIONS.has(name)) throw new UsageError(`unknown option '${printable(name)}'`);
+    let value = null;
+    if (OPTIONS.get(name)) {
+      value = inline ?? (i + 1 < argv.length ? argv[++i] : null);
+      if (value === null || value === '') throw new UsageError(`option '${name}' needs a value`);
+    } else if (inline !== null) {
+      throw new UsageError(`option '${name}' takes no value`);
+    }
+    if (given.has(name)) throw new UsageError(`option '${name}' given more than once`);
+    given.set(name, value);
+  }
+  const globals = { component: given.get('--component') ?? null, noCache: given.has('--no-cache') };
+  if (version) return { version: true, globals };
+  if (positional.length === 0) throw new UsageError('a command is required');
+  let command = positional[0];
+  let words = 1;
+  if (Object.hasOwn(NESTED, command)) {
+    const sub = NESTED[command];
+    if (positional.length < 2) throw new UsageError(`'${command}' needs a subcommand: ${sub}`);
+    if (positional[1] !== sub) throw new UsageError(`unknown command '${command} ${printable(positional[1])}'`);
+    command = `${command} ${sub}`;
+    words = 2;
+  } else if (!Object.hasOwn(SHAPES, command)) {
+    throw new UsageError(`unknown command '${printable(command)}'`);
+  }
+  const shape = SHAPES[command];
+  for (const name of given.keys()) {
+    if (!GLOBAL.includes(name) && !shape.options.includes(name)) {
+      throw new UsageError(`option '${name}' does not apply to '${command}'`);
+    }
+  }
+  const operands = positional.slice(words);
+  if (operands.length < shape.required.length) {
+    throw new UsageError(`'${command}' needs ${shape.required[operands.length]}`);
+  }
+  const max = shape.required.length + shape.optional.length;
+  if (operands.length > max) throw new UsageError(`unexpected argument '${printable(operands[max])}'`);
+  if (command === 'approvals list') {
+    if (given.has('--key-file') && given.has('--unsigned')) {
+      throw new UsageError("'approvals list' takes --key-file FILE or --unsigned, not both");
+    }
+    if (!given.has('--key-file') && !given.has('--unsigned')) {
+      throw new UsageError("'approvals list' needs --key-file FILE or --unsigned");
+    }
+  }
+  return {
+    globals,
+    command,
+    operands,
+    config: given.get('--config') ?? null,
+    json: given.has('--json'),
+    format: given.get('--format') ?? null,
+    lang: given.get('--lang') ?? 'en',
+    keyFile: given.get('--key-file') ?? null,
+    head: given.get('--head') ?? null,
+  };
+}
+
+/** Why a file could not be read, in the words the Rust CLI uses. */
+function ioReason(e) {
+  switch (e?.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENOTDIR':
+      return 'not a directory';
+    default:
+      return 'read error';
+  }
+}
 
 /** A key file's bytes (one trailing newline ignored); an empty or short key is an error. */
 async function readKey(path) {
@@ -69,61 +229,13 @@ function lineHash(line) {
   }
 }
 
-/** `text` with control characters written as `\\u{…}`, for a terminal. */
-function printable(text) {
-  return text.replace(/\p{Cc}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
-}
-
-function parseArgs(argv) {
-  const opts = { component: null, command: null, config: null, json: false, lang: 'en', format: null, keyFile: null, head: null, positional: [] };
-  const takeValue = (i, flag) => {
-    if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
-    return argv[i + 1];
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '--help') return { help: true };
-    if (arg === '-V' || arg === '--version') return { version: true };
-    if (arg === '--component') opts.component = takeValue(i++, arg);
-    else if (arg.startsWith('--component=')) opts.component = arg.slice('--component='.length);
-    else if (arg === '--no-cache') continue;
-    else if (arg === '--config') opts.config = takeValue(i++, arg);
-    else if (arg.startsWith('--config=')) opts.config = arg.slice('--config='.length);
-    else if (arg === '--json') opts.json = true;
-    else if (arg === '--key-file') opts.keyFile = takeValue(i++, arg);
-    else if (arg.startsWith('--key-file=')) opts.keyFile = arg.slice('--key-file='.length);
-    else if (arg === '--head') opts.head = takeValue(i++, arg);
-    else if (arg.startsWith('--head=')) opts.head = arg.slice('--head='.length);
-    else if (arg === '--lang') opts.lang = takeValue(i++, arg);
-    else if (arg === '--format') opts.format = takeValue(i++, arg);
-    else if (arg.startsWith('--format=')) opts.format = arg.slice('--format='.length);
-    else if (arg.startsWith('--lang=')) opts.lang = arg.slice('--lang='.length);
-    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unexpected argument '${arg}'`);
-    else if (opts.command === null) opts.command = arg;
-    else opts.positional.push(arg);
-  }
-  const limits = { assess: [1, 2], check: [0, 1], augment: [0, 1], guidance: [0, 0], audit: [2, 2] };
-  const limit = limits[opts.command];
-  if (!limit) throw new UsageError(opts.command === null ? 'a command is required' : `unknown command '${opts.command}'`);
-  const [min, max] = limit;
-  if (opts.positional.length < min || opts.positional.length > max) {
-    throw new UsageError(`wrong number of arguments for '${opts.command}'`);
-  }
-  if (opts.command === 'audit' && opts.positional[0] !== 'verify') {
-    throw new UsageError(`unknown command 'audit ${opts.positional[0]}'`);
-  }
-  if ((opts.keyFile !== null || opts.head !== null) && opts.command !== 'audit') {
-    throw new UsageError(`unexpected argument '${opts.keyFile !== null ? '--key-file' : '--head'}'`);
-  }
-  return opts;
-}
-
-/** The error of a `check` input line that is not UTF-8 (the same in both CLIs). */
-const NOT_UTF8 = 'the line is not valid UTF-8';
-
 async function readStdin() {
   const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
+  try {
+    for await (const chunk of process.stdin) chunks.push(chunk);
+  } catch (e) {
+    throw new ToolgateError(`cannot read standard input: ${ioReason(e)}`);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -132,7 +244,7 @@ async function readBytes(path) {
   try {
     return await readFile(path);
   } catch (e) {
-    throw new ToolgateError(`cannot read ${path}: ${e.message}`);
+    throw new ToolgateError(`cannot read ${path}: ${ioReason(e)}`);
   }
 }
 
@@ -147,16 +259,14 @@ async function readText(path) {
   }
 }
 
-/** Splits bytes into lines at '\n', dropping one trailing '\r' per line. */
+/** Splits bytes into lines at '\n' (the component reads the rest of each line). */
 function byteLines(bytes) {
   const lines = [];
   let start = 0;
   while (start <= bytes.length) {
     let end = bytes.indexOf(0x0a, start);
     if (end === -1) end = bytes.length;
-    let line = bytes.subarray(start, end);
-    if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
-    lines.push(line);
+    lines.push(bytes.subarray(start, end));
     start = end + 1;
   }
   // A final newline ends the last line; it does not start another.
@@ -195,45 +305,39 @@ async function engineFor(policy, configPath) {
   }
 }
 
-/** Decides every call of a JSON Lines input; the component reads each line. */
-async function check(policy, engine, path) {
+/**
+ * Decides every call of a JSON Lines input. Each line's bytes go to the
+ * component, which says whether it is blank, malformed or a call, and what to
+ * print: one crossing per line, and the same bytes in every runtime.
+ */
+async function check(engine, path) {
   const lines = byteLines(await readBytes(path ?? '-'));
-  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const actions = [];
   const counts = { allow: 0, confirm: 0, deny: 0 };
   let malformed = 0;
-  let out = '';
+  const out = [];
   lines.forEach((bytes, index) => {
-    let line;
-    try {
-      line = strict.decode(bytes);
-    } catch {
-      // Malformed like any other unreadable line: reported, the rest decided.
+    const checked = engine.checkLine(index + 1, bytes);
+    if (checked === null) return;
+    out.push(`${checked.output}\n`);
+    if (checked.action === null) {
       malformed += 1;
-      out += `${JSON.stringify({ line: index + 1, error: NOT_UTF8 })}\n`;
       return;
     }
-    if (line.trim() === '') return;
-    let call;
-    try {
-      call = policy.parseCall(line);
-    } catch (e) {
-      if (!(e instanceof RejectedError)) throw e;
-      malformed += 1;
-      out += `${JSON.stringify({ line: index + 1, error: e.message })}\n`;
-      return;
-    }
-    const decision = engine.assess(call.tool, call.args);
-    counts[decision.action] += 1;
-    actions.push(decision.action);
-    out += `${decisionJson(decision)}\n`;
+    counts[checked.action] += 1;
+    actions.push(checked.action);
   });
-  await write(out);
+  await write(out.join(''));
   process.stderr.write(
     `toolgate: ${counts.allow + counts.confirm + counts.deny} calls: ${counts.allow} allow, ` +
       `${counts.confirm} confirm, ${counts.deny} deny; ${malformed} malformed lines\n`,
   );
   return malformed > 0 ? EXIT.MALFORMED : exitFor(actions);
+}
+
+async function load(globals) {
+  const source = globals.component === null ? undefined : pathToFileURL(globals.component);
+  return loadPolicy(source);
 }
 
 async function run(argv) {
@@ -242,25 +346,27 @@ async function run(argv) {
     opts = parseArgs(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n\nUsage: toolgate [--component FILE] <assess|check|augment|guidance> …\nFor more information, try '--help'.\n`);
+      process.stderr.write(`toolgate: usage error: ${e.message}\nTry 'toolgate --help'.\n`);
       return EXIT.USAGE;
     }
     throw e;
   }
   if (opts.help) {
-    await write(USAGE);
+    await write(HELP);
     return EXIT.OK;
   }
-  const source = opts.component === null ? undefined : pathToFileURL(opts.component);
-  const policy = await loadPolicy(source);
+  const policy = await load(opts.globals);
   if (opts.version) {
     await write(`toolgate ${policy.version()}\n`);
     return EXIT.OK;
   }
+  if (RUST_ONLY.has(opts.command)) {
+    throw new ToolgateError(`'${opts.command}' is in the Rust CLI only`);
+  }
   switch (opts.command) {
     case 'assess': {
       const engine = await engineFor(policy, opts.config);
-      const [tool, argsJson = '{}'] = opts.positional;
+      const [tool, argsJson = '{}'] = opts.operands;
       const args = argsJson === '-' ? await readText('-') : argsJson;
       const decision = engine.assess(tool, args);
       if (decision.findings.some((f) => f.code === 'args.invalid')) {
@@ -273,15 +379,16 @@ async function run(argv) {
     }
     case 'check': {
       const engine = await engineFor(policy, opts.config);
-      return check(policy, engine, opts.positional[0]);
+      return check(engine, opts.operands[0]);
     }
     case 'augment': {
       const engine = await engineFor(policy, opts.config);
-      const tools = await readText(opts.positional[0] ?? '-');
+      const tools = await readText(opts.operands[0] ?? '-');
       let augmented;
       try {
         augmented = engine.augmentTools(tools, opts.format ?? undefined);
       } catch (e) {
+        if (e instanceof PolicyFaultError) throw e;
         throw new ToolgateError(e.message);
       }
       await write(`${augmented.tools}\n`);
@@ -291,8 +398,8 @@ async function run(argv) {
     case 'guidance':
       await write(policy.guidance(opts.lang));
       return EXIT.OK;
-    case 'audit': {
-      const log = await readText(opts.positional[1]);
+    case 'audit verify': {
+      const log = await readText(opts.operands[0]);
       try {
         const { records, head } =
           opts.keyFile === null ? policy.verifyAudit(log) : policy.verifyAuditKeyed(log, await readKey(opts.keyFile));
@@ -309,8 +416,15 @@ async function run(argv) {
       }
     }
     default:
-      return EXIT.USAGE;
+      throw new ToolgateError(`'${opts.command}' is not implemented`);
   }
+}
+
+/** An error's text for standard error, worded as in the Rust CLI. */
+function errorText(e) {
+  if (e instanceof PolicyFaultError) return `the policy faulted: ${e.message}`;
+  if (e instanceof ToolgateError || e instanceof RejectedError) return e.message;
+  return `internal error: ${e instanceof Error ? e.message : String(e)}`;
 }
 
 run(process.argv.slice(2)).then(
@@ -322,8 +436,7 @@ run(process.argv.slice(2)).then(
       process.exitCode = EXIT.OK;
       return;
     }
-    const message = e instanceof ToolgateError || e instanceof RejectedError ? e.message : (e?.stack ?? String(e));
-    process.stderr.write(`toolgate: error: ${message}\n`);
+    process.stderr.write(`toolgate: error: ${errorText(e)}\n`);
     process.exitCode = EXIT.ERROR;
   },
 );

@@ -48,3 +48,26 @@ export class RequestError extends ToolgateError {
     this.findings = findings;
   }
 }
+
+/**
+ * The kind of a fault, in the words the Rust host uses for the same trap
+ * (`fault_kind` in `host-rs/src/lines.rs`): a `policy.fault` finding names
+ * what went wrong, never a runtime's own message or stack, so the two
+ * runtimes print the same bytes.
+ *
+ * @param {unknown} e what the component's call threw
+ * @returns {string}
+ */
+export function faultKind(e) {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return 'stack overflow';
+  if (!(e instanceof WebAssembly.RuntimeError)) return 'host error';
+  const message = e.message;
+  if (message === 'unreachable' || message.startsWith('unreachable')) return 'the component aborted';
+  if (/memory access out of bounds|unaligned/.test(message)) return 'out-of-bounds memory access';
+  if (/table index is out of bounds/.test(message)) return 'out-of-bounds table access';
+  if (/null function|signature mismatch/.test(message)) return 'invalid indirect call';
+  if (/divide by zero|remainder by zero/.test(message)) return 'integer division by zero';
+  if (/divide result unrepresentable|integer overflow/.test(message)) return 'integer overflow';
+  if (/float unrepresentable/.test(message)) return 'invalid conversion to integer';
+  return 'trap';
+}

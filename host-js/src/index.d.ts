@@ -252,6 +252,12 @@ export class Engine {
   /** Decides a tool call in any supported wire format; never throws. */
   assessCall(call: unknown): Decision;
   /**
+   * Reads, decides and formats line `number` (1-based) of a JSON Lines input
+   * (its bytes without the newline): `null` for a blank line, else the text to
+   * print and the action (`null` for a malformed line). Never throws.
+   */
+  checkLine(number: number, line: Uint8Array): { output: string; action: Action | null } | null;
+  /**
    * Decides many calls in one crossing into the component; the decisions are in
    * the same order and equal those of `assess`. Never throws.
    */

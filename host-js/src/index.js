@@ -24,7 +24,7 @@ export {
   AuditBrokenError,
   RequestError,
 } from './errors.js';
-import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError, RequestError } from './errors.js';
+import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError, RequestError, faultKind } from './errors.js';
 
 const CHECKPOINT_MESSAGES = {
   unsigned: 'the checkpoint is not signed, and this gate requires signed checkpoints',
@@ -309,7 +309,7 @@ export class Policy {
       const payload = errorPayload(e);
       if (payload !== null) return { ok: false, rejected: payload, payload: e.payload };
       this.#live = null;
-      return { ok: false, fault: e instanceof Error ? e.message : String(e) };
+      return { ok: false, fault: faultKind(e) };
     }
   }
 
@@ -644,6 +644,29 @@ export class Engine {
     const text = argsText(call);
     const r = this.#policy._callEngine(this.#id, (handle) => handle.assessCall(text));
     return r.ok ? decisionFrom(r.value) : faultDecision('(tool call)', r.fault ?? r.rejected);
+  }
+
+  /**
+   * Reads, decides and formats line `number` (1-based) of a JSON Lines input,
+   * given as its bytes without the `\n`: `null` for a blank line (only JSON
+   * whitespace), else `{output, action}` — the text to print (the decision's
+   * canonical JSON, or `{"line": N, "error": "…"}`) and the action (`null` for
+   * a malformed line). The component decides what is blank or malformed, so
+   * every runtime prints the same; one crossing per line. Never throws for any
+   * bytes: a fault is a `confirm` decision.
+   *
+   * @param {number} number
+   * @param {Uint8Array} line
+   * @returns {{output: string, action: 'allow' | 'confirm' | 'deny' | null} | null}
+   */
+  checkLine(number, line) {
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.checkLine(BigInt(number), line));
+    if (!r.ok) {
+      const decision = faultDecision('(tool call)', r.fault ?? r.rejected);
+      return { output: decisionJson(decision), action: decision.action };
+    }
+    if (r.value === undefined || r.value === null) return null;
+    return { output: r.value.output, action: r.value.action ?? null };
   }
 
   /**

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseVectors } from './conformance-lib.js';
@@ -168,7 +168,8 @@ test('mutated input lines, lone surrogates included, decide alike in both CLIs',
   }
   const r = assertSame(['check', '-'], `${lines.join('\n')}\n`);
   assert.ok([3, 10, 11].includes(r.status), r.stderr);
-  assert.equal(r.stdout.split('\n').filter(Boolean).length, lines.filter((l) => l.trim() !== '').length);
+  // Blank means JSON whitespace only (the component's rule), not JavaScript's trim.
+  assert.equal(r.stdout.split('\n').filter(Boolean).length, lines.filter((l) => /[^ \t\r\n]/.test(l)).length);
 });
 
 test('audit verify: the same verdict, output and exit code', async () => {
@@ -194,4 +195,147 @@ test('audit verify: the same verdict, output and exit code', async () => {
   const broken = assertSame(['audit', 'verify', bad]);
   assert.equal(broken.status, 4);
   assert.match(broken.stdout, /^broken: line 2: /);
+});
+
+// The parity table: argument lists and inputs on which the two CLIs must print
+// the same standard output and standard error and exit alike, byte for byte
+// (the program name is fixed to `toolgate` in both: nothing is normalised).
+// Each row also names the exit code the specification gives, so a row fails
+// when both CLIs drift the same way. An argument given as a Buffer is passed
+// as those raw bytes (through sh, as spawn takes strings only).
+const call = (tool, args) => JSON.stringify({ tool, args });
+const badBytes = Buffer.from([0x53, 0x45, 0x4c, 0xff, 0xfe, 0x20, 0x31]);
+const withBad = (before, after) => Buffer.concat([Buffer.from(before), badBytes, Buffer.from(after)]);
+const dir = join(scratch, 'a-directory');
+mkdirSync(dir, { recursive: true });
+const deny = join(scratch, 'parity-deny.json');
+writeFileSync(deny, '{"denied_tools":["execute_command"]}');
+const badConfig = join(scratch, 'parity-bad.json');
+writeFileSync(badConfig, '{"strict":"yes"}');
+// Over the component's memory cap (256 MiB, the same in both CLIs): the
+// component aborts while taking the input in, a fault in both runtimes.
+const huge = () => `${call('execute_sql', { sql: `SELECT '${'x'.repeat(300 * 1024 * 1024)}'` })}\n`;
+
+const PARITY = [
+  // [what, arguments, standard input, exit code]
+  ['no arguments', [], '', 2],
+  ['--help', ['--help'], '', 0],
+  ['-h after a command, before a bad option', ['assess', '-h', '--bogus'], '', 0],
+  ['a bad option before --help', ['--bogus', '--help'], '', 2],
+  ['--help after -- is an operand', ['assess', '--', '--help'], '', 10],
+  ['--version', ['--version'], '', 0],
+  ['-V with a command', ['check', '-V'], '', 0],
+  ['--version twice', ['--version', '-V'], '', 2],
+  ['unknown command', ['frobnicate'], '', 2],
+  ['unknown command with a control character', ['x\u0007y'], '', 2],
+  ['unknown option', ['check', '--bogus'], '', 2],
+  ['unknown option with a value', ['check', '--bogus=1'], '', 2],
+  ['unknown short option', ['-x'], '', 2],
+  ['an option of another command', ['check', '--json'], '', 2],
+  ['a flag given a value', ['assess', '--json=yes', 'x'], '', 2],
+  ['--json twice', ['assess', '--json', '--json', 'execute_sql', '{}'], '', 2],
+  ['--config twice, two spellings', ['check', '--config', 'examples/config.json', '--config=examples/config.json'], '', 2],
+  ['--config= (empty value)', ['check', '--config='], '', 2],
+  ['--config "" (empty value)', ['check', '--config', ''], '', 2],
+  ['--config without a value', ['check', '--config'], '', 2],
+  ['--no-cache twice', ['--no-cache', 'guidance', '--no-cache'], '', 2],
+  ['assess without TOOL', ['assess'], '', 2],
+  ['assess with an extra operand', ['assess', 'a', '{}', 'b'], '', 2],
+  ['assess -- TOOL ARGS', ['assess', '--', 'execute_sql', '{"sql":"SELECT 1"}'], '', 0],
+  ['assess --json -- with operands that look like options', ['assess', '--json', '--', '-rm', '--json'], '', 10],
+  ['options before the command', ['--json', 'assess', 'execute_sql', '{"sql":"SELECT 1"}'], '', 0],
+  ['--config=FILE', ['assess', `--config=${deny}`, 'execute_command', '{"command":"ls"}'], '', 11],
+  ['--no-cache and --json', ['assess', '--no-cache', '--json', 'execute_sql', '{"sql":"DROP TABLE t"}'], '', 10],
+  ['ARGS_JSON not an object', ['assess', 'execute_sql', '[1]'], '', 10],
+  ['ARGS_JSON holding U+FFFD', ['assess', 'execute_sql', '{"sql":"SELECT \ufffd"}'], '', 2],
+  ['ARGS_JSON that is not UTF-8', ['assess', 'execute_sql', withBad('{"sql":"', '"}')], '', 2],
+  ['ARGS_JSON from standard input, not UTF-8', ['assess', 'execute_sql', '-'], withBad('{"sql":"', '"}'), 1],
+  ['a TOOL that is not UTF-8', ['assess', withBad('x', ''), '{}'], '', 2],
+  ['a check input that is not UTF-8', ['check'], withBad(`${call('execute_command', { command: 'ls' })}\n{"tool":"`, '"}\n'), 3],
+  ['audit without a subcommand', ['audit'], '', 2],
+  ['audit with an unknown subcommand', ['audit', 'list'], '', 2],
+  ['audit verify without FILE', ['audit', 'verify'], '', 2],
+  ['audit verify with a missing file', ['audit', 'verify', '/nonexistent/audit.jsonl'], '', 1],
+  ['config check without FILE', ['config', 'check'], '', 2],
+  ['approvals list without a key or --unsigned', ['approvals', 'list', dir], '', 2],
+  ['approvals list with both', ['approvals', 'list', '--unsigned', '--key-file', 'k', dir], '', 2],
+  ['guidance with an operand', ['guidance', 'zh'], '', 2],
+  ['guidance in an unknown language', ['guidance', '--lang=xx'], '', 0],
+  ['check a missing file', ['check', '/nonexistent/calls.jsonl'], '', 1],
+  ['check a directory', ['check', dir], '', 1],
+  ['a missing configuration', ['assess', '--config', '/nonexistent/config.json', 'x'], '', 1],
+  ['a configuration the policy refuses', ['check', '--config', badConfig], '', 1],
+  ['augment a missing file', ['augment', '/nonexistent/tools.json'], '', 1],
+  ['check, empty input', ['check'], '', 0],
+  ['check, blank lines (space, tab, CR, CRLF)', ['check', '-'], '\n \t\r\n\r\n\n', 0],
+  ['check, a line holding only U+0085', ['check'], '\u0085\n', 3],
+  ['check, a line holding only a byte-order mark', ['check'], '\ufeff\n', 3],
+  ['check, a byte-order mark before a call', ['check'], `\ufeff${call('execute_command', { command: 'ls' })}\n`, 3],
+  ['check, U+00A0, U+2028, U+3000, VT and FF lines', ['check'], '\u00a0\n\u2028\n\u3000\n\u000b\n\u000c\n', 3],
+  ['check, a NUL line', ['check'], '\u0000\n', 3],
+  ['check, calls around blank and malformed lines, no final newline', ['check'],
+    `${call('execute_sql', { sql: 'SELECT 1' })}\r\n\u0085\n\n{"args":{}}\n${call('execute_command', { command: 'rm -rf /' })}`, 3],
+  ['check, a denied call', ['check', '--config', deny], `${call('execute_command', { command: 'ls' })}\n`, 11],
+  ['a policy fault in check', ['check'], huge, 10],
+  ['a policy fault in assess', ['assess', '--json', 'execute_sql', '-'], () => JSON.stringify({ sql: `SELECT '${'x'.repeat(300 * 1024 * 1024)}'` }), 10],
+];
+
+/** Runs a CLI (`command` and its leading arguments) with `args`, raw bytes included. */
+function runCli(command, args, input) {
+  const opts = { input, cwd: root, maxBuffer: 64 * 1024 * 1024 };
+  if (!args.some((a) => Buffer.isBuffer(a))) return spawnSync(command[0], [...command.slice(1), ...args], opts);
+  const files = args.map((a, i) => {
+    const file = join(scratch, `arg-${i}`);
+    writeFileSync(file, a);
+    return file;
+  });
+  // sh keeps every byte of a command substitution but trailing newlines.
+  const script = `exec "$@" ${files.map((f) => `"$(cat '${f}')"`).join(' ')}`;
+  return spawnSync('/bin/sh', ['-c', script, 'sh', ...command], opts);
+}
+
+test(`the parity table: ${PARITY.length} argument lists and inputs, the same bytes and exit codes in both CLIs`, () => {
+  assert.ok(existsSync(rustCli), `the Rust CLI is not built at ${rustCli}: run cargo build --release first`);
+  for (const [what, args, stdin, status] of PARITY) {
+    const input = typeof stdin === 'function' ? stdin() : stdin;
+    const rs = runCli([rustCli], args, input);
+    const js = runCli([process.execPath, jsCli], args, input);
+    const label = `${what}: toolgate ${args.map(String).join(' ')}`;
+    assert.equal(js.stderr.toString(), rs.stderr.toString(), `${label}: standard error differs`);
+    assert.equal(js.stdout.toString(), rs.stdout.toString(), `${label}: standard output differs`);
+    assert.equal(js.status, rs.status, `${label}: exit codes differ`);
+    assert.equal(rs.status, status, `${label}: exit code ${rs.status}, the specification says ${status}\n${rs.stderr}`);
+    // No runtime's own text leaks: no backtrace, no stack, no errno names.
+    assert.doesNotMatch(rs.stdout.toString() + rs.stderr.toString(), /wasm backtrace|at .*\.js:\d|ENOENT|os error/, label);
+    if (what.startsWith('a policy fault')) {
+      // The fault is named by its kind, in the same words in both runtimes.
+      assert.match(rs.stdout.toString(), /"code":"policy.fault","message":"the policy faulted \(the component aborted\); a person must decide"/, label);
+    }
+  }
+});
+
+test('the parity table covers what it claims', () => {
+  const outputs = new Map();
+  for (const [what, args, stdin] of PARITY) {
+    if (typeof stdin === 'function') continue;
+    const r = runCli([rustCli], args, stdin);
+    outputs.set(what, { stdout: r.stdout.toString(), stderr: r.stderr.toString() });
+  }
+  assert.match(outputs.get('--version').stdout, /^toolgate \d+\.\d+\.\d+\n$/);
+  assert.match(outputs.get('--help').stdout, /^toolgate: one risk policy/);
+  assert.equal(outputs.get('no arguments').stderr, "toolgate: usage error: a command is required\nTry 'toolgate --help'.\n");
+  assert.match(outputs.get('ARGS_JSON that is not UTF-8').stderr, /argument 3 is not valid UTF-8/);
+  assert.match(outputs.get('check, a line holding only U+0085').stdout, /^\{"line":1,"error":"the call is not valid JSON"\}\n$/);
+  assert.equal(outputs.get('check, blank lines (space, tab, CR, CRLF)').stdout, '');
+  assert.match(outputs.get('check a directory').stderr, /cannot read .*: is a directory\n$/);
+  assert.match(outputs.get('check a missing file').stderr, /cannot read \/nonexistent\/calls.jsonl: no such file or directory\n$/);
+});
+
+test('the Rust-only commands are refused by the JavaScript CLI with one message', () => {
+  for (const args of [['import-openapi', '-'], ['config', 'check', 'examples/config.json'], ['approvals', 'list', '--unsigned', dir]]) {
+    const r = spawnSync(process.execPath, [jsCli, ...args], { input: '', encoding: 'utf8', cwd: root });
+    const command = args[0] === 'import-openapi' ? 'import-openapi' : `${args[0]} ${args[1]}`;
+    assert.equal(r.stderr, `toolgate: error: '${command}' is in the Rust CLI only\n`);
+    assert.equal(r.status, 1);
+  }
 });

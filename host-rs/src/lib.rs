@@ -30,6 +30,7 @@ mod bindings {
 
 mod decision;
 pub mod gate;
+mod lines;
 pub mod openapi;
 mod records;
 mod runtime;
@@ -41,6 +42,7 @@ pub use gate::{
     Answer, ApprovalRequest, Call, Event, Gate, GateBuilder, GateError, Response, Status,
     ToolResult,
 };
+pub use lines::CheckedLine;
 pub use records::{AuditError, AuditSummary, CheckpointError};
 pub use runtime::cache;
 pub use runtime::cache::LoadSource;

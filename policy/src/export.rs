@@ -34,13 +34,17 @@ fn risk(risk: decision::Risk) -> wit::Risk {
     }
 }
 
+fn action(action: decision::Action) -> wit::Action {
+    match action {
+        decision::Action::Allow => wit::Action::Allow,
+        decision::Action::Confirm => wit::Action::Confirm,
+        decision::Action::Deny => wit::Action::Deny,
+    }
+}
+
 fn to_wit(d: decision::Decision) -> wit::Decision {
     wit::Decision {
-        action: match d.action {
-            decision::Action::Allow => wit::Action::Allow,
-            decision::Action::Confirm => wit::Action::Confirm,
-            decision::Action::Deny => wit::Action::Deny,
-        },
+        action: action(d.action),
         risk: risk(d.risk),
         source: match d.source {
             decision::Source::Config => wit::Source::Config,
@@ -183,6 +187,15 @@ impl GuestEngine for EngineResource {
                 body: r.body,
             })
             .map_err(|findings| findings.into_iter().map(finding).collect())
+    }
+
+    fn check_line(&self, number: u64, line: Vec<u8>) -> Option<wit::CheckedLine> {
+        self.0
+            .check_line(number, &line)
+            .map(|checked| wit::CheckedLine {
+                output: checked.output,
+                action: checked.action.map(action),
+            })
     }
 
     fn augment_tools(

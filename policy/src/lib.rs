@@ -31,6 +31,7 @@ pub mod decision {
 mod engine;
 pub mod gate;
 pub mod guidance;
+pub mod lines;
 pub mod records;
 pub mod text;
 pub mod toolname;
@@ -51,6 +52,7 @@ pub use context::{Context, ContextError};
 pub use decision::{Action, Decision, Finding, Risk, Source};
 pub use engine::Engine;
 pub use guidance::{guidance, Language};
+pub use lines::CheckedLine;
 pub use records::{
     args_diff, open_checkpoint, seal_audit, seal_checkpoint, verify_audit, AuditError,
     AuditSummary, Change, CheckpointError, DiffError, Pending,

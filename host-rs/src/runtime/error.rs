@@ -55,7 +55,7 @@ impl Failure {
     pub(super) fn from_wasmtime(error: &wasmtime::Error) -> Failure {
         match error.downcast_ref::<Trap>() {
             Some(Trap::OutOfFuel | Trap::Interrupt) => Failure::WorkLimit,
-            _ => Failure::Fault(format!("{error:#}")),
+            _ => Failure::Fault(crate::lines::fault_kind(error)),
         }
     }
 

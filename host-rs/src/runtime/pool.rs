@@ -169,7 +169,10 @@ impl Pool {
     fn instantiate(&self) -> wasmtime::Result<Instance> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.max_memory)
-            .trap_on_grow_failure(true)
+            // A refused growth returns -1 to the component, whose allocator then
+            // aborts: the same trap the JavaScript host sees at its cap, so both
+            // name the fault alike.
+            .trap_on_grow_failure(false)
             .build();
         let mut store = Store::new(&self.wasm, MemoryLimiter::new(limits));
         store.limiter(|limiter| limiter);

@@ -1,0 +1,509 @@
+//! The command line's grammar, help and usage errors: one specification that
+//! the JavaScript bin (`host-js/bin/toolgate.js`) follows to the byte, so the
+//! two CLIs answer every argument list alike (`host-js/test/cli.test.js` runs
+//! both over a table of argument lists). The rules, in the order they apply:
+//!
+//! 1. Every argument must be UTF-8 and must not hold U+FFFD: a runtime that
+//!    decodes arguments lossily (Node) turns invalid bytes into U+FFFD, so
+//!    refusing both is the one rule both runtimes can keep. Never a guess:
+//!    `assess`'s ARGS_JSON with invalid bytes is a usage error, not a call.
+//! 2. Arguments are read left to right. `--` ends the options; after it, and
+//!    for `-` and anything not starting with `-`, an argument is positional
+//!    (the command, its subcommand, then its operands). `-h`/`--help` prints
+//!    the help at once (exit 0); arguments after it are not read.
+//! 3. Options may stand anywhere before `--`, before or after the command. A
+//!    value follows its option (`--config FILE`) or is joined by `=`
+//!    (`--config=FILE`); it is taken verbatim and must not be empty. A flag
+//!    takes no `=value`. Each option may be given once. Unknown options are
+//!    errors.
+//! 4. `-V`/`--version` prints `toolgate VERSION`, the policy component's
+//!    version (with `--component`, that component's), whatever the command.
+//! 5. Then the command: required; its options must be its own or global; its
+//!    operands are counted (the first missing one, or the first extra one, is
+//!    named).
+//!
+//! A usage error prints `toolgate: usage error: MESSAGE` and `Try 'toolgate
+//! --help'.` on standard error and exits 2; arguments echoed in a message have
+//! their control characters written as `\u{…}`.
+
+use std::ffi::OsString;
+
+/// The help text, identical in the JavaScript bin.
+pub const HELP: &str = "\
+toolgate: one risk policy for every LLM tool call: allow, confirm or deny, with reasons.
+
+Usage: toolgate [OPTIONS] COMMAND [ARGS]
+
+Commands:
+  assess [--config FILE] [--json] TOOL [ARGS_JSON]
+          Decide one tool call. ARGS_JSON is the call's arguments exactly as the
+          model sent them ({} when not given; - reads them from standard input)
+  check [--config FILE] [FILE|-]
+          Decide every call of a JSON Lines file (standard input when not given):
+          one {\"tool\": …, \"args\": …} a line, or a tool call in any supported
+          format (OpenAI, Anthropic, MCP, Gemini). One decision (or error object)
+          a line, in order; a summary on standard error
+  augment [--config FILE] [--format FORMAT] [FILE|-]
+          Add the optional risk_level parameter to tool definitions (FORMAT:
+          openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
+          tool when not given); tools left alone are listed on standard error
+  guidance [--lang en|zh]
+          Print the prompt guidance that tells the model how to rate its calls
+  audit verify [--key-file FILE] [--head HASH] FILE
+          Verify a gate's hash-chained audit log: the record count and head hash,
+          or the first broken line (exit 4); --key-file for a keyed chain, --head
+          for the head hash kept elsewhere
+  import-openapi [FILE|-]
+          Registry entries and tool definitions from an OpenAPI document
+          (Rust CLI only)
+  config check FILE
+          Check a configuration file, JSON or TOML by its .toml extension
+          (Rust CLI only)
+  approvals list (--key-file FILE | --unsigned) DIR
+          List the pending approvals of a checkpoint directory (Rust CLI only)
+
+Options:
+  --component FILE  Load this policy component instead of the embedded one
+  --no-cache        Compile the component now instead of using the cache of
+                    compiled components (the JavaScript CLI keeps none)
+  -h, --help        Print this help
+  -V, --version     Print the policy's version
+
+Options may stand anywhere before --; a value follows its option or is joined
+by = (--config=FILE) and must not be empty; each option may be given once.
+After --, every argument is an operand (a TOOL or FILE that starts with -).
+Arguments must be UTF-8 and must not hold U+FFFD.
+
+Exit codes:
+  0   every call allowed (or the command succeeded)
+  1   error: unreadable file or configuration, policy fault
+  2   usage error
+  3   check: some input lines were malformed (see the error objects in the output)
+  4   audit verify, approvals list: a record failed verification
+  10  at least one call needs confirmation, none denied
+  11  at least one call denied
+";
+
+/// Options valid with every command.
+const GLOBAL: &[&str] = &["--component", "--no-cache"];
+
+/// Every option, and whether it takes a value.
+const OPTIONS: &[(&str, bool)] = &[
+    ("--component", true),
+    ("--no-cache", false),
+    ("--config", true),
+    ("--json", false),
+    ("--format", true),
+    ("--lang", true),
+    ("--key-file", true),
+    ("--head", true),
+    ("--unsigned", false),
+];
+
+/// What the arguments ask for.
+#[derive(Debug)]
+pub enum Parsed {
+    /// `--help`.
+    Help,
+    /// `--version`.
+    Version(Globals),
+    /// A command.
+    Run(Globals, Command),
+}
+
+/// The options every command takes.
+#[derive(Debug, Default)]
+pub struct Globals {
+    /// `--component FILE`.
+    pub component: Option<String>,
+    /// `--no-cache`.
+    pub no_cache: bool,
+}
+
+/// A command and its operands.
+#[derive(Debug)]
+pub enum Command {
+    /// `assess`.
+    Assess {
+        config: Option<String>,
+        json: bool,
+        tool: String,
+        args_json: String,
+    },
+    /// `check`.
+    Check {
+        config: Option<String>,
+        file: Option<String>,
+    },
+    /// `augment`.
+    Augment {
+        config: Option<String>,
+        format: Option<String>,
+        file: Option<String>,
+    },
+    /// `guidance`.
+    Guidance { lang: String },
+    /// `import-openapi`.
+    ImportOpenapi { file: Option<String> },
+    /// `config check`.
+    ConfigCheck { file: String },
+    /// `audit verify`.
+    AuditVerify {
+        file: String,
+        key_file: Option<String>,
+        head: Option<String>,
+    },
+    /// `approvals list`.
+    ApprovalsList {
+        dir: String,
+        key_file: Option<String>,
+        unsigned: bool,
+    },
+}
+
+/// A usage error's message.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+fn usage<T>(message: String) -> Result<T, UsageError> {
+    Err(UsageError(message))
+}
+
+/// `text` with control characters written as `\u{…}`, for a terminal.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\u{{{:x}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// One command's shape: its name, options, required and optional operands.
+struct Shape {
+    name: &'static str,
+    options: &'static [&'static str],
+    required: &'static [&'static str],
+    optional: &'static [&'static str],
+}
+
+fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
+    let Some(first) = words.first() else {
+        return usage(String::from("a command is required"));
+    };
+    let single = |name, options, required, optional| {
+        Ok((
+            Shape {
+                name,
+                options,
+                required,
+                optional,
+            },
+            1,
+        ))
+    };
+    let nested = |parent: &str, sub: &'static str, shape: Shape| match words.get(1) {
+        None => usage(format!("'{parent}' needs a subcommand: {sub}")),
+        Some(word) if word == sub => Ok((shape, 2)),
+        Some(word) => usage(format!("unknown command '{parent} {}'", printable(word))),
+    };
+    match first.as_str() {
+        "assess" => single("assess", &["--config", "--json"], &["TOOL"], &["ARGS_JSON"]),
+        "check" => single("check", &["--config"], &[], &["FILE"]),
+        "augment" => single("augment", &["--config", "--format"], &[], &["FILE"]),
+        "guidance" => single("guidance", &["--lang"], &[], &[]),
+        "import-openapi" => single("import-openapi", &[], &[], &["FILE"]),
+        "config" => nested(
+            "config",
+            "check",
+            Shape {
+                name: "config check",
+                options: &[],
+                required: &["FILE"],
+                optional: &[],
+            },
+        ),
+        "audit" => nested(
+            "audit",
+            "verify",
+            Shape {
+                name: "audit verify",
+                options: &["--key-file", "--head"],
+                required: &["FILE"],
+                optional: &[],
+            },
+        ),
+        "approvals" => nested(
+            "approvals",
+            "list",
+            Shape {
+                name: "approvals list",
+                options: &["--key-file", "--unsigned"],
+                required: &["DIR"],
+                optional: &[],
+            },
+        ),
+        other => usage(format!("unknown command '{}'", printable(other))),
+    }
+}
+
+/// Reads the arguments after the program's name.
+pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageError> {
+    let mut args = Vec::new();
+    for (index, arg) in raw.into_iter().enumerate() {
+        match arg.into_string() {
+            Ok(text) if !text.contains('\u{fffd}') => args.push(text),
+            _ => {
+                return usage(format!(
+                    "argument {} is not valid UTF-8 or holds U+FFFD",
+                    index + 1
+                ))
+            }
+        }
+    }
+    let mut given: Vec<(&'static str, Option<String>)> = Vec::new();
+    let mut positional = Vec::new();
+    let mut version = false;
+    let mut ended = false;
+    let mut rest = args.into_iter();
+    while let Some(arg) = rest.next() {
+        if ended || arg == "-" || !arg.starts_with('-') {
+            positional.push(arg);
+            continue;
+        }
+        if arg == "--" {
+            ended = true;
+            continue;
+        }
+        if arg == "-h" || arg == "--help" {
+            return Ok(Parsed::Help);
+        }
+        if arg == "-V" || arg == "--version" {
+            if version {
+                return usage(String::from("option '--version' given more than once"));
+            }
+            version = true;
+            continue;
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) if arg.starts_with("--") => {
+                (name.to_owned(), Some(value.to_owned()))
+            }
+            _ => (arg.clone(), None),
+        };
+        let Some(&(name, takes_value)) = OPTIONS.iter().find(|(known, _)| *known == name) else {
+            return usage(format!("unknown option '{}'", printable(&name)));
+        };
+        let value = if takes_value {
+            match inline.or_else(|| rest.next()) {
+                Some(value) if !value.is_empty() => Some(value),
+                _ => return usage(format!("option '{name}' needs a value")),
+            }
+        } else if inline.is_some() {
+            return usage(format!("option '{name}' takes no value"));
+        } else {
+            None
+        };
+        if given.iter().any(|(seen, _)| *seen == name) {
+            return usage(format!("option '{name}' given more than once"));
+        }
+        given.push((name, value));
+    }
+    let option = |name: &str| {
+        given
+            .iter()
+            .find(|(seen, _)| *seen == name)
+            .map(|(_, value)| value.clone())
+    };
+    let globals = Globals {
+        component: option("--component").flatten(),
+        no_cache: option("--no-cache").is_some(),
+    };
+    if version {
+        return Ok(Parsed::Version(globals));
+    }
+    let (shape, words) = shape(&positional)?;
+    for (name, _) in &given {
+        if !GLOBAL.contains(name) && !shape.options.contains(name) {
+            return usage(format!(
+                "option '{name}' does not apply to '{}'",
+                shape.name
+            ));
+        }
+    }
+    let operands = positional.get(words..).unwrap_or_default();
+    if let Some(missing) = shape.required.get(operands.len()) {
+        return usage(format!("'{}' needs {missing}", shape.name));
+    }
+    if let Some(extra) = operands.get(shape.required.len() + shape.optional.len()) {
+        return usage(format!("unexpected argument '{}'", printable(extra)));
+    }
+    let operand = |index: usize| operands.get(index).cloned();
+    let config = option("--config").flatten();
+    let command = match shape.name {
+        "assess" => Command::Assess {
+            config,
+            json: option("--json").is_some(),
+            tool: operand(0).unwrap_or_default(),
+            args_json: operand(1).unwrap_or_else(|| String::from("{}")),
+        },
+        "check" => Command::Check {
+            config,
+            file: operand(0),
+        },
+        "augment" => Command::Augment {
+            config,
+            format: option("--format").flatten(),
+            file: operand(0),
+        },
+        "guidance" => Command::Guidance {
+            lang: option("--lang")
+                .flatten()
+                .unwrap_or_else(|| String::from("en")),
+        },
+        "import-openapi" => Command::ImportOpenapi { file: operand(0) },
+        "config check" => Command::ConfigCheck {
+            file: operand(0).unwrap_or_default(),
+        },
+        "audit verify" => Command::AuditVerify {
+            file: operand(0).unwrap_or_default(),
+            key_file: option("--key-file").flatten(),
+            head: option("--head").flatten(),
+        },
+        _ => {
+            let key_file = option("--key-file").flatten();
+            let unsigned = option("--unsigned").is_some();
+            if key_file.is_some() && unsigned {
+                return usage(String::from(
+                    "'approvals list' takes --key-file FILE or --unsigned, not both",
+                ));
+            }
+            if key_file.is_none() && !unsigned {
+                return usage(String::from(
+                    "'approvals list' needs --key-file FILE or --unsigned",
+                ));
+            }
+            Command::ApprovalsList {
+                dir: operand(0).unwrap_or_default(),
+                key_file,
+                unsigned,
+            }
+        }
+    };
+    Ok(Parsed::Run(globals, command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_strs(args: &[&str]) -> Result<Parsed, UsageError> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    fn error(args: &[&str]) -> String {
+        match parse_strs(args) {
+            Err(UsageError(message)) => message,
+            Ok(parsed) => panic!("{args:?} parsed as {parsed:?}"),
+        }
+    }
+
+    #[test]
+    fn usage_errors_name_the_problem() {
+        assert_eq!(error(&[]), "a command is required");
+        assert_eq!(error(&["frobnicate"]), "unknown command 'frobnicate'");
+        assert_eq!(error(&["assess"]), "'assess' needs TOOL");
+        assert_eq!(
+            error(&["assess", "a", "{}", "x"]),
+            "unexpected argument 'x'"
+        );
+        assert_eq!(
+            error(&["assess", "--json", "--json", "a"]),
+            "option '--json' given more than once"
+        );
+        assert_eq!(
+            error(&["check", "--config="]),
+            "option '--config' needs a value"
+        );
+        assert_eq!(
+            error(&["check", "--config"]),
+            "option '--config' needs a value"
+        );
+        assert_eq!(
+            error(&["check", "--json"]),
+            "option '--json' does not apply to 'check'"
+        );
+        assert_eq!(
+            error(&["check", "--json=1"]),
+            "option '--json' takes no value"
+        );
+        assert_eq!(error(&["check", "--bogus=1"]), "unknown option '--bogus'");
+        assert_eq!(error(&["audit"]), "'audit' needs a subcommand: verify");
+        assert_eq!(error(&["audit", "list"]), "unknown command 'audit list'");
+        assert_eq!(
+            error(&["approvals", "list", "d"]),
+            "'approvals list' needs --key-file FILE or --unsigned"
+        );
+        assert_eq!(error(&["x\u{7}"]), "unknown command 'x\\u{7}'");
+    }
+
+    #[test]
+    fn operands_after_the_double_dash() {
+        let Ok(Parsed::Run(
+            _,
+            Command::Assess {
+                tool,
+                args_json,
+                json,
+                ..
+            },
+        )) = parse_strs(&["assess", "--json", "--", "-t", "--json"])
+        else {
+            panic!("not an assess");
+        };
+        assert_eq!(
+            (tool.as_str(), args_json.as_str(), json),
+            ("-t", "--json", true)
+        );
+    }
+
+    #[test]
+    fn help_wins_where_it_stands_and_version_ignores_the_command() {
+        assert!(matches!(
+            parse_strs(&["assess", "--help", "--bogus"]),
+            Ok(Parsed::Help)
+        ));
+        assert_eq!(error(&["--bogus", "--help"]), "unknown option '--bogus'");
+        assert!(matches!(parse_strs(&["--version"]), Ok(Parsed::Version(_))));
+        assert!(matches!(
+            parse_strs(&["nonsense", "-V"]),
+            Ok(Parsed::Version(_))
+        ));
+        // After --, --help is an operand.
+        assert!(matches!(
+            parse_strs(&["assess", "--", "--help"]),
+            Ok(Parsed::Run(_, Command::Assess { .. }))
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn arguments_that_are_not_utf8_are_refused() {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = OsString::from_vec(b"{\"sql\":\"\xff\"}".to_vec());
+        let parsed = parse([OsString::from("assess"), OsString::from("execute_sql"), bad]);
+        assert_eq!(
+            parsed.err(),
+            Some(UsageError(String::from(
+                "argument 3 is not valid UTF-8 or holds U+FFFD"
+            )))
+        );
+        assert_eq!(
+            error(&["assess", "x", "\u{fffd}"]),
+            "argument 3 is not valid UTF-8 or holds U+FFFD"
+        );
+    }
+}
