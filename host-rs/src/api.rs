@@ -21,67 +21,18 @@
 use crate::bindings::exports::toolgate::policy::types as wit;
 use crate::decision::Finding;
 use crate::runtime::{Engine, Error, Policy};
-use serde::Serialize;
 
-/// A registry tool offered for a user's intent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Candidate {
-    /// The tool's name, as the model calls it.
-    pub name: String,
-    /// Its name for people.
-    pub display_name: String,
-    /// What it does.
-    pub description: String,
-    /// Its category, if configured.
-    pub category: Option<String>,
-    /// 1 = query, 2 = modify, 3 = delete.
-    pub risk_level: u8,
-    /// How well it matched; candidates come best first.
-    pub score: u32,
-    /// The keywords found in the intent.
-    pub matched: Vec<String>,
-}
+pub use toolgate_shapes::api::{ApiRequest, Candidate};
 
-impl Candidate {
-    /// The canonical JSON form (the same in every runtime).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
-    }
-}
-
-impl From<wit::Candidate> for Candidate {
-    fn from(c: wit::Candidate) -> Candidate {
-        Candidate {
-            name: c.name,
-            display_name: c.display_name,
-            description: c.description,
-            category: c.category,
-            risk_level: c.risk_level,
-            score: c.score,
-            matched: c.matched,
-        }
-    }
-}
-
-/// An HTTP request for a registry API tool, without base URL or credentials.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ApiRequest {
-    /// The method, upper case.
-    pub method: String,
-    /// The path, parameters substituted and percent-encoded.
-    pub path: String,
-    /// The query parameters in argument order.
-    pub query: Vec<(String, String)>,
-    /// The path and the encoded query string.
-    pub url: String,
-    /// The JSON body, for methods that send one.
-    pub body: Option<String>,
-}
-
-impl ApiRequest {
-    /// The canonical JSON form (the same in every runtime).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+fn candidate(c: wit::Candidate) -> Candidate {
+    Candidate {
+        name: c.name,
+        display_name: c.display_name,
+        description: c.description,
+        category: c.category,
+        risk_level: c.risk_level,
+        score: c.score,
+        matched: c.matched,
     }
 }
 
@@ -112,7 +63,7 @@ impl Engine {
                 .engine()
                 .call_discover(store, resource, intent, category, limit)
         })?;
-        Ok(found.into_iter().map(Candidate::from).collect())
+        Ok(found.into_iter().map(candidate).collect())
     }
 
     /// The named tools as a numbered list for the model, in `language` (`en`

@@ -6,6 +6,7 @@
 //! nothing but serde definitions: it is compiled into the browser component,
 //! so parsers and tables belong in the policy.
 
+pub mod api;
 pub mod decision;
 pub mod gate;
 pub mod records;

@@ -8,27 +8,9 @@
 use super::{entries, Entry};
 use crate::config::Config;
 use crate::guidance::Language;
-use serde::Serialize;
 use std::collections::BTreeSet;
 
-/// A tool offered for an intent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Candidate {
-    /// The tool's name, as the model calls it.
-    pub name: String,
-    /// Its name for people (the tool name when none is configured).
-    pub display_name: String,
-    /// What it does.
-    pub description: String,
-    /// Its category, if configured.
-    pub category: Option<String>,
-    /// 1 = query, 2 = modify, 3 = delete.
-    pub risk_level: u8,
-    /// How well it matched; higher first.
-    pub score: u32,
-    /// The keywords found in the intent.
-    pub matched: Vec<String>,
-}
+pub use toolgate_shapes::api::Candidate;
 
 /// Words too common to say anything about a tool.
 const STOP_WORDS: &[&str] = &[

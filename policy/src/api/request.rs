@@ -12,23 +12,9 @@ use crate::codes;
 use crate::config::{Config, ToolKind};
 use crate::decision::Finding;
 use crate::text::preview;
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// An HTTP request for a registry tool, without base URL or credentials.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ApiRequest {
-    /// The method, upper case.
-    pub method: String,
-    /// The path, parameters substituted and percent-encoded.
-    pub path: String,
-    /// The query parameters, in argument order (arrays repeat the name).
-    pub query: Vec<(String, String)>,
-    /// `path` and the encoded query string.
-    pub url: String,
-    /// The JSON body, for methods that send one.
-    pub body: Option<String>,
-}
+pub use toolgate_shapes::api::ApiRequest;
 
 /// Characters a path segment or a query component keeps as they are (RFC 3986
 /// unreserved); everything else is percent-encoded from its UTF-8 bytes.
