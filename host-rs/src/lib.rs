@@ -30,6 +30,7 @@ mod bindings {
 
 pub mod cache;
 mod decision;
+pub mod flow;
 pub mod gate;
 pub mod openapi;
 mod policy;
@@ -40,8 +41,8 @@ pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
 pub use gate::{
-    Answer, ApprovalRequest, Call, Event, Gate, GateBuilder, GateError, Response, Status,
-    ToolResult,
+    Answer, ApprovalRequest, Call, Checked, Event, ForModel, Gate, GateBuilder, GateError, Pending,
+    Ready, Response, Status, ToolResult,
 };
 pub use policy::{
     Engine, Error, LoadError, Policy, PolicyBuilder, Stats, WorkLimit, DEFAULT_FUEL,

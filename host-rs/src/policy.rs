@@ -11,7 +11,7 @@
 
 use crate::bindings::{Toolgate, ToolgatePre};
 use crate::cache::{self, LoadSource};
-use crate::decision::{Augmented, Decision, ToolCall};
+use crate::decision::{Augmented, Decision, HostDecision, ToolCall};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -265,6 +265,7 @@ impl PolicyBuilder {
                 registry: Mutex::new(Registry::default()),
                 idle: Mutex::new(Vec::new()),
                 fuel_consumed: AtomicU64::new(0),
+                crossings: AtomicU64::new(0),
             }),
         })
     }
@@ -344,6 +345,8 @@ struct Shared {
     idle: Mutex<Vec<Live>>,
     /// Fuel burnt by every call so far, under [`WorkLimit::Fuel`].
     fuel_consumed: AtomicU64,
+    /// Calls into the component so far.
+    crossings: AtomicU64,
 }
 
 /// Usage figures of a [`Policy`], for monitoring.
@@ -361,6 +364,9 @@ pub struct Stats {
     /// across one call is that call's cost on any machine: the tests use it to
     /// prove the policy's work grows linearly with its input.
     pub fuel_consumed: u64,
+    /// Calls into the component so far (each export called once is one), for
+    /// counting what one operation costs.
+    pub crossings: u64,
 }
 
 /// The toolgate policy component, loaded and ready. `Send + Sync`; cloning is
@@ -422,6 +428,7 @@ impl Policy {
             idle_memory: idle.iter().map(|live| live.store.data().memory).sum(),
             engines: lock(&self.shared.registry).configs.len(),
             fuel_consumed: self.shared.fuel_consumed.load(Ordering::Relaxed),
+            crossings: self.shared.crossings.load(Ordering::Relaxed),
         }
     }
 
@@ -537,6 +544,34 @@ impl Policy {
         Ok(self.shared.call(1, |live| {
             f(live.bindings.toolgate_policy_records(), &mut live.store)
         })?)
+    }
+}
+
+/// An instance of the component outside the pool, with the pool's limits, for
+/// a caller that keeps resources of its own in it (a gate's flow, see
+/// `flow.rs`). A call that fails leaves it untrustworthy: drop it and make
+/// another.
+pub(crate) struct Own(Live);
+
+impl Policy {
+    /// A fresh instance outside the pool.
+    pub(crate) fn own_instance(&self) -> Result<Own, Error> {
+        self.shared
+            .instantiate()
+            .map(Own)
+            .map_err(|e| Error::Fault(format!("{e:#}")))
+    }
+
+    /// Runs `f` on `own` under the work limit, metered and counted like a
+    /// pooled call.
+    pub(crate) fn call_own<T>(
+        &self,
+        own: &mut Own,
+        f: impl FnOnce(&Toolgate, &mut Store<StoreState>) -> wasmtime::Result<T>,
+    ) -> Result<T, Error> {
+        Ok(self
+            .shared
+            .metered(&mut own.0, 1, |live| f(&live.bindings, &mut live.store))?)
     }
 }
 
@@ -825,6 +860,7 @@ impl Shared {
         f: impl FnOnce(&mut Live) -> wasmtime::Result<T>,
     ) -> Result<T, Failure> {
         let budget = self.refuel(live, weight)?;
+        self.crossings.fetch_add(1, Ordering::Relaxed);
         let result = f(live);
         if let Some(budget) = budget {
             let left = live.store.get_fuel().unwrap_or(0);
