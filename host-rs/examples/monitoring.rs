@@ -236,7 +236,7 @@ pub fn run() -> Result<Outcome, Box<dyn std::error::Error>> {
             result.decision.risk.as_str(),
             result.decision.source.as_str()
         ));
-        say(format!("tool result → model: {}", result.for_model()));
+        say(format!("tool result → model: {}", result.for_model));
         out.statuses.push(result.status);
     }
     out.transcript = transcript.lock().map(|t| t.clone()).unwrap_or_default();

@@ -1,136 +1,32 @@
-//! The decision as the host hands it to Rust callers, and its JSON form.
+//! The decision as the host hands it to Rust callers: the shapes crate's
+//! types (one definition for the policy and every Rust host), read from the
+//! component's typed record by one conversion, plus the `confirm` the host
+//! makes itself when the component gives no answer.
 //!
 //! The JSON form (field order, snake_case, `null` for an absent model risk) is the
 //! one every runtime prints; the conformance suite compares it byte for byte.
 
 use crate::bindings::exports::toolgate::policy::types as wit;
 use serde::{Deserialize, Serialize};
-
-/// What the host must do with a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// Safe: run it now.
-    Allow,
-    /// A person approves, rejects or edits it first.
-    Confirm,
-    /// Configured off: never run it.
-    Deny,
-}
-
-impl Action {
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::Allow => "allow",
-            Action::Confirm => "confirm",
-            Action::Deny => "deny",
-        }
-    }
-}
-
-/// How risky a call is judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Risk {
-    /// Proven read-only, or rated low by the model and trusted.
-    Low,
-    /// Not proven safe, or rated medium by the model.
-    Medium,
-    /// Proven destructive, or rated high by the model.
-    High,
-}
-
-impl Risk {
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Risk::Low => "low",
-            Risk::Medium => "medium",
-            Risk::High => "high",
-        }
-    }
-}
-
-/// Which rule of the decision order decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    /// `denied_tools` or `auto_approved_tools`.
-    Config,
-    /// Strict mode.
-    Strict,
-    /// The model's own `risk_level`.
-    Llm,
-    /// The guarded floor overrode the model's `low`.
-    Floor,
-    /// An assessor proved the call read-only.
-    Whitelist,
-    /// A registry entry decided.
-    Registry,
-    /// Nothing proved the call safe (or the policy faulted).
-    Default,
-}
-
-impl Source {
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::Config => "config",
-            Source::Strict => "strict",
-            Source::Llm => "llm",
-            Source::Floor => "floor",
-            Source::Whitelist => "whitelist",
-            Source::Registry => "registry",
-            Source::Default => "default",
-        }
-    }
-}
-
-/// One reason behind a decision.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    /// A stable dotted code.
-    pub code: String,
-    /// A sentence for people.
-    pub message: String,
-}
-
-/// The answer for one tool call.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Decision {
-    /// What to do.
-    pub action: Action,
-    /// How risky the call is judged.
-    pub risk: Risk,
-    /// Which rule decided.
-    pub source: Source,
-    /// The model's claimed `risk_level`, if it sent a valid one.
-    pub llm_risk: Option<Risk>,
-    /// Every reason, the deciding one first.
-    pub findings: Vec<Finding>,
-    /// One line a confirmation dialog can show.
-    pub summary: String,
-}
+pub use toolgate_shapes::{Action, Decision, Finding, Risk, Source};
 
 /// The finding code of a decision the host made because the policy faulted.
 pub const POLICY_FAULT: &str = "policy.fault";
 
-impl Decision {
-    /// The canonical JSON form shared by every runtime.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
-    }
+/// The decisions the host makes itself, when the component gave no answer
+/// (a trait, because the type is the shapes crate's; `Decision::fault(..)`
+/// reads as before wherever it is in scope).
+pub(crate) trait HostDecision {
+    /// The fail-closed answer when the component trapped or failed: confirm,
+    /// so a person decides, and say that the policy itself faulted.
+    fn fault(tool: &str, cause: &str) -> Decision;
+    /// The answer when a call used up its work budget: confirm, and say so.
+    fn over_limit(tool: &str) -> Decision;
+}
 
-    /// Whether any finding carries `code`.
-    pub fn has_finding(&self, code: &str) -> bool {
-        self.findings.iter().any(|f| f.code == code)
-    }
-
-    /// The fail-closed answer when the component trapped or failed: confirm, so a
-    /// person decides, and say that the policy itself faulted.
-    pub(crate) fn fault(tool: &str, cause: &str) -> Decision {
-        Decision::host_confirm(
+impl HostDecision for Decision {
+    fn fault(tool: &str, cause: &str) -> Decision {
+        host_confirm(
             tool,
             POLICY_FAULT,
             format!("the policy faulted ({cause}); a person must decide"),
@@ -138,9 +34,8 @@ impl Decision {
         )
     }
 
-    /// The answer when a call used up its work budget: confirm, and say so.
-    pub(crate) fn over_limit(tool: &str) -> Decision {
-        Decision::host_confirm(
+    fn over_limit(tool: &str) -> Decision {
+        host_confirm(
             tool,
             crate::POLICY_LIMIT,
             String::from(
@@ -150,20 +45,20 @@ impl Decision {
             "too expensive to assess",
         )
     }
+}
 
-    /// A `confirm` the host makes itself, when the policy gave no answer.
-    fn host_confirm(tool: &str, code: &str, message: String, why: &str) -> Decision {
-        Decision {
-            action: Action::Confirm,
-            risk: Risk::Medium,
-            source: Source::Default,
-            llm_risk: None,
-            findings: vec![Finding {
-                code: code.to_owned(),
-                message,
-            }],
-            summary: format!("{} — {why}; needs confirmation", one_line(tool, 60)),
-        }
+/// A `confirm` the host makes itself, when the policy gave no answer.
+fn host_confirm(tool: &str, code: &str, message: String, why: &str) -> Decision {
+    Decision {
+        action: Action::Confirm,
+        risk: Risk::Medium,
+        source: Source::Default,
+        llm_risk: None,
+        findings: vec![Finding {
+            code: code.to_owned(),
+            message,
+        }],
+        summary: format!("{} — {why}; needs confirmation", one_line(tool, 60)),
     }
 }
 

@@ -29,6 +29,7 @@ mod bindings {
 }
 
 mod decision;
+pub mod flow;
 pub mod gate;
 mod lines;
 pub mod openapi;
@@ -39,8 +40,8 @@ pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
 pub use gate::{
-    Answer, ApprovalRequest, Call, Event, Gate, GateBuilder, GateError, Response, Status,
-    ToolResult,
+    Answer, ApprovalRequest, Call, Checked, Event, ForModel, Gate, GateBuilder, GateError, Pending,
+    Ready, Response, Status, ToolResult,
 };
 pub use lines::CheckedLine;
 pub use records::{AuditError, AuditSummary, CheckpointError};

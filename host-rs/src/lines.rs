@@ -2,7 +2,7 @@
 //! the names of fault kinds shared with the JavaScript host.
 
 use crate::bindings::exports::toolgate::policy::types as wit;
-use crate::decision::Decision;
+use crate::decision::{Decision, HostDecision};
 use crate::{Action, Engine, Error};
 use wasmtime::Trap;
 

@@ -52,8 +52,9 @@ fn counting() -> (
 
 fn next_request(events: &std::sync::mpsc::Receiver<Event>) -> ApprovalRequest {
     loop {
-        if let Event::Requested(request) = events.recv_timeout(Duration::from_secs(10)).unwrap() {
-            return request;
+        if let Event::Requested { request } = events.recv_timeout(Duration::from_secs(10)).unwrap()
+        {
+            return *request;
         }
     }
 }

@@ -18,8 +18,8 @@ use std::time::Duration;
 use toolgate::gate::audit::{CallbackSink, JsonlSink, SqliteSink};
 use toolgate::gate::store::{DirStore, SqliteStore};
 use toolgate::{
-    Action, ApprovalRequest, Call, CheckpointError, Event, Gate, GateError, Policy, Response,
-    Status,
+    Action, ApprovalRequest, Call, CheckpointError, Event, ForModel, Gate, GateError, Policy,
+    Response, Status,
 };
 
 fn scratch(name: &str) -> PathBuf {
@@ -53,7 +53,7 @@ fn counting() -> (
 fn next_request(events: &Receiver<Event>) -> ApprovalRequest {
     loop {
         match events.recv_timeout(Duration::from_secs(10)).unwrap() {
-            Event::Requested(request) => return request,
+            Event::Requested { request } => return *request,
             _ => continue,
         }
     }
@@ -114,7 +114,7 @@ fn approve_runs_once_and_the_events_come_in_order() {
     let s = Arc::clone(&seen);
     gate.on_event(move |e| {
         s.lock().unwrap().push(match e {
-            Event::Requested(_) => "requested",
+            Event::Requested { .. } => "requested",
             Event::Responded { .. } => "responded",
             Event::Processed { .. } => "processed",
         })
@@ -657,4 +657,126 @@ fn leaves_a_pending_approval_for_the_javascript_host() {
     let listed = gate.pending().unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].as_ref().unwrap().id, request.id);
+}
+
+/// Issue 15: the flow is the component's, and a confirmed call crosses into
+/// it at most three times (begin, settle, finish), whichever way it is
+/// answered; an allowed call twice, a denied one once.
+#[test]
+fn a_confirmed_call_crosses_into_the_component_at_most_three_times() {
+    // A policy of its own, so its count holds this test's calls only.
+    let policy = policy();
+    let log = scratch("crossings").join("audit.jsonl");
+    let build = |approver: Option<Response>| {
+        let builder = Gate::builder(&policy)
+            .config(r#"{"denied_tools":["drop_database"]}"#)
+            .audit(JsonlSink::open(&log).unwrap());
+        match approver {
+            Some(response) => builder.approver(move |_| response.clone()),
+            None => builder,
+        }
+        .build()
+        .unwrap()
+    };
+    let crossings = |f: &dyn Fn() -> Status| {
+        let before = policy.stats().crossings;
+        let status = f();
+        (status, policy.stats().crossings - before)
+    };
+    let (_, exec) = counting();
+    let approving = build(Some(Response::approve()));
+    let rejecting = build(Some(Response::reject(Some("no"))));
+    let editing = build(Some(Response::edit(r#"{"sql":"SELECT 1"}"#)));
+    let plain = build(None);
+    let delete = Call::new("execute_sql", DELETE);
+    let run = |gate: &Gate, call: &Call| gate.run(call, exec.clone()).unwrap().status;
+    let seen = [
+        crossings(&|| run(&approving, &delete)),
+        crossings(&|| run(&editing, &delete)),
+        crossings(&|| run(&rejecting, &delete)),
+        crossings(&|| run(&plain, &Call::new("execute_sql", r#"{"sql":"SELECT 1"}"#))),
+        crossings(&|| run(&plain, &Call::new("drop_database", "{}"))),
+        // Check now, settle later.
+        crossings(&|| {
+            let Ok(toolgate::Checked::Ask(pending)) = plain.check(&delete) else {
+                panic!("a confirm")
+            };
+            plain
+                .settle(&pending.id, Response::approve(), exec.clone())
+                .unwrap()
+                .status
+        }),
+    ];
+    println!("crossings per call: {seen:?}");
+    assert_eq!(
+        seen,
+        [
+            (Status::Executed, 3),
+            (Status::Executed, 3),
+            (Status::Rejected, 2),
+            (Status::Executed, 2),
+            (Status::Denied, 1),
+            (Status::Executed, 3),
+        ]
+    );
+    assert!(seen.iter().all(|(_, n)| *n <= 3));
+    // Every step's line went to the one log, chained across the gates: 6
+    // calls, 4 of them ran (a write-ahead record each).
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(policy.verify_audit(&text).unwrap().records, 10);
+}
+
+/// Check now, settle later: an invalid edit leaves the approval pending, a
+/// rejection never runs, a settled approval is never settled again, and
+/// another gate sharing the store and key settles what this one checked.
+#[test]
+fn check_now_and_settle_later() {
+    let dir = scratch("check-settle");
+    let key = b"check and settle key".to_vec();
+    let build = || {
+        Gate::builder(&policy())
+            .store(DirStore::new(&dir))
+            .key(key.clone())
+            .build()
+            .unwrap()
+    };
+    let gate = build();
+    let (count, exec) = counting();
+    let toolgate::Checked::Ask(pending) = gate.check(&Call::new("execute_sql", DELETE)).unwrap()
+    else {
+        panic!("a confirm")
+    };
+    assert!(dir.join(format!("{}.json", pending.id)).exists());
+    let bad = gate.settle(&pending.id, Response::edit("[1]"), exec.clone());
+    assert!(matches!(bad, Err(GateError::InvalidEdit(_))), "{bad:?}");
+    assert!(dir.join(format!("{}.json", pending.id)).exists());
+    let r = gate
+        .settle(&pending.id, Response::reject(Some("not now")), exec.clone())
+        .unwrap();
+    assert_eq!(r.status, Status::Rejected);
+    assert!(r.for_model.contains("not now"), "{}", r.for_model);
+    let again = gate.settle(&pending.id, Response::approve(), exec.clone());
+    assert!(
+        matches!(again, Err(GateError::AlreadyAnswered(_))),
+        "{again:?}"
+    );
+    // Checked here, settled by another gate (another process, after a restart).
+    let toolgate::Checked::Ask(pending) = gate.check(&Call::new("execute_sql", DELETE)).unwrap()
+    else {
+        panic!("a confirm")
+    };
+    let r = build()
+        .settle(&pending.id, Response::approve(), exec.clone())
+        .unwrap();
+    assert_eq!(r.status, Status::Executed);
+    // Allowed and denied calls need no answer.
+    let checked = gate
+        .check(&Call::new("execute_sql", r#"{"sql":"SELECT 1"}"#))
+        .unwrap();
+    assert_eq!(checked.decision().action, Action::Allow);
+    let toolgate::Checked::Run(ready) = checked else {
+        panic!("allowed")
+    };
+    assert_eq!(gate.execute(ready, exec).unwrap().status, Status::Executed);
+    assert_eq!(count.load(Ordering::SeqCst), 2);
 }

@@ -1,87 +1,153 @@
-//! The approval gate: wraps a tool's execution in the policy's decision and, for
-//! `confirm`, in a person's answer.
+//! The approval gate: a thin shell over the component's approval flow (see
+//! [`crate::flow`]). The flow decides and formats everything (the decision,
+//! the pending approval and its sealed checkpoint, what an answer allows, the
+//! result for the model, every audit line); this shell keeps what the
+//! component cannot: ids, the clock, waiting (threads and condition
+//! variables), the checkpoint store (an approval is claimed before anything
+//! runs, exactly once, and leaves a tombstone), the audit sinks (one writer
+//! per chain), events and running the tool.
 //!
-//! [`Gate::run`] assesses a call; `deny` never runs it, `allow` runs it with
-//! `risk_level` stripped, `confirm` checkpoints a pending approval, emits an
-//! [`Event::Requested`], waits for [`Gate::respond`] (or the configured approver)
-//! until the deadline, and then runs it, runs an edited version (re-assessed: an
-//! edit the policy denies stays denied), or does not run it at all. Whatever
-//! happens, the caller gets a [`ToolResult`] it can hand back to the model, and
-//! one hash-chained audit record is written. The gate is synchronous and
-//! thread-safe: `run` blocks its thread while a person decides; answers come from
-//! any other thread.
+//! A confirmed call crosses into the component three times: `begin` (the
+//! decision, the pending approval and its checkpoint), `settle` (the answer:
+//! the deadline, a decision again under the current configuration, an edit
+//! decided afresh) and `finish` (the outcome). An allowed call crosses twice,
+//! a denied one once.
 //!
-//! States: pending → approved / edited / rejected / expired / cancelled →
-//! executed / failed (the last two only after an approval).
+//! Two ways to drive it:
+//!
+//! - [`Gate::run`] blocks its thread while a person decides; answers come from
+//!   any other thread through [`Gate::respond`] (or the configured approver).
+//! - [`Gate::check`] and [`Gate::settle`], for agent frameworks that keep the
+//!   pending state themselves (an approval part in a message, an interrupted
+//!   run): check now, settle later, in this process or another sharing the
+//!   store. [`Gate::run`] is built on the same steps.
+//!
+//! ```
+//! use toolgate::{Call, Checked, Gate, Policy, Response, Status};
+//!
+//! let policy = Policy::embedded()?;
+//! let gate = Gate::builder(&policy).build()?;
+//! let call = Call::new("execute_sql", r#"{"sql": "DELETE FROM sessions WHERE expired"}"#);
+//! let id = match gate.check(&call)? {
+//!     // Allowed: run it now; the gate records the outcome.
+//!     Checked::Run(ready) => {
+//!         gate.execute(ready, |args| Ok(format!("ran {args}")))?;
+//!         return Ok(());
+//!     }
+//!     // Denied: tell the model (`result.for_model`).
+//!     Checked::Done(result) => {
+//!         println!("{}", result.for_model);
+//!         return Ok(());
+//!     }
+//!     // A person must answer; the framework keeps `pending.id` with its state.
+//!     Checked::Ask(pending) => pending.id,
+//! };
+//! // ... later, when the person has answered:
+//! let result = gate.settle(&id, Response::approve().by("alice"), |args| Ok(format!("ran {args}")))?;
+//! assert_eq!(result.status, Status::Executed);
+//! // A second answer never runs it again.
+//! assert!(gate.settle(&id, Response::approve(), |_| Ok(String::new())).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod audit;
 pub mod store;
 
-use crate::decision::{Action, Decision};
-use crate::records::{CheckpointError, Recheck};
+use crate::decision::Decision;
+use crate::flow::{Flow, StepError};
+use crate::records::CheckpointError;
 use crate::runtime::{Engine, Error, Policy};
 use audit::{AuditSink, SinkError};
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use store::{CheckpointStore, MemoryStore, StoreError};
+use toolgate_shapes::gate::{AnswerKind, GateCall, GateSettings, Ran, Step};
+pub use toolgate_shapes::gate::{Event, ToolResult};
+pub use toolgate_shapes::records::{Pending, Status};
 
 /// The default time a person has to answer (seed 004: 30 s).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_TIMEOUT: Duration =
+    Duration::from_millis(toolgate_shapes::gate::DEFAULT_TIMEOUT_MS);
 
-/// A tool call to run through the gate.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Call {
-    /// The tool's name.
-    pub tool: String,
-    /// The arguments as the model sent them (JSON text, `risk_level` included).
-    pub args: String,
-    /// The call's id in its wire format, to answer the model with.
-    pub call_id: Option<String>,
-    /// The tool's description, for the approval dialog.
-    pub description: String,
-    /// The conversation, for the audit.
-    pub session_id: Option<String>,
-    /// The user the model acts for, for the audit.
-    pub user_id: Option<String>,
-    /// The caller's context (JSON, e.g. `{"permissions": [...]}`).
-    pub context: Option<String>,
+/// The shortest key, in bytes.
+pub const MIN_KEY_LEN: usize = 16;
+
+/// A pending approval, as shown to a person (the component's record).
+pub type ApprovalRequest = Pending;
+
+/// [`ToolResult::for_model`] as a method, as callers of earlier versions
+/// wrote it: the result as a tool-result message body for the model.
+pub trait ForModel {
+    /// The text for the model.
+    fn for_model(&self) -> &str;
 }
+
+impl ForModel for ToolResult {
+    fn for_model(&self) -> &str {
+        &self.for_model
+    }
+}
+
+/// A tool call to run through the gate: the component's [`GateCall`] with
+/// builder methods (its fields read through `Deref`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Call(pub GateCall);
 
 impl Call {
     /// A call of `tool` with `args`.
     pub fn new(tool: impl Into<String>, args: impl Into<String>) -> Call {
-        Call {
+        Call(GateCall {
             tool: tool.into(),
             args: args.into(),
-            ..Call::default()
-        }
+            ..GateCall::default()
+        })
     }
 
     /// Sets the call id.
     pub fn call_id(mut self, id: impl Into<String>) -> Call {
-        self.call_id = Some(id.into());
+        self.0.call_id = Some(id.into());
         self
     }
 
     /// Sets the tool description.
     pub fn description(mut self, text: impl Into<String>) -> Call {
-        self.description = text.into();
+        self.0.description = text.into();
         self
     }
 
     /// Sets the session and user, for the audit.
     pub fn on_behalf_of(mut self, session: impl Into<String>, user: impl Into<String>) -> Call {
-        self.session_id = Some(session.into());
-        self.user_id = Some(user.into());
+        self.0.session_id = Some(session.into());
+        self.0.user_id = Some(user.into());
         self
     }
 
     /// Sets the caller's context (JSON).
     pub fn context(mut self, context: impl Into<String>) -> Call {
-        self.context = Some(context.into());
+        self.0.context = Some(context.into());
         self
+    }
+}
+
+impl std::ops::Deref for Call {
+    type Target = GateCall;
+    fn deref(&self) -> &GateCall {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Call {
+    fn deref_mut(&mut self) -> &mut GateCall {
+        &mut self.0
+    }
+}
+
+impl From<GateCall> for Call {
+    fn from(call: GateCall) -> Call {
+        Call(call)
     }
 }
 
@@ -148,152 +214,33 @@ impl Response {
         self.by = Some(who.into());
         self
     }
-}
 
-/// A pending approval, as shown to a person.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ApprovalRequest {
-    /// The request's id, for [`Gate::respond`].
-    pub id: String,
-    /// The conversation.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// The user.
-    #[serde(default)]
-    pub user_id: Option<String>,
-    /// The tool.
-    pub tool: String,
-    /// The tool's description.
-    #[serde(default)]
-    pub description: String,
-    /// The arguments as the model sent them.
-    pub args: String,
-    /// The call's id in its wire format.
-    #[serde(default)]
-    pub call_id: Option<String>,
-    /// The policy's decision, with its findings and summary.
-    pub decision: Decision,
-    /// When it was requested (ms since the Unix epoch).
-    pub requested_at: u64,
-    /// When it expires (ms since the Unix epoch).
-    pub deadline: u64,
-    /// The caller's context the decision was made in (JSON).
-    #[serde(default)]
-    pub context: Option<String>,
-    /// The hash of the configuration the decision was made under.
-    #[serde(default)]
-    pub config_hash: String,
-    /// The identity of the gate that asked.
-    #[serde(default)]
-    pub gate: String,
-}
-
-/// What became of a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// It ran and succeeded.
-    Executed,
-    /// It ran and failed.
-    Failed,
-    /// The policy (or the configuration) denied it; it never ran.
-    Denied,
-    /// A person rejected it; it never ran.
-    Rejected,
-    /// Nobody answered in time; it never ran.
-    Expired,
-    /// The wait was cancelled; it never ran.
-    Cancelled,
-}
-
-impl Status {
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Executed => "executed",
-            Status::Failed => "failed",
-            Status::Denied => "denied",
-            Status::Rejected => "rejected",
-            Status::Expired => "expired",
-            Status::Cancelled => "cancelled",
+    /// The answer as the flow takes it.
+    fn to_answer(&self) -> toolgate_shapes::gate::Answer {
+        let (answer, args) = match &self.answer {
+            Answer::Approve => (AnswerKind::Approve, None),
+            Answer::Edit(args) => (AnswerKind::Edit, Some(args.clone())),
+            Answer::Reject => (AnswerKind::Reject, None),
+        };
+        toolgate_shapes::gate::Answer {
+            answer,
+            args,
+            message: self.message.clone(),
+            instruction: self.instruction.clone(),
+            by: self.by.clone(),
         }
     }
 }
 
-/// What the gate tells the caller, and through [`ToolResult::for_model`] the
-/// model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolResult {
-    /// What became of the call.
-    pub status: Status,
-    /// The tool's output, when it ran and succeeded.
-    pub output: Option<String>,
-    /// The tool's error, when it ran and failed.
-    pub error: Option<String>,
-    /// Why it did not run (denied, rejected, expired, cancelled).
-    pub reason: Option<String>,
-    /// The person's message for the model, with a rejection.
-    pub message: Option<String>,
-    /// An instruction the person added: append it to the conversation as a user
-    /// message.
-    pub instruction: Option<String>,
-    /// The policy's decision on the arguments that ran (or would have).
-    pub decision: Decision,
-    /// The arguments the tool received (`risk_level` stripped, edits applied).
-    pub executed_args: Option<String>,
-    /// The approval request's id, when a person was asked.
-    pub approval_id: Option<String>,
-    /// Set when the audit record could not be written; the result stands.
-    pub audit_error: Option<String>,
-}
-
-impl ToolResult {
-    /// The result as a tool-result message body for the model: JSON with
-    /// `status` and the output, error or reason (and the person's message).
-    pub fn for_model(&self) -> String {
-        let mut out = serde_json::Map::new();
-        out.insert("status".into(), self.status.as_str().into());
-        for (key, value) in [
-            ("output", &self.output),
-            ("error", &self.error),
-            ("reason", &self.reason),
-            ("message", &self.message),
-        ] {
-            if let Some(value) = value {
-                out.insert(key.into(), value.clone().into());
-            }
-        }
-        serde_json::Value::Object(out).to_string()
+/// An answer that is no person's: the wait was cancelled or ended.
+fn no_answer(kind: AnswerKind) -> toolgate_shapes::gate::Answer {
+    toolgate_shapes::gate::Answer {
+        answer: kind,
+        args: None,
+        message: None,
+        instruction: None,
+        by: None,
     }
-}
-
-/// What the gate reports while it works.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "events are rare (one per approval step); boxing would change the public API"
-)]
-pub enum Event {
-    /// A person must answer this request.
-    Requested(ApprovalRequest),
-    /// The request was answered.
-    Responded {
-        /// The request.
-        id: String,
-        /// `approve`, `edit` or `reject`.
-        answer: &'static str,
-        /// Who answered.
-        by: Option<String>,
-    },
-    /// The call is finished.
-    Processed {
-        /// The request (or none, for a call that needed no approval).
-        id: Option<String>,
-        /// The tool.
-        tool: String,
-        /// What became of it.
-        status: Status,
-    },
 }
 
 /// Why the gate could not do what was asked.
@@ -302,15 +249,17 @@ pub enum GateError {
     /// No pending request has this id.
     #[error("no pending approval `{0}`")]
     Unknown(String),
-    /// The request was already answered (or cancelled): a second answer never
-    /// causes a second execution.
+    /// The request was already answered (or cancelled, or claimed by another
+    /// gate): a second answer never causes a second execution.
     #[error("approval `{0}` was already answered")]
     AlreadyAnswered(String),
-    /// The request expired before the answer came.
-    #[error("approval `{0}` has expired")]
-    Expired(String),
-    /// Edited arguments that are not a JSON object.
-    #[error("edited arguments refused: {0}")]
+    /// A call of this gate is waiting for this approval ([`Gate::run`] or
+    /// [`Gate::resume`]): answer it with [`Gate::respond`].
+    #[error("approval `{0}` is waited for by a running call; answer it with `respond`")]
+    Waiting(String),
+    /// The answer was refused (edited arguments that are not one clean JSON
+    /// object, an answer of the wrong shape); the request stays pending.
+    #[error("{0}")]
     InvalidEdit(String),
     /// A checkpoint could not be read: forged, changed, or not a checkpoint.
     #[error("checkpoint `{id}`: {source}")]
@@ -333,6 +282,56 @@ pub enum GateError {
     /// The policy refused an input or faulted.
     #[error(transparent)]
     Policy(#[from] Error),
+}
+
+impl GateError {
+    /// Whether the approval is over (claimed elsewhere, or the store failed
+    /// around the claim): nothing runs and the wait ends. Other errors leave
+    /// it pending.
+    fn ends_wait(&self) -> bool {
+        matches!(self, GateError::AlreadyAnswered(_) | GateError::Store(_))
+    }
+
+    /// The same error again, for the second party to an ending (the one who
+    /// answered and the call that waited each get one).
+    fn twin(&self) -> GateError {
+        match self {
+            GateError::AlreadyAnswered(id) => GateError::AlreadyAnswered(id.clone()),
+            other => GateError::Store(StoreError::Io(std::io::Error::other(other.to_string()))),
+        }
+    }
+}
+
+/// A step error of approval `id`'s checkpoint or answer.
+fn answer_error(id: &str, e: StepError) -> GateError {
+    match e {
+        StepError::Checkpoint(source) => GateError::Checkpoint {
+            id: id.to_owned(),
+            source,
+        },
+        StepError::Invalid(m) => GateError::InvalidEdit(m),
+        StepError::Policy(e) => GateError::Policy(e),
+    }
+}
+
+/// A step error of a call or outcome the host wrote: the host's mistake, or
+/// a fault.
+fn host_error(e: StepError) -> GateError {
+    match e {
+        StepError::Policy(e) => GateError::Policy(e),
+        other => GateError::Policy(Error::Fault(other.to_string())),
+    }
+}
+
+fn out_of_order(step: &Step) -> GateError {
+    let name = match step {
+        Step::Run { .. } => "run",
+        Step::Ask { .. } => "ask",
+        Step::Done { .. } => "done",
+    };
+    GateError::Policy(Error::Fault(format!(
+        "the flow returned a `{name}` step out of order"
+    )))
 }
 
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
@@ -450,54 +449,55 @@ impl GateBuilder {
 
     /// Makes the gate.
     pub fn build(self) -> Result<Gate, GateError> {
-        match &self.key {
-            Some(key) if key.len() < MIN_KEY_LEN => {
-                return Err(GateError::Key(format!(
-                    "the checkpoint key is {} bytes long; a key has at least {MIN_KEY_LEN} \
-                     (make one with `head -c 32 /dev/urandom > key`)",
-                    key.len()
-                )));
-            }
-            _ if self
-                .audit_key
-                .as_ref()
-                .is_some_and(|k| k.len() < MIN_KEY_LEN) =>
-            {
-                return Err(GateError::Key(String::from(
-                    "the audit key has fewer than 16 bytes \
-                     (make one with `head -c 32 /dev/urandom > key`)",
-                )));
-            }
-            None if self.store_set && !self.unsigned => {
-                return Err(GateError::Key(String::from(
-                    "a gate with a checkpoint store needs a key (at least 16 bytes), \
-                     or `unsigned` said explicitly",
-                )));
-            }
-            _ => {}
+        if self.key.is_none() && self.store_set && !self.unsigned {
+            return Err(GateError::Key(String::from(
+                "a gate with a checkpoint store needs a key (at least 16 bytes), \
+                 or `unsigned` said explicitly",
+            )));
         }
+        // The engine (for registry requests with the same configuration)
+        // refuses a bad configuration first, naming the field.
         let engine = self.policy.engine(&self.config)?;
-        let version = self.policy.version()?;
-        let config_hash = self.policy.config_hash(&self.config)?;
+        let prefix = id_prefix();
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let settings = GateSettings {
+            identity: self.identity.unwrap_or_else(|| format!("tg-{prefix}")),
+            timeout_ms: ms(self.timeout),
+            tool_timeouts: self
+                .tool_timeouts
+                .iter()
+                .map(|(tool, t)| (tool.clone(), ms(*t)))
+                .collect::<BTreeMap<_, _>>(),
+            shadow: self.shadow,
+            audit: !self.sinks.is_empty(),
+            audit_required: self.audit_required,
+        };
+        let text = serde_json::to_string(&settings)
+            .map_err(|e| GateError::Policy(Error::Rejected(e.to_string())))?;
+        // The configuration was accepted above and the settings are ours, so
+        // what the flow refuses is a key.
+        let flow = self
+            .policy
+            .flow(
+                &self.config,
+                &text,
+                self.key.as_deref(),
+                self.audit_key.as_deref(),
+            )
+            .map_err(|e| match e {
+                Error::Rejected(message) => GateError::Key(message),
+                other => GateError::Policy(other),
+            })?;
         let last = match self.sinks.first() {
             Some(sink) => sink.last()?,
             None => None,
         };
         let gap = self.sinks.first().and_then(|sink| sink.gap());
-        let prefix = id_prefix();
         let gate = Gate {
             inner: Arc::new(Inner {
-                policy: self.policy,
+                flow,
                 engine,
-                version,
-                config_hash,
-                identity: self.identity.unwrap_or_else(|| format!("tg-{prefix}")),
-                audit_required: self.audit_required,
-                audit_key: self.audit_key,
-                timeout: self.timeout,
-                tool_timeouts: self.tool_timeouts,
-                shadow: self.shadow,
-                key: self.key,
+                settings,
                 store: self.store,
                 sinks: self.sinks,
                 approver: self.approver,
@@ -505,54 +505,104 @@ impl GateBuilder {
                 chain: Mutex::new(last),
                 waiting: Mutex::new(HashMap::new()),
                 finished: Mutex::new(HashSet::new()),
+                checked: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(0),
                 id_prefix: prefix,
             }),
         };
         if let Some(gap) = gap {
-            gate.record_gap(&gap)?;
+            let now = now_ms();
+            let (_, failed) = gate.stepped(whole, |previous| {
+                gate.inner.flow.gap(&gap, now, previous).map_err(host_error)
+            })?;
+            if let Some(why) = failed {
+                return Err(GateError::Sink(SinkError::Io(std::io::Error::other(why))));
+            }
         }
         Ok(gate)
     }
 }
 
-/// The shortest checkpoint key, in bytes.
-pub const MIN_KEY_LEN: usize = 16;
+/// A call cleared to run: the arguments the tool receives and the ticket
+/// that records its outcome (its write-ahead audit record is written). Run it
+/// with [`Gate::execute`].
+#[derive(Debug)]
+pub struct Ready {
+    /// The decision it runs under.
+    pub decision: Decision,
+    /// The arguments the tool receives (`risk_level` stripped, edits applied).
+    pub args: String,
+    /// The approval's id, when a person was asked.
+    pub approval_id: Option<String>,
+    ticket: String,
+    audit_error: Option<String>,
+    events: Vec<Event>,
+}
+
+/// What [`Gate::check`] found.
+#[derive(Debug)]
+pub enum Checked {
+    /// The call may run now: run it with [`Gate::execute`].
+    Run(Ready),
+    /// A person must answer: the approval is checkpointed in the store;
+    /// answer it with [`Gate::settle`] (here, or in any gate sharing the
+    /// store and key).
+    Ask(Box<Pending>),
+    /// The call never runs: hand the result (`for_model`) to the model.
+    Done(Box<ToolResult>),
+}
+
+impl Checked {
+    /// The policy's decision on the call.
+    pub fn decision(&self) -> &Decision {
+        match self {
+            Checked::Run(ready) => &ready.decision,
+            Checked::Ask(pending) => &pending.decision,
+            Checked::Done(result) => &result.decision,
+        }
+    }
+}
+
+/// Where a step leaves a call.
+enum Outcome {
+    /// Run the tool, then finish.
+    Run(Ready),
+    /// Finished; report the events.
+    Done(Box<ToolResult>, Vec<Event>),
+}
 
 /// A slot a waiting call sleeps on.
 struct Slot {
     state: Mutex<SlotState>,
     ready: Condvar,
+    deadline: u64,
+    checkpoint: String,
 }
 
-#[derive(Clone)]
 enum SlotState {
     Waiting,
-    Answered(Response),
-    Cancelled,
+    /// Settled by whoever answered (or by the waiter at the deadline); the
+    /// waiter takes it.
+    Settled(Result<Outcome, GateError>),
+    Taken,
 }
 
 struct Inner {
-    policy: Policy,
+    flow: Flow,
     engine: Engine,
-    version: String,
-    config_hash: String,
-    identity: String,
-    audit_required: bool,
-    audit_key: Option<Vec<u8>>,
-    timeout: Duration,
-    tool_timeouts: HashMap<String, Duration>,
-    shadow: bool,
-    key: Option<Vec<u8>>,
+    settings: GateSettings,
     store: Arc<dyn CheckpointStore>,
     sinks: Vec<Arc<dyn AuditSink>>,
     approver: Option<Approver>,
     listeners: Mutex<Vec<Listener>>,
-    /// The last sealed audit line.
+    /// The last audit line written (the chain's lock: every step that may
+    /// write one is taken under it).
     chain: Mutex<Option<String>>,
     waiting: Mutex<HashMap<String, Arc<Slot>>>,
     /// Ids answered, expired or cancelled, so a late answer is told so.
     finished: Mutex<HashSet<String>>,
+    /// The deadlines of approvals [`Gate::check`] left for [`Gate::settle`].
+    checked: Mutex<HashMap<String, u64>>,
     next_id: AtomicU64,
     id_prefix: String,
 }
@@ -566,8 +616,9 @@ pub struct Gate {
 impl std::fmt::Debug for Gate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gate")
-            .field("shadow", &self.inner.shadow)
-            .field("timeout", &self.inner.timeout)
+            .field("identity", &self.inner.settings.identity)
+            .field("shadow", &self.inner.settings.shadow)
+            .field("timeout_ms", &self.inner.settings.timeout_ms)
             .finish_non_exhaustive()
     }
 }
@@ -592,38 +643,38 @@ fn id_prefix() -> String {
     format!("{:x}{:x}", nanos & 0xffff_ffff_ffff, std::process::id())
 }
 
-fn answer_name(answer: &Answer) -> &'static str {
-    match answer {
-        Answer::Approve => "approve",
-        Answer::Edit(_) => "edit",
-        Answer::Reject => "reject",
+/// A gap's audit line is all of it.
+#[expect(
+    clippy::ptr_arg,
+    reason = "the line getter of `Gate::stepped` over `String`"
+)]
+fn whole(line: &String) -> Option<&str> {
+    Some(line)
+}
+
+/// The audit line a step carries.
+fn audit_of(step: &Step) -> Option<&str> {
+    match step {
+        Step::Run { audit, .. } | Step::Done { audit, .. } => audit.as_deref(),
+        Step::Ask { .. } => None,
     }
 }
 
-/// How a confirmed call ended, before execution.
-struct Approval {
-    id: String,
-    outcome: &'static str,
-    response: Option<Response>,
-    diff: Option<String>,
-    answered_at: Option<u64>,
+/// The approval a settled step belongs to.
+fn approval_of(step: &Step) -> Option<&str> {
+    match step {
+        Step::Run { approval_id, .. } => approval_id.as_deref(),
+        Step::Done { result, .. } => result.approval_id.as_deref(),
+        Step::Ask { pending, .. } => Some(&pending.id),
+    }
 }
 
-impl Approval {
-    fn new(
-        id: String,
-        outcome: &'static str,
-        response: Option<Response>,
-        answered_at: Option<u64>,
-    ) -> Approval {
-        Approval {
-            id,
-            outcome,
-            response,
-            diff: None,
-            answered_at,
-        }
-    }
+fn read_step(text: &str) -> Result<Step, GateError> {
+    Flow::step(text).map_err(host_error)
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<String, GateError> {
+    serde_json::to_string(value).map_err(|e| GateError::Policy(Error::Rejected(e.to_string())))
 }
 
 impl Gate {
@@ -668,74 +719,351 @@ impl Gate {
         rx
     }
 
-    fn emit(&self, event: &Event) {
+    fn emit(&self, events: &[Event]) {
         let listeners: Vec<Listener> = lock(&self.inner.listeners).clone();
-        for listener in listeners {
-            listener(event);
+        for event in events {
+            for listener in &listeners {
+                listener(event);
+            }
+        }
+    }
+
+    /// Takes one step under the audit chain's lock, one writer per chain:
+    /// `step` gets the log's last line as `previous` (the first sink's own,
+    /// read under its lock, when it can) and does what must happen before
+    /// anything is written (a claim); the line the step carries is then
+    /// appended to every sink. Returns the step and why its line could not be
+    /// written; an error of `step` writes nothing.
+    fn stepped<T>(
+        &self,
+        line_of: impl Fn(&T) -> Option<&str>,
+        step: impl Fn(Option<&str>) -> Result<T, GateError>,
+    ) -> Result<(T, Option<String>), GateError> {
+        let mut chain = lock(&self.inner.chain);
+        let sinks = &self.inner.sinks;
+        let taken: RefCell<Option<Result<T, GateError>>> = RefCell::new(None);
+        let seal = |previous: Option<&str>| -> Result<String, String> {
+            let made = step(previous);
+            let line = made.as_ref().ok().and_then(&line_of).map(str::to_owned);
+            *taken.borrow_mut() = Some(made);
+            line.ok_or_else(String::new)
+        };
+        // Why the first sink did not take the line (the others then get none).
+        let mut failed: Option<String> = None;
+        let mut written = false;
+        if let Some(result) = sinks
+            .first()
+            .and_then(|primary| primary.append_sealed(&seal))
+        {
+            match result {
+                Ok(_) => written = true,
+                Err(why) => {
+                    let carried = match &*taken.borrow() {
+                        None => true,
+                        Some(made) => made.as_ref().ok().and_then(&line_of).is_some(),
+                    };
+                    if carried {
+                        failed = Some(why);
+                    }
+                }
+            }
+        }
+        if taken.borrow().is_none() {
+            // No sink seals under its own lock (or it failed before sealing):
+            // chain from the last line this gate wrote.
+            let _ = seal(chain.as_deref());
+        }
+        let made = taken
+            .into_inner()
+            .unwrap_or_else(|| Err(GateError::Policy(Error::Fault(String::from("no step")))))?;
+        let mut secondary: Option<String> = None;
+        if let (Some(line), None) = (line_of(&made), &failed) {
+            for (i, sink) in sinks.iter().enumerate() {
+                if i == 0 && written {
+                    continue;
+                }
+                if let Err(e) = sink.append(line) {
+                    if i == 0 {
+                        failed = Some(e.to_string());
+                        break;
+                    }
+                    secondary.get_or_insert(e.to_string());
+                }
+            }
+            if failed.is_none() {
+                *chain = Some(line.to_owned());
+            }
+        }
+        Ok((made, failed.or(secondary)))
+    }
+
+    /// Where a step leaves the call: a run step whose write-ahead record could
+    /// not be written is finished unrun when the gate requires its audit.
+    fn outcome(&self, step: Step, unwritten: Option<String>) -> Result<Outcome, GateError> {
+        match step {
+            Step::Run {
+                decision,
+                args,
+                approval_id,
+                ticket,
+                audit_error,
+                events,
+                ..
+            } => {
+                let ready = Ready {
+                    decision,
+                    args,
+                    approval_id,
+                    ticket,
+                    audit_error: audit_error.or_else(|| unwritten.clone()),
+                    events,
+                };
+                match unwritten {
+                    Some(why) if self.inner.settings.audit_required => {
+                        let ran = Ran {
+                            unrecorded: Some(why),
+                            ..Ran::default()
+                        };
+                        let mut events = ready.events.clone();
+                        let (result, more) = self.finish(&ready, &ran)?;
+                        events.extend(more);
+                        Ok(Outcome::Done(result, events))
+                    }
+                    _ => Ok(Outcome::Run(ready)),
+                }
+            }
+            Step::Done {
+                mut result, events, ..
+            } => {
+                result.audit_error = result.audit_error.or(unwritten);
+                Ok(Outcome::Done(result, events))
+            }
+            ask @ Step::Ask { .. } => Err(out_of_order(&ask)),
+        }
+    }
+
+    /// Step 3: records how the run went.
+    fn finish(&self, ready: &Ready, ran: &Ran) -> Result<(Box<ToolResult>, Vec<Event>), GateError> {
+        let ran = json(ran)?;
+        let now = now_ms();
+        let (step, unwritten) = self.stepped(audit_of, |previous| {
+            let text = self
+                .inner
+                .flow
+                .finish(&ready.ticket, &ran, now, previous)
+                .map_err(host_error)?;
+            read_step(&text)
+        })?;
+        match step {
+            Step::Done {
+                mut result, events, ..
+            } => {
+                result.audit_error = result
+                    .audit_error
+                    .or(unwritten)
+                    .or_else(|| ready.audit_error.clone());
+                Ok((result, events))
+            }
+            other => Err(out_of_order(&other)),
+        }
+    }
+
+    /// Step 2: settles approval `id` (its checkpoint, its deadline) with
+    /// `answer`. The flow is pure, so it is asked first; then the approval is
+    /// claimed in the store (exactly once across gates and processes) and
+    /// removed, and only then is the step's audit line written, all under the
+    /// chain's lock.
+    fn settle_step(
+        &self,
+        id: &str,
+        checkpoint: &str,
+        deadline: u64,
+        answer: &toolgate_shapes::gate::Answer,
+    ) -> Result<Outcome, GateError> {
+        let answer = json(answer)?;
+        let now = now_ms();
+        let (step, unwritten) = self.stepped(audit_of, |previous| {
+            let text = self
+                .inner
+                .flow
+                .settle(checkpoint, &answer, now, previous)
+                .map_err(|e| answer_error(id, e))?;
+            let step = read_step(&text)?;
+            match approval_of(&step) {
+                Some(named) if named == id => {}
+                named => {
+                    return Err(GateError::Checkpoint {
+                        id: id.to_owned(),
+                        source: CheckpointError::Invalid(format!(
+                            "it is stored as `{id}` but names `{}`",
+                            named.unwrap_or_default()
+                        )),
+                    })
+                }
+            }
+            if !self.inner.store.claim(id, deadline)? {
+                return Err(GateError::AlreadyAnswered(id.to_owned()));
+            }
+            self.inner.store.remove(id)?;
+            Ok(step)
+        })?;
+        self.outcome(step, unwritten)
+    }
+
+    fn next_id(&self) -> String {
+        format!(
+            "tg-{}-{}",
+            self.inner.id_prefix,
+            self.inner.next_id.fetch_add(1, Ordering::Relaxed) + 1
+        )
+    }
+
+    /// Step 1: decides `call`; for a confirm, checkpoints the approval.
+    fn begin(&self, call: &Call) -> Result<(Step, Option<String>), GateError> {
+        let id = self.next_id();
+        let text = json(&call.0)?;
+        let now = now_ms();
+        let (step, unwritten) = self.stepped(audit_of, |previous| {
+            let step = self
+                .inner
+                .flow
+                .begin(&text, &id, now, previous)
+                .map_err(host_error)?;
+            read_step(&step)
+        })?;
+        if let Step::Ask {
+            pending,
+            checkpoint,
+            ..
+        } = &step
+        {
+            self.inner.store.put(&pending.id, checkpoint)?;
+        }
+        Ok((step, unwritten))
+    }
+
+    /// Decides `call` now, for hosts whose agent framework keeps the pending
+    /// state: an allowed call comes back [`Checked::Run`] (run it with
+    /// [`Gate::execute`]), a denied one [`Checked::Done`], and one a person
+    /// must answer [`Checked::Ask`], checkpointed in the store until
+    /// [`Gate::settle`] (an [`Event::Requested`] is reported too).
+    pub fn check(&self, call: &Call) -> Result<Checked, GateError> {
+        let (step, unwritten) = self.begin(call)?;
+        if let Step::Ask {
+            pending, events, ..
+        } = step
+        {
+            lock(&self.inner.checked).insert(pending.id.clone(), pending.deadline);
+            self.emit(&events);
+            return Ok(Checked::Ask(pending));
+        }
+        Ok(match self.outcome(step, unwritten)? {
+            Outcome::Run(ready) => Checked::Run(ready),
+            Outcome::Done(result, events) => {
+                self.emit(&events);
+                Checked::Done(result)
+            }
+        })
+    }
+
+    /// Runs a call cleared to run: `execute` gets the arguments the tool
+    /// receives, and its outcome is recorded. Errors only when the component
+    /// faults while recording (the tool has run).
+    pub fn execute(
+        &self,
+        ready: Ready,
+        execute: impl FnOnce(&str) -> Result<String, String>,
+    ) -> Result<ToolResult, GateError> {
+        self.emit(&ready.events);
+        let started = Instant::now();
+        let outcome = execute(&ready.args);
+        let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let ran = match outcome {
+            Ok(output) => Ran {
+                output: Some(output),
+                elapsed_ms,
+                ..Ran::default()
+            },
+            Err(error) => Ran {
+                error: Some(error),
+                elapsed_ms,
+                ..Ran::default()
+            },
+        };
+        let (result, events) = self.finish(&ready, &ran)?;
+        self.emit(&events);
+        Ok(*result)
+    }
+
+    /// Settles approval `id`, left by [`Gate::check`] (in this process or in
+    /// any gate sharing the store and key), with a person's `response`, and
+    /// runs `execute` if and when the call may run. An invalid edit is an
+    /// error and the approval stays pending; an unknown, expired or already
+    /// settled one is never run.
+    pub fn settle(
+        &self,
+        id: &str,
+        response: Response,
+        execute: impl FnOnce(&str) -> Result<String, String>,
+    ) -> Result<ToolResult, GateError> {
+        if lock(&self.inner.waiting).contains_key(id) {
+            return Err(GateError::Waiting(id.to_owned()));
+        }
+        let Some(checkpoint) = self.inner.store.get(id)? else {
+            return Err(if lock(&self.inner.finished).contains(id) {
+                GateError::AlreadyAnswered(id.to_owned())
+            } else {
+                GateError::Unknown(id.to_owned())
+            });
+        };
+        // The deadline this process saw at check time; from another process,
+        // read from the checkpoint (that call then crossed `begin` there).
+        let known = lock(&self.inner.checked).get(id).copied();
+        let deadline = match known {
+            Some(deadline) => deadline,
+            None => self.open(id, &checkpoint)?.deadline,
+        };
+        let settled = self.settle_step(id, &checkpoint, deadline, &response.to_answer());
+        let ended = match &settled {
+            Ok(_) => true,
+            Err(e) => e.ends_wait(),
+        };
+        if ended {
+            lock(&self.inner.checked).remove(id);
+            lock(&self.inner.finished).insert(id.to_owned());
+        }
+        match settled? {
+            Outcome::Run(ready) => self.execute(ready, execute),
+            Outcome::Done(result, events) => {
+                self.emit(&events);
+                Ok(*result)
+            }
         }
     }
 
     /// Decides `call` and runs `execute` (given the arguments the tool must
     /// receive) if and when it may run. Blocks while a person decides.
-    /// Errors only when the checkpoint of a pending approval cannot be written
-    /// (the call is then not run).
+    /// Errors when the checkpoint of a pending approval cannot be written or
+    /// claimed (the call is then not run), or when the component faults.
     pub fn run(
         &self,
         call: &Call,
         execute: impl FnOnce(&str) -> Result<String, String>,
     ) -> Result<ToolResult, GateError> {
-        let decision = self.decide(call);
-        if self.inner.shadow {
-            let args = self.stripped(&call.args);
-            return Ok(self.execute(call, decision, None, &args, execute));
+        let (step, unwritten) = self.begin(call)?;
+        if let Step::Ask {
+            pending,
+            checkpoint,
+            events,
+        } = step
+        {
+            return self.wait(*pending, checkpoint, &events, execute);
         }
-        match decision.action {
-            Action::Deny => Ok(self.refuse(call, decision, None, Status::Denied)),
-            Action::Allow => {
-                let args = self.stripped(&call.args);
-                Ok(self.execute(call, decision, None, &args, execute))
-            }
-            Action::Confirm => {
-                let now = now_ms();
-                let timeout = self
-                    .inner
-                    .tool_timeouts
-                    .get(&call.tool)
-                    .copied()
-                    .unwrap_or(self.inner.timeout);
-                let id = format!(
-                    "tg-{}-{}",
-                    self.inner.id_prefix,
-                    self.inner.next_id.fetch_add(1, Ordering::Relaxed) + 1
-                );
-                let request = ApprovalRequest {
-                    id,
-                    session_id: call.session_id.clone(),
-                    user_id: call.user_id.clone(),
-                    tool: call.tool.clone(),
-                    description: call.description.clone(),
-                    args: call.args.clone(),
-                    call_id: call.call_id.clone(),
-                    decision,
-                    requested_at: now,
-                    deadline: now
-                        .saturating_add(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)),
-                    context: call.context.clone(),
-                    config_hash: self.inner.config_hash.clone(),
-                    gate: self.inner.identity.clone(),
-                };
-                let pending = serde_json::to_string(&request)
-                    .map_err(|e| GateError::InvalidEdit(e.to_string()))?;
-                let checkpoint = self
-                    .inner
-                    .policy
-                    .seal_checkpoint(&pending, self.inner.key.as_deref())
-                    .map_err(|source| GateError::Checkpoint {
-                        id: request.id.clone(),
-                        source,
-                    })?;
-                self.inner.store.put(&request.id, &checkpoint)?;
-                self.wait_and_finish(call.clone(), request, execute)
+        match self.outcome(step, unwritten)? {
+            Outcome::Run(ready) => self.execute(ready, execute),
+            Outcome::Done(result, events) => {
+                self.emit(&events);
+                Ok(*result)
             }
         }
     }
@@ -753,16 +1081,19 @@ impl Gate {
             .collect())
     }
 
-    fn open(&self, id: &str, text: &str) -> Result<ApprovalRequest, GateError> {
+    fn open(&self, id: &str, text: &str) -> Result<Pending, GateError> {
         let pending = self
             .inner
-            .policy
-            .open_checkpoint(text, self.inner.key.as_deref())
-            .map_err(|source| GateError::Checkpoint {
-                id: id.to_owned(),
-                source,
+            .flow
+            .open(text)
+            .map_err(|e| match answer_error(id, e) {
+                GateError::InvalidEdit(m) => GateError::Checkpoint {
+                    id: id.to_owned(),
+                    source: CheckpointError::Invalid(m),
+                },
+                other => other,
             })?;
-        let request: ApprovalRequest =
+        let request: Pending =
             serde_json::from_str(&pending).map_err(|e| GateError::Checkpoint {
                 id: id.to_owned(),
                 source: CheckpointError::Invalid(e.to_string()),
@@ -797,16 +1128,10 @@ impl Gate {
             .get(id)?
             .ok_or_else(|| GateError::Unknown(id.to_owned()))?;
         let request = self.open(id, &text)?;
-        let call = Call {
-            tool: request.tool.clone(),
-            args: request.args.clone(),
-            call_id: request.call_id.clone(),
-            description: request.description.clone(),
-            session_id: request.session_id.clone(),
-            user_id: request.user_id.clone(),
-            context: request.context.clone(),
-        };
-        self.wait_and_finish(call, request, execute)
+        let events = [Event::Requested {
+            request: Box::new(request.clone()),
+        }];
+        self.wait(request, text, &events, execute)
     }
 
     /// Cleans the store: every pending approval past its deadline that no
@@ -824,46 +1149,37 @@ impl Gate {
             if request.deadline > now || lock(&self.inner.waiting).contains_key(&id) {
                 continue;
             }
-            let claimed = self.inner.store.claim(&id, request.deadline)?;
-            self.inner.store.remove(&id)?;
-            if claimed {
-                closed += 1;
-                let call = Call {
-                    tool: request.tool.clone(),
-                    args: request.args.clone(),
-                    call_id: request.call_id.clone(),
-                    description: request.description.clone(),
-                    session_id: request.session_id.clone(),
-                    user_id: request.user_id.clone(),
-                    context: request.context.clone(),
-                };
-                let approval = Approval::new(id, "expired", None, None);
-                self.refuse(&call, request.decision, Some(approval), Status::Expired);
+            match self.settle_step(&id, &text, request.deadline, &no_answer(AnswerKind::None)) {
+                Ok(Outcome::Done(_, events)) => {
+                    closed += 1;
+                    self.emit(&events);
+                }
+                Ok(Outcome::Run(_)) => {}
+                Err(GateError::AlreadyAnswered(_)) => self.inner.store.remove(&id)?,
+                Err(e) => return Err(e),
             }
         }
+        lock(&self.inner.checked).retain(|_, deadline| *deadline >= now);
         self.inner.store.sweep(now)?;
         Ok(closed)
     }
 
-    /// Answers a pending approval. Edited arguments must be a JSON object. An
-    /// unknown, expired or already answered request is an error, and never a
-    /// second execution.
+    /// Answers a pending approval a call of this gate waits for. Edited
+    /// arguments must be one clean JSON object (else an error, and the
+    /// request stays pending). An unknown, expired or already answered
+    /// request is an error, and never a second execution.
     pub fn respond(&self, id: &str, response: Response) -> Result<(), GateError> {
-        if let Answer::Edit(args) = &response.answer {
-            self.inner
-                .policy
-                .strip_risk_level(args)
-                .map_err(|e| GateError::InvalidEdit(e.to_string()))?;
-        }
-        self.settle(id, SlotState::Answered(response))
+        self.answer(id, &response.to_answer())
     }
 
     /// Cancels a pending approval: the call is not run and the model is told.
     pub fn cancel(&self, id: &str) -> Result<(), GateError> {
-        self.settle(id, SlotState::Cancelled)
+        self.answer(id, &no_answer(AnswerKind::Cancel))
     }
 
-    fn settle(&self, id: &str, to: SlotState) -> Result<(), GateError> {
+    /// Settles a waited-for approval on the answering thread (so a refused
+    /// answer is this caller's error) and hands the outcome to the waiter.
+    fn answer(&self, id: &str, answer: &toolgate_shapes::gate::Answer) -> Result<(), GateError> {
         let slot = lock(&self.inner.waiting).get(id).cloned();
         let Some(slot) = slot else {
             return Err(if lock(&self.inner.finished).contains(id) {
@@ -876,49 +1192,78 @@ impl Gate {
         if !matches!(*state, SlotState::Waiting) {
             return Err(GateError::AlreadyAnswered(id.to_owned()));
         }
-        *state = to;
+        let settled = self.settle_step(id, &slot.checkpoint, slot.deadline, answer);
+        let mine = match &settled {
+            Ok(_) => Ok(()),
+            Err(e) if e.ends_wait() => Err(e.twin()),
+            Err(_) => return settled.map(drop),
+        };
+        self.close(id);
+        *state = SlotState::Settled(settled);
         slot.ready.notify_all();
-        Ok(())
+        mine
     }
 
-    fn wait_and_finish(
+    /// No answer can land after this.
+    fn close(&self, id: &str) {
+        lock(&self.inner.waiting).remove(id);
+        lock(&self.inner.finished).insert(id.to_owned());
+    }
+
+    /// Waits for the answer to `pending` (or its deadline), then finishes
+    /// the call.
+    fn wait(
         &self,
-        call: Call,
-        request: ApprovalRequest,
+        pending: Pending,
+        checkpoint: String,
+        events: &[Event],
         execute: impl FnOnce(&str) -> Result<String, String>,
     ) -> Result<ToolResult, GateError> {
-        let id = request.id.clone();
+        let id = pending.id.clone();
         let slot = Arc::new(Slot {
             state: Mutex::new(SlotState::Waiting),
             ready: Condvar::new(),
+            deadline: pending.deadline,
+            checkpoint,
         });
         lock(&self.inner.waiting).insert(id.clone(), Arc::clone(&slot));
-        self.emit(&Event::Requested(request.clone()));
+        self.emit(events);
         if let Some(approver) = self.inner.approver.clone() {
             let gate = self.clone();
-            let request = request.clone();
             let spawned = std::thread::Builder::new()
                 .name(String::from("toolgate-approver"))
                 .spawn(move || {
-                    let id = request.id.clone();
-                    let response = approver(request);
+                    let id = pending.id.clone();
+                    let response = approver(pending);
                     // Late or refused answers change nothing: the wait has ended.
                     let _ = gate.respond(&id, response);
                 });
             drop(spawned);
         }
-        // Wait until answered, cancelled or past the deadline.
-        let state = {
+        let settled = {
             let mut state = lock(&slot.state);
             loop {
-                if !matches!(*state, SlotState::Waiting) {
-                    break state.clone();
+                if matches!(*state, SlotState::Settled(_)) {
+                    break match std::mem::replace(&mut *state, SlotState::Taken) {
+                        SlotState::Settled(settled) => settled,
+                        _ => Err(GateError::AlreadyAnswered(id)),
+                    };
                 }
                 let now = now_ms();
-                if now >= request.deadline {
-                    break SlotState::Waiting;
+                if now >= slot.deadline {
+                    // The wait ended without an answer: the flow says what
+                    // that means (expired).
+                    let settled = self.settle_step(
+                        &id,
+                        &slot.checkpoint,
+                        slot.deadline,
+                        &no_answer(AnswerKind::None),
+                    );
+                    self.close(&id);
+                    *state = SlotState::Taken;
+                    break settled;
                 }
-                let left = Duration::from_millis(request.deadline - now);
+                let left = Duration::from_millis(slot.deadline - now);
                 state = slot
                     .ready
                     .wait_timeout(state, left)
@@ -926,364 +1271,12 @@ impl Gate {
                     .unwrap_or_else(|p| p.into_inner().0);
             }
         };
-        // Close the slot first, so no answer can land after this point.
-        lock(&self.inner.waiting).remove(&id);
-        lock(&self.inner.finished).insert(id.clone());
-        // The deadline is checked when the answer is taken, not only while
-        // waiting: an answer that comes at once after the deadline (a resume
-        // of an expired approval, a zero timeout) is too late all the same.
-        let now = now_ms();
-        let state = match state {
-            SlotState::Answered(_) if now >= request.deadline => SlotState::Waiting,
-            other => other,
-        };
-        // Claim the approval in the store before anything runs: of every gate
-        // and process answering it, exactly one wins; the claim stays as a
-        // tombstone, so a checkpoint put back later cannot run again. A claim
-        // or removal that fails runs nothing.
-        if !self.inner.store.claim(&id, request.deadline)? {
-            return Err(GateError::AlreadyAnswered(id));
-        }
-        self.inner.store.remove(&id)?;
-        let answered_at = Some(now);
-        let decision = request.decision.clone();
-        Ok(match state {
-            SlotState::Waiting => {
-                let approval = Approval::new(id, "expired", None, None);
-                self.refuse(&call, decision, Some(approval), Status::Expired)
-            }
-            SlotState::Cancelled => {
-                let approval = Approval::new(id, "cancelled", None, answered_at);
-                self.refuse(&call, decision, Some(approval), Status::Cancelled)
-            }
-            SlotState::Answered(response) => {
-                self.emit(&Event::Responded {
-                    id: id.clone(),
-                    answer: answer_name(&response.answer),
-                    by: response.by.clone(),
-                });
-                match response.answer.clone() {
-                    Answer::Reject => {
-                        let approval = Approval::new(id, "rejected", Some(response), answered_at);
-                        self.refuse(&call, decision, Some(approval), Status::Rejected)
-                    }
-                    Answer::Approve => {
-                        let approval = Approval::new(id, "approved", Some(response), answered_at);
-                        // Decided again under the current configuration: the
-                        // answer covers only what the person was shown.
-                        let current = self.decide(&call);
-                        match self.recheck(&decision, &current) {
-                            Recheck::Denied => {
-                                self.refuse(&call, current, Some(approval), Status::Denied)
-                            }
-                            Recheck::Changed => self.refuse_because(
-                                &call,
-                                current,
-                                Some(approval),
-                                Status::Denied,
-                                String::from(
-                                    "the policy's decision on this call changed after it was \
-                                     approved; the approval is void, ask again",
-                                ),
-                            ),
-                            Recheck::Stands => {
-                                match self.inner.policy.strip_risk_level(&call.args) {
-                                    Ok(args) => self.execute(
-                                        &call,
-                                        decision,
-                                        Some(approval),
-                                        &args,
-                                        execute,
-                                    ),
-                                    // Only one clean object reaches a tool: what
-                                    // the dialog showed is what runs.
-                                    Err(e) => self.refuse_because(
-                                        &call,
-                                        decision,
-                                        Some(approval),
-                                        Status::Denied,
-                                        format!(
-                                            "the arguments are not one clean JSON object ({e}); \
-                                             the call was not run"
-                                        ),
-                                    ),
-                                }
-                            }
-                        }
-                    }
-                    Answer::Edit(edited) => {
-                        let mut approval = Approval::new(id, "edited", Some(response), answered_at);
-                        approval.diff = self.inner.policy.args_diff(&call.args, &edited).ok();
-                        // The edit is decided afresh: a person may approve what
-                        // needs confirmation, never what is configured off.
-                        let edited_call = Call {
-                            args: edited,
-                            ..call
-                        };
-                        let redecided = self.decide(&edited_call);
-                        if redecided.action == Action::Deny {
-                            self.refuse(&edited_call, redecided, Some(approval), Status::Denied)
-                        } else {
-                            let args = self.stripped(&edited_call.args);
-                            self.execute(&edited_call, redecided, Some(approval), &args, execute)
-                        }
-                    }
-                }
-            }
-        })
-    }
-
-    /// Whether the answer to `sealed` covers `current`; a recheck the
-    /// component cannot make voids the approval.
-    fn recheck(&self, sealed: &Decision, current: &Decision) -> Recheck {
-        let sealed = serde_json::to_string(sealed);
-        let current = serde_json::to_string(current);
-        match (sealed, current) {
-            (Ok(sealed), Ok(current)) => self
-                .inner
-                .policy
-                .recheck(&sealed, &current)
-                .unwrap_or(Recheck::Changed),
-            _ => Recheck::Changed,
-        }
-    }
-
-    /// Records that the first audit sink was found torn and repaired.
-    fn record_gap(&self, gap: &str) -> Result<(), GateError> {
-        let entry = serde_json::json!({
-            "time": now_ms(),
-            "tool": "toolgate.audit",
-            "parameters": gap,
-            "decision": {
-                "action": "allow",
-                "risk": "low",
-                "source": "default",
-                "findings": ["audit.gap"],
-                "policy_version": self.inner.version,
-            },
-            "shadow": self.inner.shadow,
-            "status": "gap",
-            "success": false,
-        });
-        self.append(&entry)
-            .map_err(|e| GateError::Sink(SinkError::Io(std::io::Error::other(e))))
-    }
-
-    /// The policy's decision on a call, in its context if it has one.
-    fn decide(&self, call: &Call) -> Decision {
-        match &call.context {
-            Some(context) => self.inner.engine.assess_in(&call.tool, &call.args, context),
-            None => self.inner.engine.assess(&call.tool, &call.args),
-        }
-    }
-
-    /// The arguments a tool receives. Arguments that are not an object are
-    /// passed through as they are (the policy confirmed them; the person saw them).
-    fn stripped(&self, args: &str) -> String {
-        self.inner
-            .policy
-            .strip_risk_level(args)
-            .unwrap_or_else(|_| args.to_owned())
-    }
-
-    fn execute(
-        &self,
-        call: &Call,
-        decision: Decision,
-        approval: Option<Approval>,
-        args: &str,
-        execute: impl FnOnce(&str) -> Result<String, String>,
-    ) -> ToolResult {
-        // Write-ahead: a crash while the tool runs still leaves a record.
-        let ahead = ToolResult {
-            status: Status::Executed,
-            output: None,
-            error: None,
-            reason: None,
-            message: None,
-            instruction: None,
-            decision: decision.clone(),
-            executed_args: Some(args.to_owned()),
-            approval_id: approval.as_ref().map(|a| a.id.clone()),
-            audit_error: None,
-        };
-        let ahead_error = self
-            .record(call, &ahead, approval.as_ref(), args, 0, Some("executing"))
-            .err();
-        if let Some(error) = ahead_error.as_ref().filter(|_| self.inner.audit_required) {
-            let reason = format!(
-                "the audit record could not be written ({error}), and this gate runs nothing \
-                 it cannot record; the call was not run"
-            );
-            let mut result = self.refuse_because(call, decision, approval, Status::Denied, reason);
-            result.audit_error = Some(error.clone());
-            return result;
-        }
-        let started = std::time::Instant::now();
-        let outcome = execute(args);
-        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let (status, output, error) = match outcome {
-            Ok(output) => (Status::Executed, Some(output), None),
-            Err(error) => (Status::Failed, None, Some(error)),
-        };
-        let mut result = ToolResult {
-            status,
-            output,
-            error,
-            reason: None,
-            message: None,
-            instruction: approval
-                .as_ref()
-                .and_then(|a| a.response.as_ref())
-                .and_then(|r| r.instruction.clone()),
-            decision,
-            executed_args: Some(args.to_owned()),
-            approval_id: approval.as_ref().map(|a| a.id.clone()),
-            audit_error: None,
-        };
-        result.audit_error = self
-            .record(call, &result, approval.as_ref(), args, elapsed, None)
-            .err()
-            .or(ahead_error);
-        self.emit(&Event::Processed {
-            id: result.approval_id.clone(),
-            tool: call.tool.clone(),
-            status: result.status,
-        });
-        result
-    }
-
-    fn refuse(
-        &self,
-        call: &Call,
-        decision: Decision,
-        approval: Option<Approval>,
-        status: Status,
-    ) -> ToolResult {
-        let reason = match status {
-            Status::Denied => format!("the call was denied: {}", decision.summary),
-            Status::Rejected => String::from("the user rejected this call; it was not run"),
-            Status::Expired => String::from("no one approved this call in time; it was not run"),
-            _ => String::from("the approval was cancelled; the call was not run"),
-        };
-        self.refuse_because(call, decision, approval, status, reason)
-    }
-
-    fn refuse_because(
-        &self,
-        call: &Call,
-        decision: Decision,
-        approval: Option<Approval>,
-        status: Status,
-        reason: String,
-    ) -> ToolResult {
-        let response = approval.as_ref().and_then(|a| a.response.as_ref());
-        let mut result = ToolResult {
-            status,
-            output: None,
-            error: None,
-            reason: Some(reason),
-            message: response.and_then(|r| r.message.clone()),
-            instruction: response.and_then(|r| r.instruction.clone()),
-            decision,
-            executed_args: None,
-            approval_id: approval.as_ref().map(|a| a.id.clone()),
-            audit_error: None,
-        };
-        result.audit_error = self
-            .record(call, &result, approval.as_ref(), &call.args, 0, None)
-            .err();
-        self.emit(&Event::Processed {
-            id: result.approval_id.clone(),
-            tool: call.tool.clone(),
-            status,
-        });
-        result
-    }
-
-    /// Writes the audit record of a finished call to every sink.
-    fn record(
-        &self,
-        call: &Call,
-        result: &ToolResult,
-        approval: Option<&Approval>,
-        parameters: &str,
-        elapsed_ms: u64,
-        status: Option<&str>,
-    ) -> Result<(), String> {
-        if self.inner.sinks.is_empty() {
-            return Ok(());
-        }
-        let approval = approval.map(|a| {
-            let response = a.response.as_ref();
-            let diff: serde_json::Value = a
-                .diff
-                .as_deref()
-                .and_then(|d| serde_json::from_str(d).ok())
-                .unwrap_or_else(|| serde_json::json!([]));
-            serde_json::json!({
-                "id": a.id,
-                "outcome": a.outcome,
-                "by": response.and_then(|r| r.by.clone()),
-                "message": response.and_then(|r| r.message.clone()),
-                "instruction": response.and_then(|r| r.instruction.clone()),
-                "diff": diff,
-                "answered_at": a.answered_at,
-            })
-        });
-        let entry = serde_json::json!({
-            "time": now_ms(),
-            "session_id": call.session_id,
-            "user_id": call.user_id,
-            "tool": call.tool,
-            "call_id": call.call_id,
-            "parameters": parameters,
-            "decision": {
-                "action": result.decision.action,
-                "risk": result.decision.risk,
-                "source": result.decision.source,
-                "findings": result.decision.findings.iter().map(|f| f.code.clone()).collect::<Vec<_>>(),
-                "policy_version": self.inner.version,
-            },
-            "approval": approval,
-            "shadow": self.inner.shadow,
-            "status": status.unwrap_or(result.status.as_str()),
-            "success": status.is_none() && result.status == Status::Executed,
-            "result": result.output,
-            "error": result.error,
-            "execution_time_ms": elapsed_ms,
-        });
-        self.append(&entry)
-    }
-
-    /// Seals `entry` after the chain's last line and writes it to every sink.
-    fn append(&self, entry: &serde_json::Value) -> Result<(), String> {
-        let mut chain = lock(&self.inner.chain);
-        let text = entry.to_string();
-        let seal = |previous: Option<&str>| {
-            match &self.inner.audit_key {
-                Some(key) => self.inner.policy.seal_audit_keyed(&text, previous, key),
-                None => self.inner.policy.seal_audit(&text, previous),
-            }
-            .map_err(|e| e.to_string())
-        };
-        // The first sink, when it can, seals under its own lock from its own
-        // last line: one writer per chain, whatever else writes the log.
-        if let Some(primary) = self.inner.sinks.first() {
-            if let Some(sealed) = primary.append_sealed(&seal) {
-                let line = sealed?;
-                for sink in self.inner.sinks.iter().skip(1) {
-                    sink.append(&line).map_err(|e| e.to_string())?;
-                }
-                *chain = Some(line);
-                return Ok(());
+        match settled? {
+            Outcome::Run(ready) => self.execute(ready, execute),
+            Outcome::Done(result, events) => {
+                self.emit(&events);
+                Ok(*result)
             }
         }
-        let line = seal(chain.as_deref())?;
-        for sink in &self.inner.sinks {
-            sink.append(&line).map_err(|e| e.to_string())?;
-        }
-        *chain = Some(line);
-        Ok(())
     }
 }

@@ -10,7 +10,7 @@ use super::limits::MemoryLimiter;
 use super::pool::Pool;
 use crate::bindings::exports::toolgate::policy::policy::Guest;
 use crate::bindings::exports::toolgate::policy::types as wit;
-use crate::decision::{Augmented, Decision};
+use crate::decision::{Augmented, Decision, HostDecision};
 use std::sync::Arc;
 use wasmtime::component::ResourceAny;
 use wasmtime::Store;

@@ -2,7 +2,7 @@
 //! the runtime's own [`Failure`], which each public call turns into an error or,
 //! for the `assess` family that never fails, into a `confirm` decision.
 
-use crate::decision::Decision;
+use crate::decision::{Decision, HostDecision};
 use std::path::PathBuf;
 use wasmtime::Trap;
 

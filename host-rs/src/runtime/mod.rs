@@ -42,7 +42,7 @@ pub use limits::{WorkLimit, DEFAULT_FUEL, DEFAULT_MAX_MEMORY, DEFAULT_WORK_LIMIT
 use crate::bindings::exports::toolgate::policy::{policy, records};
 use crate::decision::{Decision, ToolCall};
 use cache::LoadSource;
-use limits::MemoryLimiter;
+pub(crate) use limits::MemoryLimiter;
 use pool::Pool;
 use std::path::Path;
 use std::sync::Arc;
@@ -63,6 +63,9 @@ pub struct Stats {
     /// across one call is that call's cost on any machine: the tests use it to
     /// prove the policy's work grows linearly with its input.
     pub fuel_consumed: u64,
+    /// Calls into the component so far (each export called once is one), for
+    /// counting what one operation costs.
+    pub crossings: u64,
 }
 
 /// The toolgate policy component, loaded and ready. `Send + Sync`; cloning is
@@ -111,6 +114,7 @@ impl Policy {
             idle_memory: usage.idle_memory,
             engines: usage.engines,
             fuel_consumed: usage.fuel_consumed,
+            crossings: usage.crossings,
         }
     }
 
@@ -189,5 +193,33 @@ impl Policy {
                 &mut instance.store,
             )
         })?)
+    }
+}
+
+/// An instance of the component outside the pool, with the pool's limits, for
+/// a caller that keeps resources of its own in it (a gate's flow, see
+/// `flow.rs`). A call that fails leaves it untrustworthy: drop it and make
+/// another.
+pub(crate) struct Own(pool::Instance);
+
+impl Policy {
+    /// A fresh instance outside the pool.
+    pub(crate) fn own_instance(&self) -> Result<Own, Error> {
+        Ok(self.pool.own_instance().map(Own)?)
+    }
+
+    /// Runs `f` on `own` under the work limit, metered and counted like a
+    /// pooled call.
+    pub(crate) fn call_own<T>(
+        &self,
+        own: &mut Own,
+        f: impl FnOnce(
+            &crate::bindings::Toolgate,
+            &mut wasmtime::Store<limits::MemoryLimiter>,
+        ) -> wasmtime::Result<T>,
+    ) -> Result<T, Error> {
+        Ok(self
+            .pool
+            .call_own(&mut own.0, |i| f(&i.bindings, &mut i.store))?)
     }
 }

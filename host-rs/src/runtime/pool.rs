@@ -60,6 +60,8 @@ pub(super) struct Pool {
     idle: Mutex<Vec<Instance>>,
     /// Fuel burnt by every call so far, under [`WorkLimit::Fuel`].
     fuel_consumed: AtomicU64,
+    /// Calls into the component so far.
+    crossings: AtomicU64,
 }
 
 /// Locks a mutex, recovering from poisoning: the data guarded here (the pool
@@ -97,6 +99,7 @@ pub(super) struct Usage {
     pub(super) idle_memory: usize,
     pub(super) engines: usize,
     pub(super) fuel_consumed: u64,
+    pub(super) crossings: u64,
 }
 
 impl Pool {
@@ -119,6 +122,7 @@ impl Pool {
             table: Mutex::new(EngineTable::default()),
             idle: Mutex::new(Vec::new()),
             fuel_consumed: AtomicU64::new(0),
+            crossings: AtomicU64::new(0),
         }
     }
 
@@ -130,6 +134,7 @@ impl Pool {
             idle_memory: idle.iter().map(|i| i.store.data().grown()).sum(),
             engines: lock(&self.table).configs.len(),
             fuel_consumed: self.fuel_consumed.load(Ordering::Relaxed),
+            crossings: self.crossings.load(Ordering::Relaxed),
         }
     }
 
@@ -297,6 +302,23 @@ impl Pool {
         })
     }
 
+    /// A fresh instance outside the pool, with the pool's limits, for a caller
+    /// that keeps resources of its own in it (a gate's flow).
+    pub(super) fn own_instance(&self) -> Result<Instance, Failure> {
+        self.instantiate()
+            .map_err(|e| Failure::Fault(format!("{e:#}")))
+    }
+
+    /// Runs `f` on an instance outside the pool under the work limit, metered
+    /// and counted like a pooled call.
+    pub(super) fn call_own<T>(
+        &self,
+        instance: &mut Instance,
+        f: impl FnOnce(&mut Instance) -> wasmtime::Result<T>,
+    ) -> Result<T, Failure> {
+        self.metered(instance, 1, f)
+    }
+
     /// Runs `f` with `weight` times the work budget, and adds the fuel it
     /// burnt (all of it, when it ran out) to the policy's count.
     fn metered<T>(
@@ -306,6 +328,7 @@ impl Pool {
         f: impl FnOnce(&mut Instance) -> wasmtime::Result<T>,
     ) -> Result<T, Failure> {
         let budget = self.refuel(instance, weight)?;
+        self.crossings.fetch_add(1, Ordering::Relaxed);
         let result = f(instance);
         if let Some(budget) = budget {
             let left = instance.store.get_fuel().unwrap_or(0);

@@ -1,0 +1,202 @@
+//! The component's approval flow (the `gate` interface's `flow` resource) in
+//! wasmtime: every step of a gated call (`begin`, `open`, `settle`, `finish`,
+//! `gap`) is decided and formatted by the component; this module only carries
+//! the texts across.
+//!
+//! Each [`Flow`] keeps an instance of the component of its own, outside the
+//! pool, with the flow resource created once in it. Engines live in every
+//! pooled instance (re-created from their configuration where missing), which
+//! suits decisions that run in parallel; a flow's steps are serialised anyway
+//! (a gate takes them under its audit chain's lock, one writer per chain), so
+//! pooling would buy no parallelism while a flow re-created in each instance
+//! would cost a policy parse per instance and a registry of flow recipes in
+//! the pool. An instance that faults is dropped and the flow re-created in a
+//! fresh one on the next step, as the pool does for engines.
+
+use crate::bindings::exports::toolgate::policy::gate as wit;
+use crate::records::CheckpointError;
+use crate::runtime::{Error, Own, Policy};
+use std::sync::{Mutex, MutexGuard};
+use toolgate_shapes::gate::Step;
+use wasmtime::component::ResourceAny;
+
+/// Why a step could not be taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    /// The checkpoint was refused: forged, changed, unsigned or not one.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The call, answer, outcome or ticket is not of the expected shape (a
+    /// host's mistake, or an edit that is not one clean JSON object).
+    #[error("{0}")]
+    Invalid(String),
+    /// The component faulted or ran out of its work budget; nothing was
+    /// decided.
+    #[error(transparent)]
+    Policy(#[from] Error),
+}
+
+impl From<wit::StepError> for StepError {
+    fn from(e: wit::StepError) -> StepError {
+        match e {
+            wit::StepError::Checkpoint(c) => StepError::Checkpoint(c.into()),
+            wit::StepError::Invalid(m) => StepError::Invalid(m),
+        }
+    }
+}
+
+/// What a flow is made of, to make it again in a fresh instance.
+struct Recipe {
+    config: String,
+    settings: String,
+    checkpoint_key: Option<Vec<u8>>,
+    audit_key: Option<Vec<u8>>,
+}
+
+/// One gate's approval flow: a policy configuration, the gate's settings and
+/// keys, in the component. Every step returns the component's JSON text (see
+/// `toolgate-shapes`' `gate` module for its shape; [`Flow::step`] reads it).
+pub struct Flow {
+    policy: Policy,
+    recipe: Recipe,
+    live: Mutex<Option<(Own, ResourceAny)>>,
+}
+
+impl std::fmt::Debug for Flow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Flow").finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Policy {
+    /// A gate's flow over `config` (the policy configuration, JSON) with
+    /// `settings` (JSON: `identity`, and optionally `timeout_ms`,
+    /// `tool_timeouts`, `shadow`, `audit`, `audit_required`); checkpoints
+    /// signed with `checkpoint_key`, the audit chain keyed with `audit_key`
+    /// (each at least 16 bytes). [`Error::Rejected`] says what is wrong.
+    pub fn flow(
+        &self,
+        config: &str,
+        settings: &str,
+        checkpoint_key: Option<&[u8]>,
+        audit_key: Option<&[u8]>,
+    ) -> Result<Flow, Error> {
+        let flow = Flow {
+            policy: self.clone(),
+            recipe: Recipe {
+                config: config.to_owned(),
+                settings: settings.to_owned(),
+                checkpoint_key: checkpoint_key.map(<[u8]>::to_vec),
+                audit_key: audit_key.map(<[u8]>::to_vec),
+            },
+            live: Mutex::new(None),
+        };
+        let made = flow.make()?;
+        *lock(&flow.live) = Some(made);
+        Ok(flow)
+    }
+}
+
+impl Flow {
+    /// A fresh instance with the flow created in it.
+    fn make(&self) -> Result<(Own, ResourceAny), Error> {
+        let mut own = self.policy.own_instance()?;
+        let r = &self.recipe;
+        let created = self.policy.call_own(&mut own, |bindings, store| {
+            bindings.toolgate_policy_gate().flow().call_create(
+                store,
+                &r.config,
+                &r.settings,
+                r.checkpoint_key.as_deref(),
+                r.audit_key.as_deref(),
+            )
+        })?;
+        created.map(|flow| (own, flow)).map_err(Error::Rejected)
+    }
+
+    /// Runs one method of the flow resource; a fault discards the instance.
+    fn call<T>(
+        &self,
+        f: impl FnOnce(
+            &wit::GuestFlow<'_>,
+            &mut wasmtime::Store<crate::runtime::MemoryLimiter>,
+            ResourceAny,
+        ) -> wasmtime::Result<Result<T, wit::StepError>>,
+    ) -> Result<T, StepError> {
+        let mut live = lock(&self.live);
+        let (mut own, flow) = match live.take() {
+            Some(made) => made,
+            None => self.make()?,
+        };
+        let result = self.policy.call_own(&mut own, |bindings, store| {
+            f(&bindings.toolgate_policy_gate().flow(), store, flow)
+        });
+        match result {
+            Ok(step) => {
+                *live = Some((own, flow));
+                step.map_err(StepError::from)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Step 1: decides `call` (JSON: `tool`, `args`, and optionally `call_id`,
+    /// `description`, `session_id`, `user_id`, `context`) at `now` (ms since
+    /// the Unix epoch); `id` names the approval if a person must answer;
+    /// `previous` is the audit log's last line.
+    pub fn begin(
+        &self,
+        call: &str,
+        id: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_begin(store, flow, call, id, now, previous))
+    }
+
+    /// The pending approval (JSON) a checkpoint carries, if this flow's key
+    /// signed it.
+    pub fn open(&self, checkpoint: &str) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_open(store, flow, checkpoint))
+    }
+
+    /// Step 2: an answer (JSON: `answer`, and optionally `args`, `message`,
+    /// `instruction`, `by`) to the approval in `checkpoint`, taken at `now`.
+    pub fn settle(
+        &self,
+        checkpoint: &str,
+        answer: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_settle(store, flow, checkpoint, answer, now, previous))
+    }
+
+    /// Step 3: how a run step's tool ran (JSON: one of `output`, `error`,
+    /// `unrecorded`, and `elapsed_ms`), for its `ticket`.
+    pub fn finish(
+        &self,
+        ticket: &str,
+        ran: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_finish(store, flow, ticket, ran, now, previous))
+    }
+
+    /// The audit line recording that the log was found torn and repaired
+    /// (`what` says what was set aside).
+    pub fn gap(&self, what: &str, now: u64, previous: Option<&str>) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_gap(store, flow, what, now, previous))
+    }
+
+    /// Reads a step's text; text the component wrote always reads.
+    pub fn step(text: &str) -> Result<Step, StepError> {
+        serde_json::from_str(text)
+            .map_err(|e| StepError::Invalid(format!("the component's step does not read: {e}")))
+    }
+}
