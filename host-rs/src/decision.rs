@@ -7,7 +7,7 @@
 //! one every runtime prints; the conformance suite compares it byte for byte.
 
 use crate::bindings::exports::toolgate::policy::types as wit;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 pub use toolgate_shapes::{Action, Decision, Finding, Risk, Source};
 
 /// The finding code of a decision the host made because the policy faulted.
@@ -77,42 +77,69 @@ fn one_line(text: &str, max: usize) -> String {
     }
 }
 
-fn risk_from(risk: wit::Risk) -> Risk {
-    match risk {
-        wit::Risk::Low => Risk::Low,
-        wit::Risk::Medium => Risk::Medium,
-        wit::Risk::High => Risk::High,
+/// A bindings enum as the toolgate-shapes enum of the same WIT type: the
+/// bindings name a case in UpperCamelCase (`OpenaiChat`), the shapes in its WIT
+/// spelling (`openai-chat`), and `shapes/tests/wit.rs` holds the two lists of
+/// cases equal. `None` only if they disagree.
+pub(crate) fn by_name<W: Serialize, S: serde::de::DeserializeOwned>(case: &W) -> Option<S> {
+    let serde_json::Value::String(camel) = serde_json::to_value(case).ok()? else {
+        return None;
+    };
+    let mut kebab = String::with_capacity(camel.len() + 4);
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            kebab.push('-');
+        }
+        kebab.push(c.to_ascii_lowercase());
     }
+    serde_json::from_value(serde_json::Value::String(kebab)).ok()
 }
 
 impl From<wit::Decision> for Decision {
     fn from(d: wit::Decision) -> Decision {
-        Decision {
-            action: match d.action {
-                wit::Action::Allow => Action::Allow,
-                wit::Action::Confirm => Action::Confirm,
-                wit::Action::Deny => Action::Deny,
-            },
-            risk: risk_from(d.risk),
-            source: match d.source {
-                wit::Source::Config => Source::Config,
-                wit::Source::Strict => Source::Strict,
-                wit::Source::Llm => Source::Llm,
-                wit::Source::Floor => Source::Floor,
-                wit::Source::Whitelist => Source::Whitelist,
-                wit::Source::Registry => Source::Registry,
-                wit::Source::Default => Source::Default,
-            },
-            llm_risk: d.llm_risk.map(risk_from),
-            findings: d
-                .findings
-                .into_iter()
-                .map(|f| Finding {
-                    code: f.code,
-                    message: f.message,
-                })
-                .collect(),
-            summary: d.summary,
+        let read = || -> Option<Decision> {
+            Some(Decision {
+                action: by_name(&d.action)?,
+                risk: by_name(&d.risk)?,
+                source: by_name(&d.source)?,
+                llm_risk: match &d.llm_risk {
+                    Some(risk) => Some(by_name(risk)?),
+                    None => None,
+                },
+                findings: d
+                    .findings
+                    .iter()
+                    .map(|f| Finding {
+                        code: f.code.clone(),
+                        message: f.message.clone(),
+                    })
+                    .collect(),
+                summary: d.summary.clone(),
+            })
+        };
+        // The bindings and the shapes are generated from one WIT and held
+        // equal by a test; were they ever not, the host cannot read the
+        // decision, and a decision it cannot read is a fault, never an allow.
+        read().unwrap_or_else(|| {
+            Decision::fault(
+                "(tool call)",
+                "a decision the host cannot read (the WIT and the shapes disagree)",
+            )
+        })
+    }
+}
+
+pub use toolgate_shapes::calls::{Augmented, CallFormat, ToolCall};
+
+impl From<wit::ToolCall> for ToolCall {
+    fn from(c: wit::ToolCall) -> ToolCall {
+        ToolCall {
+            // A call the host cannot name the format of is read as plain: the
+            // format is a label, the decision never depends on it.
+            format: by_name(&c.format).unwrap_or(CallFormat::Plain),
+            tool: c.tool,
+            args: c.args,
+            id: c.id,
         }
     }
 }
@@ -137,73 +164,4 @@ mod tests {
             (Action::Confirm, POLICY_FAULT)
         );
     }
-}
-
-/// The wire format a tool call was recognised as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CallFormat {
-    /// `{"tool": …, "args": …}`.
-    Plain,
-    /// An OpenAI Chat Completions `tool_calls` item.
-    OpenaiChat,
-    /// An OpenAI Responses `function_call` item.
-    OpenaiResponses,
-    /// An Anthropic `tool_use` block.
-    Anthropic,
-    /// MCP `tools/call` params or request.
-    Mcp,
-    /// A Gemini `functionCall` part.
-    Gemini,
-    /// An AI SDK tool call.
-    AiSdk,
-}
-
-/// A tool call as the model sent it, normalised. Its JSON form is the one every
-/// runtime prints.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolCall {
-    /// The tool's name.
-    pub tool: String,
-    /// The arguments as JSON text (verbatim when the format sends text).
-    pub args: String,
-    /// The call's id in its format, if any.
-    pub id: Option<String>,
-    /// The format it was recognised as.
-    pub format: CallFormat,
-}
-
-impl ToolCall {
-    /// The canonical JSON form.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
-    }
-}
-
-impl From<wit::ToolCall> for ToolCall {
-    fn from(c: wit::ToolCall) -> ToolCall {
-        ToolCall {
-            tool: c.tool,
-            args: c.args,
-            id: c.id,
-            format: match c.format {
-                wit::CallFormat::Plain => CallFormat::Plain,
-                wit::CallFormat::OpenaiChat => CallFormat::OpenaiChat,
-                wit::CallFormat::OpenaiResponses => CallFormat::OpenaiResponses,
-                wit::CallFormat::Anthropic => CallFormat::Anthropic,
-                wit::CallFormat::Mcp => CallFormat::Mcp,
-                wit::CallFormat::Gemini => CallFormat::Gemini,
-                wit::CallFormat::AiSdk => CallFormat::AiSdk,
-            },
-        }
-    }
-}
-
-/// Tool definitions with `risk_level` added, and what was left alone.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Augmented {
-    /// The definitions, or the whole request body, as JSON text.
-    pub tools: String,
-    /// One line per tool left alone, and why.
-    pub notes: Vec<String>,
 }

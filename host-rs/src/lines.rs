@@ -1,7 +1,6 @@
 //! `check`'s line reading, done by the component (one crossing per line), and
 //! the names of fault kinds shared with the JavaScript host.
 
-use crate::bindings::exports::toolgate::policy::types as wit;
 use crate::decision::{Decision, HostDecision};
 use crate::{Action, Engine, Error};
 use wasmtime::Trap;
@@ -36,11 +35,9 @@ impl Engine {
         match checked {
             Ok(checked) => checked.map(|c| CheckedLine {
                 output: c.output,
-                action: c.action.map(|action| match action {
-                    wit::Action::Allow => Action::Allow,
-                    wit::Action::Confirm => Action::Confirm,
-                    wit::Action::Deny => Action::Deny,
-                }),
+                action: c
+                    .action
+                    .and_then(|action| crate::decision::by_name(&action)),
             }),
             Err(error) => {
                 let decision = match error {

@@ -92,14 +92,7 @@ pub enum AugmentError {
     Format(String),
 }
 
-/// Augmented definitions, and what was left alone.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Augmented {
-    /// The definitions (or the whole request body) as JSON text.
-    pub tools: String,
-    /// One line per tool left alone and why (its own `risk_level`, an unknown shape).
-    pub notes: Vec<String>,
-}
+pub use toolgate_shapes::calls::Augmented;
 
 /// Augments a JSON array of tool definitions, or a request body with a `tools`
 /// array, detecting each tool's format.

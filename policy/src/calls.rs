@@ -7,71 +7,11 @@
 //! call whose tool name cannot be found is an error.
 
 use crate::args::{json_type, reject_duplicate_keys, ArgsError};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-/// The wire format a call was recognised as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CallFormat {
-    /// `{"tool": …, "args": …}`: toolgate's own JSON Lines shape.
-    Plain,
-    /// An item of OpenAI Chat Completions `tool_calls`:
-    /// `{"id", "type": "function", "function": {"name", "arguments": "<JSON text>"}}`.
-    OpenaiChat,
-    /// An OpenAI Responses `function_call` output item:
-    /// `{"type": "function_call", "call_id", "name", "arguments": "<JSON text>"}`
-    /// (the Agents SDK's items write `callId`).
-    OpenaiResponses,
-    /// An Anthropic `tool_use` content block: `{"type": "tool_use", "id", "name", "input"}`.
-    Anthropic,
-    /// MCP `tools/call`: the request's `params` `{"name", "arguments"}`, or the whole
-    /// JSON-RPC request.
-    Mcp,
-    /// A Gemini `functionCall` part: `{"functionCall": {"name", "args"}}`, or the
-    /// inner object.
-    Gemini,
-    /// An AI SDK tool call: `{"type": "tool-call", "toolCallId", "toolName",
-    /// "input"}` (`args` in the SDK's versions before 5), the `type` optional.
-    AiSdk,
-}
-
-impl CallFormat {
-    /// The kebab-case name used in JSON and WIT.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CallFormat::Plain => "plain",
-            CallFormat::OpenaiChat => "openai-chat",
-            CallFormat::OpenaiResponses => "openai-responses",
-            CallFormat::Anthropic => "anthropic",
-            CallFormat::Mcp => "mcp",
-            CallFormat::Gemini => "gemini",
-            CallFormat::AiSdk => "ai-sdk",
-        }
-    }
-}
-
-/// A normalised tool call. Its JSON form is what every runtime prints.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ToolCall {
-    /// The tool's name.
-    pub tool: String,
-    /// The arguments as JSON text: verbatim when the format sends text, serialised
-    /// when it sends an object, `{}` when absent.
-    pub args: String,
-    /// The call's id in its format (`id`, `call_id`/`callId`, `toolCallId`), if it has one.
-    pub id: Option<String>,
-    /// The format the call was recognised as.
-    pub format: CallFormat,
-}
-
-impl ToolCall {
-    /// The canonical JSON form.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
-    }
-}
+pub use toolgate_shapes::calls::{CallFormat, ToolCall};
 
 /// Why a call could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

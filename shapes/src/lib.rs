@@ -7,6 +7,7 @@
 //! so parsers and tables belong in the policy.
 
 pub mod api;
+pub mod calls;
 pub mod decision;
 pub mod gate;
 pub mod records;

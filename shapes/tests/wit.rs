@@ -14,6 +14,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeSet;
+use toolgate_shapes::calls::CallFormat;
 use toolgate_shapes::{Action, Decision, Finding, Risk, Source};
 
 fn wit() -> String {
@@ -28,10 +29,11 @@ fn members(kind: &str, name: &str) -> Vec<String> {
     let start = text
         .find(&format!("{kind} {name} {{"))
         .unwrap_or_else(|| panic!("no `{kind} {name}` in the WIT"));
-    let body = &text[start..];
-    let body = &body[body.find('{').expect("a block") + 1..body.find('}').expect("a block")];
-    body.lines()
+    text[start..]
+        .lines()
+        .skip(1)
         .map(str::trim)
+        .take_while(|l| *l != "}")
         .filter(|l| !l.is_empty() && !l.starts_with("//"))
         .map(|l| {
             l.split([':', ','])
@@ -89,11 +91,35 @@ fn sources() -> Vec<Source> {
     all.to_vec()
 }
 
+fn formats() -> Vec<CallFormat> {
+    let all = [
+        CallFormat::Plain,
+        CallFormat::OpenaiChat,
+        CallFormat::OpenaiResponses,
+        CallFormat::Anthropic,
+        CallFormat::Mcp,
+        CallFormat::Gemini,
+        CallFormat::AiSdk,
+    ];
+    for f in all {
+        match f {
+            CallFormat::Plain
+            | CallFormat::OpenaiChat
+            | CallFormat::OpenaiResponses
+            | CallFormat::Anthropic
+            | CallFormat::Mcp
+            | CallFormat::Gemini
+            | CallFormat::AiSdk => {}
+        }
+    }
+    all.to_vec()
+}
+
 fn names<T: serde::Serialize>(values: &[T]) -> Vec<String> {
     values
         .iter()
         .map(|v| match serde_json::to_value(v).expect("serialisable") {
-            Value::String(s) => s,
+            Value::String(s) => s.replace('-', "_"),
             other => panic!("an enum serialises as a string, not {other}"),
         })
         .collect()
@@ -111,6 +137,7 @@ fn enums_have_the_same_cases_in_the_same_order() {
     assert_eq!(names(&risks()), members("enum", "risk"));
     assert_eq!(names(&actions()), members("enum", "action"));
     assert_eq!(names(&sources()), members("enum", "source"));
+    assert_eq!(names(&formats()), members("enum", "call-format"));
 }
 
 #[test]
