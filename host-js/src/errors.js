@@ -31,6 +31,26 @@ export class CheckpointError extends ToolgateError {
   }
 }
 
+const CHECKPOINT_MESSAGES = new Map([
+  ['unsigned', 'the checkpoint is not signed, and this gate requires signed checkpoints'],
+  ['forged', "the checkpoint's signature does not match: it was forged or changed"],
+]);
+
+/** @internal the component's `checkpoint-error` payload as a `CheckpointError` */
+export function checkpointErrorOf(payload) {
+  const tag = payload?.tag;
+  if (tag === 'invalid') return new CheckpointError('invalid', `invalid checkpoint: ${payload.val}`);
+  if (tag === 'format') return new CheckpointError('format', `unsupported checkpoint format \`${payload.val}\``);
+  if (tag === 'weak-key') {
+    return new CheckpointError(
+      'weak-key',
+      `the checkpoint key is ${payload.val} bytes long; a key has at least 16 (make one with \`head -c 32 /dev/urandom > key\`)`,
+    );
+  }
+  if (CHECKPOINT_MESSAGES.has(tag)) return new CheckpointError(tag, CHECKPOINT_MESSAGES.get(tag));
+  return new CheckpointError('invalid', String(payload));
+}
+
 /** An audit log failed verification at `line` (1-based). */
 export class AuditBrokenError extends ToolgateError {
   constructor(line, reason) {

@@ -1,4 +1,4 @@
-// The conformance vectors and the demo page in headless Chromium (Debian's
+// The conformance and gate vectors and the demo page in headless Chromium (Debian's
 // chromium, driven by playwright-core). Never skipped: a missing browser fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { serveDirectory } from '../scripts/static-server.js';
 import { chromium } from 'playwright-core';
 import { parseVectors } from './conformance-lib.js';
-import { outDir, pkg, root, vectorFiles } from './paths.js';
+import { gateFiles, outDir, pkg, root, vectorFiles } from './paths.js';
 
 const screenshotDir = join(root, 'target', 'screenshots');
 const screenshotPath = join(screenshotDir, 'approval-demo.png');
@@ -60,6 +60,21 @@ test('conformance vectors in Chromium', async () => {
   console.log(`chromium: ${result.count} conformance cases run`);
   assert.equal(result.count, expected);
   assert.ok(result.count >= 80);
+  assert.deepEqual(result.failures, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('gate vectors in Chromium', async () => {
+  const { page, errors } = await demoPage();
+  const result = await page.evaluate(async (files) => {
+    const { runGateVectors } = await import('/test/gate-lib.js');
+    return runGateVectors(window.toolgatePolicy, files);
+  }, gateFiles());
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'gate-chromium.txt'), result.lines.map((l) => `${l}\n`).join(''));
+  console.log(`chromium: ${result.count} gate vectors, ${result.lines.length} steps`);
+  assert.ok(result.count >= 20);
   assert.deepEqual(result.failures, []);
   assert.deepEqual(errors, []);
   await page.close();
