@@ -165,10 +165,10 @@ export class WebStorageStore {
    * Claims `id` once, under the key `<prefix>claim.<id>`: a compare-and-set
    * (set only when absent, then read back). Tabs share the storage but see
    * each other's writes a moment late, through the `storage` event: so in a
-   * page the claim waits that moment, and wins only when its own token is
-   * still there and no rival with a smaller token wrote meanwhile (two tabs
-   * racing never both win; at worst neither, and nothing runs). The claim
-   * stays as a tombstone until its deadline.
+   * page the claim waits that moment (and another when a rival tab wrote
+   * meanwhile) and then reads back: the last write is the same in every tab,
+   * so of two tabs racing exactly one finds its own token. The claim stays as
+   * a tombstone until its deadline.
    */
   async claim(id, deadline) {
     checkId(id);
@@ -176,18 +176,22 @@ export class WebStorageStore {
     if (this.#storage.getItem(key) !== null) return false;
     const token = `${deadline}.${idPrefix()}`;
     const events = typeof globalThis.addEventListener === 'function' ? globalThis : null;
-    const rivals = [];
+    let rival = false;
     const seen = (e) => {
-      if (e.key === key && typeof e.newValue === 'string' && e.newValue !== token) rivals.push(e.newValue);
+      if (e.key === key) rival = true;
     };
     events?.addEventListener('storage', seen);
     try {
       this.#storage.setItem(key, token);
-      if (events !== null) await new Promise((resolve) => setTimeout(resolve, CLAIM_SETTLE_MS));
+      for (let round = 0; events !== null && round < 4; round++) {
+        rival = false;
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_SETTLE_MS));
+        if (!rival) break;
+      }
     } finally {
       events?.removeEventListener('storage', seen);
     }
-    return this.#storage.getItem(key) === token && rivals.every((rival) => rival > token);
+    return this.#storage.getItem(key) === token;
   }
   /** Removes tombstones past their deadline; returns how many. */
   async sweep(now) {
@@ -518,9 +522,8 @@ export class Gate extends EventTarget {
     return { step: JSON.parse(take(used)), used, redo: (previous) => JSON.parse(take(previous)) };
   }
 
-  /** A `done` step, appended and reported. */
-  async #done(taken) {
-    const { step, error } = await this.#locked(() => this.#commit(taken));
+  /** The result of a committed `done` step, its events reported. */
+  #result({ step, error }) {
     const result = new ToolResult(step.result);
     if (error !== null) result.auditError = error;
     this.#emit(step.events);
@@ -537,13 +540,20 @@ export class Gate extends EventTarget {
       await claim?.();
       return this.#commit(taken);
     });
+    return this.#carry(ahead, execute);
+  }
+
+  /** Runs the tool of a `run` step whose write-ahead line is committed, and finishes. */
+  async #carry(ahead, execute) {
     const run = ahead.step;
     this.#emit(run.events);
     const ticket = run.ticket;
-    const finish = (ran) => {
+    const finish = async (ran) => {
       const now = Date.now();
       const text = json(ran);
-      return this.#done(this.#take((previous) => this.#flow.finish(ticket, text, now, previous)));
+      // Sealed in the writer's turn: the line follows the last one.
+      const done = await this.#locked(() => this.#commit(this.#take((previous) => this.#flow.finish(ticket, text, now, previous))));
+      return this.#result(done);
     };
     if (!ahead.primary && this.#auditRequired) {
       // The write-ahead line was not written, and this gate runs nothing it
@@ -570,18 +580,28 @@ export class Gate extends EventTarget {
     return `${this.#prefix}-${this.#nextId}`;
   }
 
-  /** Step 1 for `call`, taken after the chain's last line. */
-  async #begin(call) {
+  /**
+   * Step 1 for `call`, taken in the writer's turn after the chain's last
+   * line; its audit line is appended in the same turn (a `run` step's only
+   * when `runs`). Resolves with the step taken and, when appended, committed.
+   */
+  async #begin(call, runs) {
     const text = callText(call);
     await this.#chainReady.catch(() => {});
     const id = this.#newId();
     const now = Date.now();
-    try {
-      return this.#take((previous) => this.#flow.begin(text, id, now, previous));
-    } catch (e) {
-      if (e instanceof StepError) throw new TypeError(`the call was refused: ${e.message}`, { cause: e });
-      throw e;
-    }
+    return this.#locked(async () => {
+      let taken;
+      try {
+        taken = this.#take((previous) => this.#flow.begin(text, id, now, previous));
+      } catch (e) {
+        if (e instanceof StepError) throw new TypeError(`the call was refused: ${e.message}`, { cause: e });
+        throw e;
+      }
+      const kind = taken.step.step;
+      const committed = kind === 'done' || (kind === 'run' && runs) ? await this.#commit(taken) : null;
+      return { taken, committed };
+    });
   }
 
   /** Stores an `ask` step's checkpoint; rejects (and nothing runs) when it cannot. */
@@ -608,7 +628,7 @@ export class Gate extends EventTarget {
    *          proceed: ((execute: (args: string) => unknown) => Promise<ToolResult>) | null}>}
    */
   async check(call) {
-    const taken = await this.#begin(call);
+    const { taken, committed } = await this.#begin(call, false);
     const step = taken.step;
     if (step.step === 'ask') {
       await this.#park(step);
@@ -616,7 +636,7 @@ export class Gate extends EventTarget {
       return { decision: decisionOf(step.pending.decision), pending: requestOf(step.pending), result: null, proceed: null };
     }
     if (step.step === 'done') {
-      const result = await this.#done(taken);
+      const result = this.#result(committed);
       return { decision: result.decision, pending: null, result, proceed: null };
     }
     let proceeded = false;
@@ -648,8 +668,10 @@ export class Gate extends EventTarget {
     const checkpoint = await this.#store.get(id);
     if (checkpoint === null || checkpoint === undefined) throw new GateError('unknown', `no pending approval \`${id}\``);
     await this.#chainReady.catch(() => {});
-    const taken = this.#settled(id, checkpoint, answer, Date.now());
-    return this.#conclude(id, deadlineIn(checkpoint), taken, execute);
+    const now = Date.now();
+    // Settled in the writer's turn, before the claim: an invalid answer
+    // claims nothing and the approval stays pending.
+    return this.#conclude(id, deadlineIn(checkpoint), () => this.#settled(id, checkpoint, answer, now), execute);
   }
 
   /** Step 2: the answer to the approval `id` in `checkpoint`, or a `GateError`. */
@@ -673,23 +695,19 @@ export class Gate extends EventTarget {
    * Carries out a settled step: claims the approval (exactly once, across
    * gates, tabs and processes), removes its checkpoint, then records and
    * runs what the flow says. A claim or removal that fails runs nothing.
+   * `taken` is a step already taken, or a function taking it (then in the
+   * writer's turn, so its line follows the last one without a second take).
    */
   async #conclude(id, deadline, taken, execute) {
-    const claim = async () => {
+    const committed = await this.#locked(async () => {
+      const step = typeof taken === 'function' ? taken() : taken;
       if (!(await this.#store.claim(id, deadline))) {
         throw new GateError('already-answered', `approval \`${id}\` was already answered`);
       }
       await this.#store.remove(id);
-    };
-    if (taken.step.step === 'run') return this.#run(taken, execute, claim);
-    const { step, error } = await this.#locked(async () => {
-      await claim();
-      return this.#commit(taken);
+      return this.#commit(step);
     });
-    const result = new ToolResult(step.result);
-    if (error !== null) result.auditError = error;
-    this.#emit(step.events);
-    return result;
+    return committed.step.step === 'run' ? this.#carry(committed, execute) : this.#result(committed);
   }
 
   /**
@@ -704,10 +722,10 @@ export class Gate extends EventTarget {
    * @returns {Promise<ToolResult>}
    */
   async run(call, execute) {
-    const taken = await this.#begin(call);
+    const { taken, committed } = await this.#begin(call, true);
     const step = taken.step;
-    if (step.step === 'run') return this.#run(taken, execute);
-    if (step.step === 'done') return this.#done(taken);
+    if (step.step === 'run') return this.#carry(committed, execute);
+    if (step.step === 'done') return this.#result(committed);
     await this.#park(step);
     return this.#wait(step.pending, step.checkpoint, step.events, execute);
   }
@@ -785,7 +803,7 @@ export class Gate extends EventTarget {
       }
       if (pending.deadline > now || this.#waiting.has(id)) continue;
       try {
-        await this.#conclude(id, pending.deadline, this.#settled(id, text, '{"answer":"none"}', now), null);
+        await this.#conclude(id, pending.deadline, () => this.#settled(id, text, '{"answer":"none"}', now), null);
         closed += 1;
       } catch (e) {
         if (!(e instanceof GateError && e.code === 'already-answered')) throw e;
@@ -814,7 +832,8 @@ export class Gate extends EventTarget {
   /** Cancels a pending approval: the call is not run and the model is told. */
   cancel(id) {
     const slot = this.#slot(id);
-    slot.take(this.#settled(id, slot.checkpoint, '{"answer":"cancel"}', Date.now()));
+    const now = Date.now();
+    slot.take(() => this.#settled(id, slot.checkpoint, '{"answer":"cancel"}', now));
   }
 
   #slot(id) {
@@ -842,7 +861,9 @@ export class Gate extends EventTarget {
       this.#waiting.set(id, slot);
       // At the deadline the wait ends without an answer; the flow says expired.
       stopTimer = timerUntil(pending.deadline, () => {
-        if (!slot.taken) slot.take(this.#settled(id, checkpoint, '{"answer":"none"}', Date.now()));
+        if (slot.taken) return;
+        const now = Date.now();
+        slot.take(() => this.#settled(id, checkpoint, '{"answer":"none"}', now));
       });
     });
     this.#emit(events);
@@ -855,10 +876,14 @@ export class Gate extends EventTarget {
           // A late or refused answer changes nothing: the wait goes on or has ended.
         });
     }
-    const taken = await answered;
-    stopTimer();
-    this.#waiting.delete(id);
-    this.#finished.add(id);
+    let taken;
+    try {
+      taken = await answered;
+    } finally {
+      stopTimer();
+      this.#waiting.delete(id);
+      this.#finished.add(id);
+    }
     return this.#conclude(id, pending.deadline, taken, execute);
   }
 }

@@ -80,6 +80,24 @@ test('gate vectors in Chromium', async () => {
   await page.close();
 });
 
+test('two tabs racing for one approval: exactly one claim wins', async () => {
+  const context = await browser.newContext();
+  const [a, b] = [await context.newPage(), await context.newPage()];
+  for (const page of [a, b]) await page.goto(`${base}/demo/index.html`);
+  const claim = (page) =>
+    page.evaluate(async () => {
+      const { WebStorageStore } = await import('/src/index.js');
+      return new WebStorageStore(window.localStorage, 'race.').claim('ap-1', Date.now() + 60_000);
+    });
+  for (let round = 0; round < 5; round++) {
+    await a.evaluate(() => window.localStorage.clear());
+    const won = await Promise.all([claim(a), claim(b)]);
+    assert.equal(won.filter(Boolean).length <= 1, true, `round ${round}: ${won}`);
+    assert.equal(won.filter(Boolean).length, 1, `round ${round}: neither tab won`);
+  }
+  await context.close();
+});
+
 test('the demo page assesses what the user types', async () => {
   const { page, errors, loadMs } = await demoPage();
   console.log(`chromium: demo page loaded the policy in ${loadMs} ms`);

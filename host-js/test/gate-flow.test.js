@@ -171,6 +171,7 @@ test('one writer: concurrent calls on one gate chain their lines in order', asyn
   const sink = new MemorySink();
   const gate = new Gate(policy, { audit: [sink, new MemorySink()], approve: () => ({ answer: 'approve' }) });
   const calls = [];
+  const before = crossings();
   for (let i = 0; i < 6; i++) {
     const args = i % 2 === 0 ? { sql: `SELECT ${i}` } : DELETE;
     calls.push(gate.run({ tool: 'execute_sql', args }, async () => {
@@ -179,6 +180,11 @@ test('one writer: concurrent calls on one gate chain their lines in order', asyn
     }));
   }
   const results = await Promise.all(calls);
+  const crossed = crossings() - before;
+  // 2 per allowed call, 3 per approved one; an answer taken while another
+  // call's line was being written is sealed once more after that line.
+  console.log(`crossings for 3 allowed and 3 approved concurrent calls: ${crossed} (15 when nothing overlaps)`);
+  assert.ok(crossed >= 15 && crossed <= 18, String(crossed));
   assert.ok(results.every((r) => r.status === 'executed' && r.auditError === null));
   assert.equal(policy.verifyAudit(sink.lines.map((l) => `${l}\n`).join('')).records, 12);
 });
