@@ -58,12 +58,18 @@ test('a confirmed call crosses into the component at most three times', async ()
   assert.equal((await b.settle(pending.id, { answer: 'approve' }, execute)).status, 'executed');
   figures.checkSettle = crossings() - before;
   assert.equal(calls.length, 1);
+  // Resumed after a restart: open, settle, finish.
+  const left = await a.check({ tool: 'execute_sql', args: DELETE });
+  const resumer = new Gate(policy, { store, key: KEY, approve: () => ({ answer: 'approve' }) });
+  before = crossings();
+  assert.equal((await resumer.resume(left.pending.id, execute)).status, 'executed');
+  figures.resume = crossings() - before;
   // An allowed call: begin and finish.
   before = crossings();
   assert.equal((await gate.run({ tool: 'execute_sql', args: { sql: 'SELECT 1' } }, () => '1')).status, 'executed');
   figures.allow = crossings() - before;
   console.log(`crossings per call: ${JSON.stringify(figures)}`);
-  assert.deepEqual(figures, { approve: 3, edit: 3, reject: 2, expire: 2, checkSettle: 3, allow: 2 });
+  assert.deepEqual(figures, { approve: 3, edit: 3, reject: 2, expire: 2, checkSettle: 3, resume: 3, allow: 2 });
 });
 
 test('an invalid edit is refused to whoever answered; the call keeps waiting', async () => {
