@@ -61,6 +61,19 @@ export class AuditBrokenError extends ToolgateError {
 }
 
 
+/** A gate operation was refused; `code` says why. */
+export class GateError extends ToolgateError {
+  /**
+   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key'} code
+   * @param {string} message
+   * @param {object} [options]
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
 /** A call cannot become an HTTP request; `findings` lists every reason. */
 export class RequestError extends ToolgateError {
   constructor(findings) {
