@@ -45,3 +45,29 @@ test('every runtime decides every conformance case identically', () => {
   assert.deepEqual(divergences, [], `decisions diverge:\n${divergences.join('\n')}`);
   console.log(`cross-runtime: ${names.length} cases identical in ${RUNTIMES.join(', ')}`);
 });
+
+// The approval flow: every runtime ran the gate vectors (tests/gate/*.jsonl)
+// and wrote each step's output, one line a step, to
+// target/conformance/gate-<runtime>.txt. All four must be present and
+// byte-identical.
+test('every runtime takes every gate step identically', () => {
+  const texts = {};
+  for (const runtime of RUNTIMES) {
+    const file = join(root, 'target', 'conformance', `gate-${runtime}.txt`);
+    assert.ok(existsSync(file), `${runtime} did not run the gate vectors: ${file} is missing`);
+    texts[runtime] = readFileSync(file, 'utf8');
+  }
+  const steps = texts.native.split('\n').length - 1;
+  assert.ok(steps >= 40, `only ${steps} gate steps`);
+  const divergences = [];
+  for (const runtime of RUNTIMES.slice(1)) {
+    if (texts[runtime] === texts.native) continue;
+    const ours = texts[runtime].split('\n');
+    const theirs = texts.native.split('\n');
+    const at = ours.findIndex((line, i) => line !== theirs[i]);
+    const i = at < 0 ? Math.min(ours.length, theirs.length) : at;
+    divergences.push(`${runtime}, step ${i + 1}\n  native:   ${theirs[i]}\n  ${runtime}: ${ours[i]}`);
+  }
+  assert.deepEqual(divergences, [], `gate steps diverge:\n${divergences.join('\n')}`);
+  console.log(`cross-runtime: ${steps} gate steps identical in ${RUNTIMES.join(', ')}`);
+});

@@ -31,6 +31,26 @@ export class CheckpointError extends ToolgateError {
   }
 }
 
+const CHECKPOINT_MESSAGES = new Map([
+  ['unsigned', 'the checkpoint is not signed, and this gate requires signed checkpoints'],
+  ['forged', "the checkpoint's signature does not match: it was forged or changed"],
+]);
+
+/** @internal the component's `checkpoint-error` payload as a `CheckpointError` */
+export function checkpointErrorOf(payload) {
+  const tag = payload?.tag;
+  if (tag === 'invalid') return new CheckpointError('invalid', `invalid checkpoint: ${payload.val}`);
+  if (tag === 'format') return new CheckpointError('format', `unsupported checkpoint format \`${payload.val}\``);
+  if (tag === 'weak-key') {
+    return new CheckpointError(
+      'weak-key',
+      `the checkpoint key is ${payload.val} bytes long; a key has at least 16 (make one with \`head -c 32 /dev/urandom > key\`)`,
+    );
+  }
+  if (CHECKPOINT_MESSAGES.has(tag)) return new CheckpointError(tag, CHECKPOINT_MESSAGES.get(tag));
+  return new CheckpointError('invalid', String(payload));
+}
+
 /** An audit log failed verification at `line` (1-based). */
 export class AuditBrokenError extends ToolgateError {
   constructor(line, reason) {
@@ -40,6 +60,19 @@ export class AuditBrokenError extends ToolgateError {
   }
 }
 
+
+/** A gate operation was refused; `code` says why. */
+export class GateError extends ToolgateError {
+  /**
+   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key'} code
+   * @param {string} message
+   * @param {object} [options]
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.code = code;
+  }
+}
 
 /** A call cannot become an HTTP request; `findings` lists every reason. */
 export class RequestError extends ToolgateError {

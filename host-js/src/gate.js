@@ -1,45 +1,50 @@
-// The approval gate: wraps a tool's execution in the policy's decision and, for
-// `confirm`, in a person's answer. The twin of host-rs/src/gate: the same
-// states, results, checkpoints and audit records (the component writes the
-// last two, byte for byte the same in both hosts).
+// The approval gate: a shell over the component's approval flow (flow.js).
 //
-// `gate.run(call, execute)` assesses a call; `deny` never runs it, `allow` runs
-// it with `risk_level` stripped, `confirm` checkpoints a pending approval,
-// dispatches `approval-requested`, waits for `gate.respond(id, response)` (or
-// the `approve` callback) until the deadline, and then runs it, runs an edited
-// version (re-assessed: an edit the policy denies stays denied), or never runs
-// it. The caller always gets a result it can hand back to the model, and one
-// hash-chained audit record is written. Works in Node and in browsers.
+// The flow decides and formats everything: the decision, what a person's
+// answer allows, the result and the text for the model, the events, the
+// checkpoint and every audit line. This module keeps only what a host must:
+// ids, the clock, waiting (promises, timers), the checkpoint store (claimed
+// before anything runs, exactly once), the audit sinks (one writer: each step
+// is sealed after the last line and appended before the next step seals),
+// events (an EventTarget) and running the tool.
 //
-// States: pending → approved / edited / rejected / expired / cancelled →
-// executed / failed (the last two only after an approval).
+// A confirmed call crosses into the component three times: `begin` (decide;
+// ask), `settle` (the answer, taken when it comes, so an invalid edit is
+// refused to whoever answered while the call keeps waiting) and `finish`
+// (the outcome). `check` and `settle` split the same steps for callers that
+// keep the pending state themselves; `run` is built on them.
 
-import { ToolgateError } from './errors.js';
+import { GateError, RejectedError } from './errors.js';
+import { MemoryStore, idPrefix } from './stores.js';
+import { StepError } from './flow.js';
+
+export { GateError } from './errors.js';
+export { MemoryStore, WebStorageStore, MemorySink, CallbackSink } from './stores.js';
 
 /** The default time a person has to answer (seed 004: 30 s). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** The shortest checkpoint key, in bytes. */
+/** The shortest key, in bytes (the component refuses shorter ones). */
 export const MIN_KEY_LENGTH = 16;
 
 /** The longest delay one `setTimeout` takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Resolves `onTimeout` after `ms` (any length: longer waits are chained in
- * steps a timer can hold, so they never fire at once). Returns a cancel function.
+ * Calls `onTimeout` at `deadline` (ms since the epoch), however far away:
+ * longer waits are chained in steps a timer can hold, so they never fire at
+ * once. Returns a cancel function.
  */
-function longTimer(ms, onTimeout) {
+function timerUntil(deadline, onTimeout) {
   let handle;
   let cancelled = false;
-  const until = Date.now() + Math.max(0, ms);
   const step = () => {
     if (cancelled) return;
-    const left = until - Date.now();
+    const left = deadline - Date.now();
     if (left <= 0) onTimeout();
     else handle = setTimeout(step, Math.min(left, MAX_TIMER_MS));
   };
-  handle = setTimeout(step, Math.min(Math.max(0, ms), MAX_TIMER_MS));
+  step();
   return () => {
     cancelled = true;
     clearTimeout(handle);
@@ -48,371 +53,511 @@ function longTimer(ms, onTimeout) {
 
 /**
  * `text` with each lone surrogate (which JSON text cannot carry and the
- * component would refuse) written out as `\\udXXX`: escaped, never dropped.
+ * component would refuse) written out as `\udXXX`: escaped, never dropped.
  */
 function wellFormed(text) {
   return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
-/** A key's bytes, or a `GateError` when it is too short to be a secret. */
-function checkedKey(key) {
-  const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('a checkpoint key is a string or a Uint8Array');
-  if (bytes.length < MIN_KEY_LENGTH) {
-    throw new GateError(
-      'key',
-      `the checkpoint key is ${bytes.length} bytes long; a key has at least ${MIN_KEY_LENGTH} (make one with \`head -c 32 /dev/urandom > key\`)`,
-    );
-  }
-  return bytes;
+/** JSON text for the component, every string in it well-formed. */
+function json(value) {
+  return JSON.stringify(value, (_, v) => (typeof v === 'string' ? wellFormed(v) : v));
 }
 
-/** A gate operation was refused; `code` says why. */
-export class GateError extends ToolgateError {
-  /**
-   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key'} code
-   * @param {string} message
-   * @param {object} [options]
-   */
-  constructor(code, message, options) {
-    super(message, options);
-    this.code = code;
+/** Any JSON value (or text) as text: strings as they are, the rest as JSON. */
+function textOf(value) {
+  if (typeof value === 'string') return value;
+  try {
+    const text = JSON.stringify(value ?? null);
+    if (typeof text === 'string') return text;
+  } catch {
+    // Cycles and BigInt: the text of the value, which the policy will refuse.
   }
+  return String(value);
 }
 
-/** Checkpoints in memory: nothing survives the page or process. The default. */
-export class MemoryStore {
-  #items = new Map();
-  async put(id, checkpoint) {
-    checkId(id);
-    this.#items.set(id, checkpoint);
-  }
-  #claims = new Map();
-  async remove(id) {
-    this.#items.delete(id);
-  }
-  /** Claims `id` once (compare-and-set); the claim stays as a tombstone. */
-  async claim(id, deadline) {
-    checkId(id);
-    if (this.#claims.has(id)) return false;
-    this.#claims.set(id, deadline);
-    return true;
-  }
-  /** Removes tombstones past their deadline; returns how many. */
-  async sweep(now) {
-    let removed = 0;
-    for (const [id, deadline] of this.#claims) {
-      if (deadline < now) {
-        this.#claims.delete(id);
-        removed += 1;
-      }
-    }
-    return removed;
-  }
-  async get(id) {
-    return this.#items.get(id) ?? null;
-  }
-  async list() {
-    return [...this.#items.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  }
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** A decision of the component's JSON (snake_case) as the package's `Decision`. */
+function decisionOf(d) {
+  return {
+    action: d.action,
+    risk: d.risk,
+    source: d.source,
+    llmRisk: d.llm_risk ?? null,
+    findings: d.findings.map((f) => ({ code: f.code, message: f.message })),
+    summary: d.summary,
+  };
+}
+
+/** A pending approval of the component's JSON as the request listeners and dialogs get. */
+function requestOf(p) {
+  return {
+    id: p.id,
+    sessionId: p.session_id ?? null,
+    userId: p.user_id ?? null,
+    tool: p.tool,
+    description: p.description ?? '',
+    args: p.args,
+    callId: p.call_id ?? null,
+    context: p.context ?? null,
+    configHash: p.config_hash ?? '',
+    gate: p.gate ?? '',
+    decision: decisionOf(p.decision),
+    requestedAt: p.requested_at,
+    deadline: p.deadline,
+  };
 }
 
 /**
- * Checkpoints in a Web Storage object (`localStorage`, `sessionStorage`, or
- * anything with getItem/setItem/removeItem/key/length), under a key prefix, so a
- * reloaded page can list and resume what was pending.
- */
-export class WebStorageStore {
-  #storage;
-  #prefix;
-  /**
-   * @param {Storage} storage
-   * @param {string} [prefix]
-   */
-  constructor(storage, prefix = 'toolgate.checkpoint.') {
-    this.#storage = storage;
-    this.#prefix = prefix;
-  }
-  async put(id, checkpoint) {
-    checkId(id);
-    this.#storage.setItem(this.#prefix + id, checkpoint);
-  }
-  async remove(id) {
-    this.#storage.removeItem(this.#prefix + id);
-  }
-  /**
-   * Claims `id` once, under the key `<prefix>claim.<id>`: set only when
-   * absent, then read back, so of two tabs the one whose token stayed wins.
-   * The claim stays as a tombstone until its deadline.
-   */
-  async claim(id, deadline) {
-    checkId(id);
-    const key = `${this.#prefix}claim.${id}`;
-    if (this.#storage.getItem(key) !== null) return false;
-    const token = `${deadline}.${idPrefix()}`;
-    this.#storage.setItem(key, token);
-    return this.#storage.getItem(key) === token;
-  }
-  /** Removes tombstones past their deadline; returns how many. */
-  async sweep(now) {
-    const stale = [];
-    const claims = `${this.#prefix}claim.`;
-    for (let i = 0; i < this.#storage.length; i++) {
-      const key = this.#storage.key(i);
-      if (key === null || !key.startsWith(claims)) continue;
-      const deadline = Number.parseInt(String(this.#storage.getItem(key)), 10);
-      if (Number.isFinite(deadline) && deadline < now) stale.push(key);
-    }
-    for (const key of stale) this.#storage.removeItem(key);
-    return stale.length;
-  }
-  async get(id) {
-    return this.#storage.getItem(this.#prefix + id);
-  }
-  async list() {
-    const out = [];
-    for (let i = 0; i < this.#storage.length; i++) {
-      const key = this.#storage.key(i);
-      if (key !== null && key.startsWith(this.#prefix) && !key.startsWith(`${this.#prefix}claim.`)) {
-        const id = key.slice(this.#prefix.length);
-        const value = this.#storage.getItem(key);
-        if (value !== null) out.push([id, value]);
-      }
-    }
-    return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-}
-
-/** Audit lines kept in an array (`lines`), e.g. for a page that shows them. */
-export class MemorySink {
-  lines = [];
-  async append(line) {
-    this.lines.push(line);
-  }
-  async last() {
-    return this.lines.at(-1) ?? null;
-  }
-}
-
-/** Audit lines handed to a function (a log shipper, a test). */
-export class CallbackSink {
-  #f;
-  constructor(f) {
-    this.#f = f;
-  }
-  async append(line) {
-    await this.#f(line);
-  }
-  async last() {
-    return null;
-  }
-}
-
-const ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-function checkId(id) {
-  if (!ID.test(id)) throw new GateError('checkpoint', `checkpoint store: \`${id}\` is not a valid approval id`);
-}
-
-function idPrefix() {
-  const random = globalThis.crypto?.getRandomValues?.(new Uint32Array(2)) ?? [Date.now(), Math.random() * 2 ** 32];
-  return [...random].map((n) => (n >>> 0).toString(16)).join('');
-}
-
-const REASONS = {
-  rejected: 'the user rejected this call; it was not run',
-  expired: 'no one approved this call in time; it was not run',
-  cancelled: 'the approval was cancelled; the call was not run',
-};
-
-/**
- * What the gate tells the caller. `forModel()` is the tool-result message body
- * for the model (the same JSON the Rust host writes).
+ * What the gate tells the caller, as the flow wrote it. `forModel()` is the
+ * tool-result message body for the model (the same bytes in every host).
  */
 export class ToolResult {
-  constructor(fields) {
-    Object.assign(this, {
-      status: 'executed',
-      output: null,
-      error: null,
-      reason: null,
-      message: null,
-      instruction: null,
-      decision: null,
-      executedArgs: null,
-      approvalId: null,
-      auditError: null,
-      ...fields,
-    });
+  #forModel;
+  /** @param {object} r the component's result */
+  constructor(r) {
+    this.status = r.status;
+    this.output = r.output ?? null;
+    this.error = r.error ?? null;
+    this.reason = r.reason ?? null;
+    this.message = r.message ?? null;
+    this.instruction = r.instruction ?? null;
+    this.decision = decisionOf(r.decision);
+    this.executedArgs = r.executed_args ?? null;
+    this.approvalId = r.approval_id ?? null;
+    this.auditError = r.audit_error ?? null;
+    this.#forModel = r.for_model;
   }
 
   /** @returns {string} */
   forModel() {
-    const out = { status: this.status };
-    for (const key of ['output', 'error', 'reason', 'message']) {
-      if (this[key] !== null && this[key] !== undefined) out[key] = this[key];
-    }
-    return JSON.stringify(out);
+    return this.#forModel;
   }
+}
+
+/** The event types, by the flow's event `type`. */
+const EVENT_TYPES = new Map([
+  ['requested', 'approval-requested'],
+  ['responded', 'approval-responded'],
+  ['processed', 'approval-processed'],
+]);
+
+/** An event of the flow as the `detail` of the gate's event. */
+function detailOf(event) {
+  if (event.type === 'requested') return requestOf(event.request);
+  if (event.type === 'responded') return { id: event.id, answer: event.answer, by: event.by ?? null };
+  return { id: event.id ?? null, tool: event.tool, status: event.status };
+}
+
+/** The call as the flow reads it. */
+function callText(call) {
+  if (call === null || typeof call !== 'object') throw new TypeError('a call is an object with `tool` and `args`');
+  const c = { tool: String(call.tool ?? ''), args: call.args === undefined ? '{}' : textOf(call.args) };
+  if (call.callId !== undefined && call.callId !== null) c.call_id = String(call.callId);
+  if (call.description !== undefined && call.description !== null) c.description = String(call.description);
+  if (call.sessionId !== undefined && call.sessionId !== null) c.session_id = String(call.sessionId);
+  if (call.userId !== undefined && call.userId !== null) c.user_id = String(call.userId);
+  if (call.context !== undefined && call.context !== null) c.context = textOf(call.context);
+  return json(c);
+}
+
+/** A person's answer as the flow reads it (the flow says what is valid). */
+function answerText(response) {
+  if (response === null || typeof response !== 'object') {
+    throw new GateError('invalid-edit', "a response is an object with `answer`: 'approve', 'reject' or 'edit'");
+  }
+  const a = { answer: response.answer };
+  if (response.args !== undefined && response.args !== null) a.args = textOf(response.args);
+  for (const key of ['message', 'instruction', 'by']) {
+    if (response[key] !== undefined && response[key] !== null) a[key] = String(response[key]);
+  }
+  return json(a);
+}
+
+/**
+ * The deadline a checkpoint the flow has just accepted carries (read for the
+ * claim's tombstone only; the flow checked it and the signature).
+ */
+function deadlineIn(checkpoint) {
+  try {
+    const d = JSON.parse(checkpoint)?.pending?.deadline;
+    if (Number.isSafeInteger(d)) return d;
+  } catch {
+    // Kept until swept by hand: a longer tombstone is the safe side.
+  }
+  return Number.MAX_SAFE_INTEGER;
 }
 
 /**
  * The approval gate. Dispatches `approval-requested` (detail: the request),
  * `approval-responded` (detail: `{id, answer, by}`) and `approval-processed`
- * (detail: `{id, tool, status}`).
+ * (detail: `{id, tool, status}`), each from the flow's events.
  */
 export class Gate extends EventTarget {
-  #policy;
+  #flow;
   #engine;
-  #version;
-  #timeoutMs;
-  #toolTimeouts;
-  #shadow;
-  #key;
-  #configHash;
-  #identity;
   #auditRequired;
-  #auditKey = null;
   #store;
   #sinks;
   #approve;
   #chain = null;
   #chainReady;
+  /** Why the chain's last line could not be read: nothing is appended after an unknown line. */
+  #chainError = null;
+  /** Steps that seal audit lines take turns: the chain never forks. */
+  #writer = Promise.resolve();
   #waiting = new Map();
   #finished = new Set();
   #nextId = 0;
   #prefix = idPrefix();
-  #auditQueue = Promise.resolve();
 
   /**
    * @param {import('./index.js').Policy} policy
    * @param {object} [options]
    * @param {string | object} [options.config] the policy configuration
    * @param {number} [options.timeoutMs] how long a person has to answer
-   * @param {Record<string, number>} [options.toolTimeouts] per tool, in ms
+   * @param {Record<string, number> | Map<string, number>} [options.toolTimeouts] per tool, in ms
    * @param {boolean} [options.shadow] never block; run everything; record what would have been decided
    * @param {string | Uint8Array} [options.key] signs checkpoints, refuses unsigned or forged ones
+   * @param {boolean} [options.unsigned] a store without a key, said explicitly
+   * @param {string} [options.identity] the gate's identity, bound into its checkpoints
+   * @param {boolean} [options.auditRequired] fail closed: no write-ahead record, no run
+   * @param {string | Uint8Array} [options.auditKey] keys the audit chain (HMAC)
    * @param {object} [options.store] where pending approvals are checkpointed (MemoryStore by default)
    * @param {object[]} [options.audit] audit sinks; the first one's last line continues the chain
    * @param {(request: object) => Promise<object> | object} [options.approve] answers every request
    */
   constructor(policy, options = {}) {
     super();
-    this.#policy = policy;
-    this.#engine = policy.engine(options.config ?? '{}');
-    this.#version = policy.version();
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    // A Map: a tool's name (`constructor`, `__proto__`) never reaches a prototype.
-    this.#toolTimeouts = new Map(Object.entries(options.toolTimeouts ?? {}));
-    this.#shadow = options.shadow === true;
-    // A key that is not a key fails here, loudly; a store others can write
-    // (anything but the default in-memory one) needs a key or `unsigned`.
-    if (options.key !== undefined && options.key !== null) {
-      this.#key = checkedKey(options.key);
-    } else if (options.store !== undefined && options.unsigned !== true) {
+    const key = options.key ?? null;
+    // A store others can write (anything but the default in-memory one)
+    // needs a key, or `unsigned` said explicitly.
+    if (key === null && options.store !== undefined && options.unsigned !== true) {
       throw new GateError('key', 'a gate with a checkpoint store needs a key (at least 16 bytes), or `unsigned: true` said explicitly');
     }
-    this.#store = options.store ?? new MemoryStore();
-    const configText = typeof options.config === 'string' ? options.config : JSON.stringify(options.config ?? {});
-    this.#configHash = policy.configHash(configText);
-    this.#identity = options.identity ?? `tg-${this.#prefix}`;
-    // Fail closed: a call whose write-ahead record cannot be written is not run.
-    this.#auditRequired = options.auditRequired === true;
-    // A keyed chain: nobody without the key can rewrite the log and recompute it.
-    if (options.auditKey !== undefined && options.auditKey !== null) this.#auditKey = checkedKey(options.auditKey);
+    const config = options.config ?? '{}';
+    // The configuration is refused (RejectedError) before the keys are.
+    this.#engine = policy.engine(config);
     this.#sinks = [...(options.audit ?? [])];
+    // A Map or a null-prototype object: a tool's name never reaches a prototype.
+    const toolTimeouts = Object.create(null);
+    const entries = options.toolTimeouts instanceof Map ? options.toolTimeouts : Object.entries(options.toolTimeouts ?? {});
+    for (const [tool, ms] of entries) toolTimeouts[tool] = ms;
+    const settings = {
+      identity: options.identity ?? `tg-${this.#prefix}`,
+      timeout_ms: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      tool_timeouts: toolTimeouts,
+      shadow: options.shadow === true,
+      audit: this.#sinks.length > 0,
+      audit_required: options.auditRequired === true,
+    };
+    try {
+      this.#flow = policy.flow(config, json(settings), { checkpointKey: key ?? undefined, auditKey: options.auditKey ?? undefined });
+    } catch (e) {
+      this.#engine.dispose();
+      if (!(e instanceof RejectedError)) throw e;
+      if (e.message.startsWith('invalid gate settings')) throw new TypeError(e.message, { cause: e });
+      throw new GateError('key', e.message, { cause: e });
+    }
+    this.#auditRequired = settings.audit_required;
+    this.#store = options.store ?? new MemoryStore();
     this.#approve = options.approve ?? null;
-    this.#chainReady = (async () => {
-      this.#chain = this.#sinks.length > 0 ? ((await this.#sinks[0].last?.()) ?? null) : null;
-      const gap = this.#sinks.length > 0 ? ((await this.#sinks[0].gap?.()) ?? null) : null;
+    this.#chainReady = this.#locked(async () => {
+      if (this.#sinks.length === 0) return;
+      this.#chain = (await this.#sinks[0].last?.()) ?? null;
+      const gap = (await this.#sinks[0].gap?.()) ?? null;
       if (gap !== null) {
-        // Recorded first in the queue: the torn tail was set aside by the sink.
-        const line = this.#seal(
-          JSON.stringify({
-            time: Date.now(),
-            tool: 'toolgate.audit',
-            parameters: wellFormed(gap),
-            decision: { action: 'allow', risk: 'low', source: 'default', findings: ['audit.gap'], policy_version: this.#version },
-            shadow: this.#shadow,
-            status: 'gap',
-            success: false,
-          }),
-        );
-        for (const sink of this.#sinks) await sink.append(line);
-        this.#chain = line;
+        // Recorded first: the torn tail was set aside by the sink.
+        const now = Date.now();
+        const line = (previous) => ({ audit: this.#flow.gap(wellFormed(gap), now, previous) });
+        const { error } = await this.#commit({ step: line(this.#chain), used: this.#chain, redo: line });
+        if (error !== null) throw new Error(error);
       }
-    })();
+    });
     // A sink that cannot be read fails each record (reported as `auditError`),
     // never the process through an unhandled rejection.
-    this.#chainReady.catch(() => {});
+    this.#chainReady.catch((e) => {
+      this.#chainError = messageOf(e);
+    });
   }
 
-  /** The policy engine the gate decides with. */
+  /** The policy engine of the gate's configuration. */
   get engine() {
     return this.#engine;
   }
 
-  #emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { detail }));
+  /** Runs `f` when no other step is sealing or appending. */
+  #locked(f) {
+    const turn = this.#writer.then(f);
+    this.#writer = turn.catch(() => {});
+    return turn;
   }
 
-  #assess(tool, args, context) {
-    return context === undefined || context === null
-      ? this.#engine.assess(tool, args)
-      : this.#engine.assess(tool, args, context);
-  }
-
-  #stripped(args) {
-    try {
-      return this.#policy.stripRiskLevel(args);
-    } catch {
-      return args;
+  #emit(events) {
+    for (const event of events ?? []) {
+      const type = EVENT_TYPES.get(event.type);
+      if (type !== undefined) this.dispatchEvent(new CustomEvent(type, { detail: detailOf(event) }));
     }
   }
 
   /**
-   * Decides `call` and runs `execute(args)` (the arguments the tool must
-   * receive; resolve with the output, throw or reject on failure) if and when
-   * it may run. Rejects only when a pending approval cannot be checkpointed (the
-   * call is then not run).
+   * Appends a step's audit line. `used` is the `previous` it was sealed
+   * after; should another line have landed since (another gate on the same
+   * log), `redo(previous)` takes the step again after it. Resolves with the
+   * step appended and an error message (null when every sink took it).
+   */
+  async #commit({ step, used, redo }) {
+    if (this.#sinks.length === 0 || step.audit === null || step.audit === undefined) {
+      return { step, error: null, primary: true };
+    }
+    if (this.#chainError !== null) return { step, error: this.#chainError, primary: false };
+    const [first, ...others] = this.#sinks;
+    const sealed = (previous) => {
+      if ((previous ?? null) !== used) {
+        step = redo(previous ?? null);
+        used = previous ?? null;
+      }
+      if (typeof step.audit !== 'string') throw new Error(step.audit_error ?? 'no audit line was sealed');
+      return step.audit;
+    };
+    let line;
+    try {
+      if (typeof first.appendSealed === 'function') {
+        // The first sink seals from its own last line: one chain, whoever else writes it.
+        line = await first.appendSealed(sealed);
+      } else {
+        line = sealed(this.#chain);
+        await first.append(line);
+      }
+    } catch (e) {
+      return { step, error: messageOf(e), primary: false };
+    }
+    this.#chain = line;
+    // Secondary sinks copy the primary: one failing loses its copy, never the chain.
+    let error = null;
+    for (const sink of others) {
+      try {
+        await sink.append(line);
+      } catch (e) {
+        error ??= messageOf(e);
+      }
+    }
+    return { step, error, primary: true };
+  }
+
+  /** Takes a step after the chain's last line; `take(previous)` crosses once. */
+  #take(take) {
+    const used = this.#chain;
+    return { step: JSON.parse(take(used)), used, redo: (previous) => JSON.parse(take(previous)) };
+  }
+
+  /** The result of a committed `done` step, its events reported. */
+  #result({ step, error }) {
+    const result = new ToolResult(step.result);
+    if (error !== null) result.auditError = error;
+    this.#emit(step.events);
+    return result;
+  }
+
+  /**
+   * Carries out a `run` step: the write-ahead line, the tool, the outcome.
+   * `claim` (in the writer's turn, before the line is appended) claims the
+   * approval the step answers; when it throws, nothing is written or run.
+   */
+  async #run(taken, execute, claim) {
+    const ahead = await this.#locked(async () => {
+      await claim?.();
+      return this.#commit(taken);
+    });
+    return this.#carry(ahead, execute);
+  }
+
+  /** Runs the tool of a `run` step whose write-ahead line is committed, and finishes. */
+  async #carry(ahead, execute) {
+    const run = ahead.step;
+    this.#emit(run.events);
+    const ticket = run.ticket;
+    const finish = async (ran) => {
+      const now = Date.now();
+      const text = json(ran);
+      // Sealed in the writer's turn: the line follows the last one.
+      const done = await this.#locked(() => this.#commit(this.#take((previous) => this.#flow.finish(ticket, text, now, previous))));
+      return this.#result(done);
+    };
+    if (!ahead.primary && this.#auditRequired) {
+      // The write-ahead line was not written, and this gate runs nothing it
+      // cannot record: the flow refuses the call (and says why).
+      return finish({ unrecorded: wellFormed(ahead.error ?? 'unknown'), elapsed_ms: 0 });
+    }
+    const started = Date.now();
+    let ran;
+    try {
+      const value = await execute(run.args);
+      ran = { output: wellFormed(textOf(value)) };
+    } catch (e) {
+      ran = { error: wellFormed(messageOf(e)) };
+    }
+    ran.elapsed_ms = Math.max(0, Date.now() - started);
+    const result = await finish(ran);
+    result.auditError ??= ahead.error ?? run.audit_error ?? null;
+    return result;
+  }
+
+  /** A new approval id: this gate's prefix and a counter. */
+  #newId() {
+    this.#nextId += 1;
+    return `${this.#prefix}-${this.#nextId}`;
+  }
+
+  /**
+   * Step 1 for `call`, taken in the writer's turn after the chain's last
+   * line; its audit line is appended in the same turn (a `run` step's only
+   * when `runs`). Resolves with the step taken and, when appended, committed.
+   */
+  async #begin(call, runs) {
+    const text = callText(call);
+    await this.#chainReady.catch(() => {});
+    const id = this.#newId();
+    const now = Date.now();
+    return this.#locked(async () => {
+      let taken;
+      try {
+        taken = this.#take((previous) => this.#flow.begin(text, id, now, previous));
+      } catch (e) {
+        if (e instanceof StepError) throw new TypeError(`the call was refused: ${e.message}`, { cause: e });
+        throw e;
+      }
+      const kind = taken.step.step;
+      const committed = kind === 'done' || (kind === 'run' && runs) ? await this.#commit(taken) : null;
+      return { taken, committed };
+    });
+  }
+
+  /** Stores an `ask` step's checkpoint; rejects (and nothing runs) when it cannot. */
+  async #park(step) {
+    const id = step.pending.id;
+    try {
+      await this.#store.put(id, step.checkpoint);
+    } catch (e) {
+      if (e instanceof GateError) throw e;
+      throw new GateError('checkpoint', `checkpoint \`${id}\` could not be stored: ${messageOf(e)}`, { cause: e });
+    }
+  }
+
+  /**
+   * Decides `call` now and leaves any answer for later, for callers that keep
+   * the pending state themselves (an agent SDK's approval parts or run-state
+   * interruptions). `deny`: the refusal is recorded and `result` is what the
+   * model gets. `confirm`: the checkpoint is stored, `approval-requested`
+   * dispatched, and `pending` is the request: answer it with `settle`.
+   * `allow` (or shadow mode): `proceed(execute)` runs it.
    *
-   * @param {{tool: string, args: string | object, callId?: string, description?: string,
-   *          sessionId?: string, userId?: string, context?: string | object}} call
-   * @param {(args: string) => Promise<string> | string} execute
+   * @param {object} call
+   * @returns {Promise<{decision: object, pending: object | null, result: ToolResult | null,
+   *          proceed: ((execute: (args: string) => unknown) => Promise<ToolResult>) | null}>}
+   */
+  async check(call) {
+    const { taken, committed } = await this.#begin(call, false);
+    const step = taken.step;
+    if (step.step === 'ask') {
+      await this.#park(step);
+      this.#emit(step.events);
+      return { decision: decisionOf(step.pending.decision), pending: requestOf(step.pending), result: null, proceed: null };
+    }
+    if (step.step === 'done') {
+      const result = this.#result(committed);
+      return { decision: result.decision, pending: null, result, proceed: null };
+    }
+    let proceeded = false;
+    const proceed = (execute) => {
+      if (proceeded) return Promise.reject(new GateError('already-answered', 'this check has already been run'));
+      proceeded = true;
+      return this.#run(taken, execute);
+    };
+    return { decision: decisionOf(step.decision), pending: null, result: null, proceed };
+  }
+
+  /**
+   * Answers an approval `check` left pending (in this process or any other
+   * sharing the store): `{answer: 'approve' | 'reject' | 'edit', args?,
+   * message?, instruction?, by?}`, then runs `execute` if the flow allows.
+   * Throws `GateError`: `invalid-edit` (the approval stays pending),
+   * `unknown`, `already-answered`, `checkpoint` (forged or unreadable).
+   *
+   * @param {string} id
+   * @param {object} response
+   * @param {(args: string) => unknown} execute
+   * @returns {Promise<ToolResult>}
+   */
+  async settle(id, response, execute) {
+    if (this.#waiting.has(id)) {
+      throw new GateError('already-answered', `approval \`${id}\` is being waited for: answer it with \`respond\``);
+    }
+    const answer = answerText(response);
+    const checkpoint = await this.#store.get(id);
+    if (checkpoint === null || checkpoint === undefined) throw new GateError('unknown', `no pending approval \`${id}\``);
+    await this.#chainReady.catch(() => {});
+    const now = Date.now();
+    // Settled in the writer's turn, before the claim: an invalid answer
+    // claims nothing and the approval stays pending.
+    return this.#conclude(id, deadlineIn(checkpoint), () => this.#settled(id, checkpoint, answer, now), execute);
+  }
+
+  /** Step 2: the answer to the approval `id` in `checkpoint`, or a `GateError`. */
+  #settled(id, checkpoint, answer, now) {
+    let taken;
+    try {
+      taken = this.#take((previous) => this.#flow.settle(checkpoint, answer, now, previous));
+    } catch (e) {
+      if (!(e instanceof StepError)) throw e;
+      if (e.kind === 'invalid') throw new GateError('invalid-edit', e.message, { cause: e });
+      throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e.cause ?? e });
+    }
+    const named = taken.step.step === 'run' ? taken.step.approval_id : taken.step.result?.approval_id;
+    if (named !== id) {
+      throw new GateError('checkpoint', `checkpoint \`${id}\`: it is stored as \`${id}\` but names \`${named}\``);
+    }
+    return taken;
+  }
+
+  /**
+   * Carries out a settled step: claims the approval (exactly once, across
+   * gates, tabs and processes), removes its checkpoint, then records and
+   * runs what the flow says. A claim or removal that fails runs nothing.
+   * `taken` is a step already taken, or a function taking it (then in the
+   * writer's turn, so its line follows the last one without a second take).
+   */
+  async #conclude(id, deadline, taken, execute) {
+    const committed = await this.#locked(async () => {
+      const step = typeof taken === 'function' ? taken() : taken;
+      if (!(await this.#store.claim(id, deadline))) {
+        throw new GateError('already-answered', `approval \`${id}\` was already answered`);
+      }
+      await this.#store.remove(id);
+      return this.#commit(step);
+    });
+    return committed.step.step === 'run' ? this.#carry(committed, execute) : this.#result(committed);
+  }
+
+  /**
+   * Decides `call` and runs `execute(args)` (the arguments the tool must
+   * receive; resolve with the output, any JSON value, or throw) if and when
+   * it may run. For `confirm` it waits for `respond` (or the `approve`
+   * option) until the deadline. Rejects only when a pending approval cannot
+   * be checkpointed or claimed (the call is then not run).
+   *
+   * @param {object} call
+   * @param {(args: string) => unknown} execute
    * @returns {Promise<ToolResult>}
    */
   async run(call, execute) {
-    const c = normalise(call);
-    const decision = this.#assess(c.tool, c.args, c.context);
-    if (this.#shadow) return this.#execute(c, decision, null, this.#stripped(c.args), execute);
-    if (decision.action === 'deny') return this.#refuse(c, decision, null, 'denied');
-    if (decision.action === 'allow') return this.#execute(c, decision, null, this.#stripped(c.args), execute);
-    const now = Date.now();
-    const timeout = this.#toolTimeouts.get(c.tool) ?? this.#timeoutMs;
-    this.#nextId += 1;
-    const request = {
-      id: `tg-${this.#prefix}-${this.#nextId}`,
-      session_id: c.sessionId,
-      user_id: c.userId,
-      tool: c.tool,
-      description: c.description,
-      args: c.args,
-      call_id: c.callId,
-      decision: wireDecision(decision),
-      requested_at: now,
-      deadline: now + timeout,
-      context: c.context === null ? null : typeof c.context === 'string' ? c.context : JSON.stringify(c.context),
-      config_hash: this.#configHash,
-      gate: this.#identity,
-    };
-    let checkpoint;
-    try {
-      checkpoint = this.#policy.sealCheckpoint(request, this.#key);
-    } catch (e) {
-      throw new GateError('checkpoint', `checkpoint \`${request.id}\`: ${e.message}`, { cause: e });
-    }
-    await this.#store.put(request.id, checkpoint);
-    return this.#waitAndFinish(c, requestFrom(request), execute);
+    const { taken, committed } = await this.#begin(call, true);
+    const step = taken.step;
+    if (step.step === 'run') return this.#carry(committed, execute);
+    if (step.step === 'done') return this.#result(committed);
+    await this.#park(step);
+    return this.#wait(step.pending, step.checkpoint, step.events, execute);
   }
 
   /**
@@ -424,7 +569,7 @@ export class Gate extends EventTarget {
     const out = [];
     for (const [id, text] of await this.#store.list()) {
       try {
-        out.push({ ok: true, request: this.#open(id, text) });
+        out.push({ ok: true, request: requestOf(this.#open(id, text)) });
       } catch (error) {
         out.push({ ok: false, id, error });
       }
@@ -432,43 +577,38 @@ export class Gate extends EventTarget {
     return out;
   }
 
+  /** The pending approval in checkpoint `text` stored as `id`, or a `GateError`. */
   #open(id, text) {
     let pending;
     try {
-      pending = JSON.parse(this.#policy.openCheckpoint(text, this.#key));
+      pending = JSON.parse(this.#flow.open(text));
     } catch (e) {
-      throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e });
+      if (!(e instanceof StepError)) throw e;
+      throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e.cause ?? e });
     }
     if (pending.id !== id) {
       throw new GateError('checkpoint', `checkpoint \`${id}\`: it is stored as \`${id}\` but names \`${pending.id}\``);
     }
-    return requestFrom(pending);
+    return pending;
   }
 
   /**
    * Resumes a pending approval from the store: dispatches
    * `approval-requested` again, waits until the original deadline, and
-   * finishes the call as `run` would. An expired one is closed without running.
+   * finishes the call as `run` would (decided again under this gate's
+   * configuration). An expired one is closed without running.
    *
    * @param {string} id
-   * @param {(args: string) => Promise<string> | string} execute
+   * @param {(args: string) => unknown} execute
    * @returns {Promise<ToolResult>}
    */
   async resume(id, execute) {
     if (this.#waiting.has(id)) throw new GateError('already-answered', `approval \`${id}\` is already being waited for`);
     const text = await this.#store.get(id);
     if (text === null || text === undefined) throw new GateError('unknown', `no pending approval \`${id}\``);
-    const request = this.#open(id, text);
-    const call = {
-      tool: request.tool,
-      args: request.args,
-      callId: request.callId,
-      description: request.description,
-      sessionId: request.sessionId,
-      userId: request.userId,
-      context: request.context,
-    };
-    return this.#waitAndFinish(call, request, execute);
+    const pending = this.#open(id, text);
+    await this.#chainReady.catch(() => {});
+    return this.#wait(pending, text, [{ type: 'requested', request: pending }], execute);
   }
 
   /**
@@ -483,28 +623,22 @@ export class Gate extends EventTarget {
   async sweep() {
     const now = Date.now();
     let closed = 0;
+    await this.#chainReady.catch(() => {});
     for (const [id, text] of await this.#store.list()) {
-      let request;
+      let pending;
       try {
-        request = this.#open(id, text);
+        pending = this.#open(id, text);
       } catch {
         continue;
       }
-      if (request.deadline > now || this.#waiting.has(id)) continue;
-      const claimed = await this.#store.claim(id, request.deadline);
-      await this.#store.remove(id);
-      if (claimed) {
+      if (pending.deadline > now || this.#waiting.has(id)) continue;
+      try {
+        await this.#conclude(id, pending.deadline, () => this.#settled(id, text, '{"answer":"none"}', now), null);
         closed += 1;
-        const call = {
-          tool: request.tool,
-          args: request.args,
-          callId: request.callId,
-          description: request.description,
-          sessionId: request.sessionId,
-          userId: request.userId,
-          context: request.context,
-        };
-        await this.#refuse(call, request.decision, { id, outcome: 'expired', response: null, answeredAt: null }, 'expired');
+      } catch (e) {
+        if (!(e instanceof GateError && e.code === 'already-answered')) throw e;
+        // Claimed elsewhere: only the checkpoint was left behind.
+        await this.#store.remove(id);
       }
     }
     await this.#store.sweep?.(now);
@@ -512,317 +646,74 @@ export class Gate extends EventTarget {
   }
 
   /**
-   * Answers a pending approval: `{answer: 'approve' | 'reject' | 'edit', args?,
-   * message?, instruction?, by?}`. Edited `args` must be a JSON object. An
-   * unknown, expired or already answered request throws `GateError`, and never
+   * Answers a pending approval this gate waits for: `{answer: 'approve' |
+   * 'reject' | 'edit', args?, message?, instruction?, by?}`. The flow takes
+   * the answer at once: an invalid one (an edit that is not one clean JSON
+   * object) throws `GateError('invalid-edit')` and the call keeps waiting.
+   * An unknown or already answered request throws `GateError`, and never
    * causes a second execution.
    */
   respond(id, response) {
-    const r = normaliseResponse(response);
-    if (r.answer === 'edit') {
-      try {
-        this.#policy.stripRiskLevel(r.args);
-      } catch (e) {
-        throw new GateError('invalid-edit', `edited arguments refused: ${e.message}`, { cause: e });
-      }
-    }
-    this.#settle(id, { kind: 'answered', response: r });
+    const slot = this.#slot(id);
+    const answer = answerText(response);
+    slot.take(this.#settled(id, slot.checkpoint, answer, Date.now()));
   }
 
   /** Cancels a pending approval: the call is not run and the model is told. */
   cancel(id) {
-    this.#settle(id, { kind: 'cancelled' });
+    const slot = this.#slot(id);
+    const now = Date.now();
+    slot.take(() => this.#settled(id, slot.checkpoint, '{"answer":"cancel"}', now));
   }
 
-  #settle(id, outcome) {
+  #slot(id) {
     const slot = this.#waiting.get(id);
-    if (slot === undefined) {
-      if (this.#finished.has(id)) throw new GateError('already-answered', `approval \`${id}\` was already answered`);
+    if (slot === undefined || slot.taken) {
+      if (this.#finished.has(id) || slot?.taken) throw new GateError('already-answered', `approval \`${id}\` was already answered`);
       throw new GateError('unknown', `no pending approval \`${id}\``);
     }
-    if (slot.settled) throw new GateError('already-answered', `approval \`${id}\` was already answered`);
-    slot.settled = true;
-    slot.resolve(outcome);
+    return slot;
   }
 
-  async #waitAndFinish(call, request, execute) {
-    const { id } = request;
-    const slot = { settled: false, resolve: null };
+  /** Waits for the answer to `pending` (or its deadline), then concludes it. */
+  async #wait(pending, checkpoint, events, execute) {
+    const { id } = pending;
+    let stopTimer = () => {};
     const answered = new Promise((resolve) => {
-      slot.resolve = resolve;
+      const slot = {
+        checkpoint,
+        taken: false,
+        take: (taken) => {
+          slot.taken = true;
+          resolve(taken);
+        },
+      };
+      this.#waiting.set(id, slot);
+      // At the deadline the wait ends without an answer; the flow says expired.
+      stopTimer = timerUntil(pending.deadline, () => {
+        if (slot.taken) return;
+        const now = Date.now();
+        slot.take(() => this.#settled(id, checkpoint, '{"answer":"none"}', now));
+      });
     });
-    this.#waiting.set(id, slot);
-    let stopTimer;
-    const expired = new Promise((resolve) => {
-      stopTimer = longTimer(request.deadline - Date.now(), () => resolve({ kind: 'expired' }));
-    });
-    this.#emit('approval-requested', request);
+    this.#emit(events);
     if (this.#approve !== null) {
+      const request = requestOf(pending);
       Promise.resolve()
         .then(() => this.#approve(request))
         .then((response) => this.respond(id, response))
         .catch(() => {
-          // A late or refused answer changes nothing: the wait has ended.
+          // A late or refused answer changes nothing: the wait goes on or has ended.
         });
     }
-    let outcome = await Promise.race([answered, expired]);
-    stopTimer();
-    // Close the slot first, so no answer can land after this point.
-    slot.settled = true;
-    this.#waiting.delete(id);
-    this.#finished.add(id);
-    const answeredAt = Date.now();
-    // The deadline is checked when the answer is taken: an answer that comes
-    // at once after it (a late resume, a zero timeout) is too late all the same.
-    if (outcome.kind === 'answered' && answeredAt >= request.deadline) outcome = { kind: 'expired' };
-    // Claim before anything runs: of every gate, tab and process answering
-    // this approval exactly one wins, and the claim stays as a tombstone. A
-    // claim or removal that fails runs nothing (the promise rejects).
-    if (!(await this.#store.claim(id, request.deadline))) {
-      throw new GateError('already-answered', `approval \`${id}\` was already answered`);
-    }
-    await this.#store.remove(id);
-    const decision = request.decision;
-    if (outcome.kind === 'expired') {
-      return this.#refuse(call, decision, { id, outcome: 'expired', response: null, answeredAt: null }, 'expired');
-    }
-    if (outcome.kind === 'cancelled') {
-      return this.#refuse(call, decision, { id, outcome: 'cancelled', response: null, answeredAt }, 'cancelled');
-    }
-    const response = outcome.response;
-    this.#emit('approval-responded', { id, answer: response.answer, by: response.by });
-    if (response.answer === 'reject') {
-      return this.#refuse(call, decision, { id, outcome: 'rejected', response, answeredAt }, 'rejected');
-    }
-    if (response.answer === 'approve') {
-      const approval = { id, outcome: 'approved', response, answeredAt };
-      // Decided again under the current configuration: the answer covers
-      // only what the person was shown.
-      const current = this.#assess(call.tool, call.args, call.context);
-      let verdict;
-      try {
-        verdict = this.#policy.recheck(wireDecision(decision), wireDecision(current));
-      } catch {
-        verdict = 'changed';
-      }
-      if (verdict === 'denied') return this.#refuse(call, current, approval, 'denied');
-      if (verdict !== 'stands') {
-        return this.#refuse(call, current, approval, 'denied', "the policy's decision on this call changed after it was approved; the approval is void, ask again");
-      }
-      let args;
-      try {
-        args = this.#policy.stripRiskLevel(call.args);
-      } catch (e) {
-        // Only one clean object reaches a tool: what the dialog showed runs.
-        return this.#refuse(call, decision, approval, 'denied', `the arguments are not one clean JSON object (${e.message}); the call was not run`);
-      }
-      return this.#execute(call, decision, approval, args, execute);
-    }
-    let diff = null;
+    let taken;
     try {
-      diff = JSON.parse(this.#policy.argsDiff(call.args, response.args));
-    } catch {
-      diff = null;
+      taken = await answered;
+    } finally {
+      stopTimer();
+      this.#waiting.delete(id);
+      this.#finished.add(id);
     }
-    const approval = { id, outcome: 'edited', response, answeredAt, diff };
-    // The edit is decided afresh: a person may approve what needs
-    // confirmation, never what is configured off.
-    const redecided = this.#assess(call.tool, response.args, call.context);
-    const edited = { ...call, args: response.args };
-    if (redecided.action === 'deny') return this.#refuse(edited, redecided, approval, 'denied');
-    return this.#execute(edited, redecided, approval, this.#stripped(response.args), execute);
-  }
-
-  async #execute(call, decision, approval, args, execute) {
-    // Write-ahead: a crash while the tool runs still leaves a record.
-    const ahead = new ToolResult({ decision, executedArgs: args, approvalId: approval?.id ?? null });
-    const aheadError = await this.#record(call, ahead, approval, args, 0, 'executing');
-    if (aheadError !== null && this.#auditRequired) {
-      const refused = await this.#refuse(
-        call,
-        decision,
-        approval,
-        'denied',
-        `the audit record could not be written (${aheadError}), and this gate runs nothing it cannot record; the call was not run`,
-      );
-      refused.auditError = aheadError;
-      return refused;
-    }
-    const started = Date.now();
-    let status = 'executed';
-    let output = null;
-    let error = null;
-    try {
-      const value = await execute(args);
-      output = typeof value === 'string' ? value : JSON.stringify(value ?? null);
-    } catch (e) {
-      status = 'failed';
-      error = e instanceof Error ? e.message : String(e);
-    }
-    const result = new ToolResult({
-      status,
-      output,
-      error,
-      instruction: approval?.response?.instruction ?? null,
-      decision,
-      executedArgs: args,
-      approvalId: approval?.id ?? null,
-    });
-    result.auditError = (await this.#record(call, result, approval, args, Date.now() - started)) ?? aheadError;
-    this.#emit('approval-processed', { id: result.approvalId, tool: call.tool, status });
-    return result;
-  }
-
-  async #refuse(call, decision, approval, status, because) {
-    const response = approval?.response ?? null;
-    const result = new ToolResult({
-      status,
-      reason: because ?? (status === 'denied' ? `the call was denied: ${decision.summary}` : REASONS[status]),
-      message: response?.message ?? null,
-      instruction: response?.instruction ?? null,
-      decision,
-      approvalId: approval?.id ?? null,
-    });
-    result.auditError = await this.#record(call, result, approval, call.args, 0);
-    this.#emit('approval-processed', { id: result.approvalId, tool: call.tool, status });
-    return result;
-  }
-
-  /** Writes the audit record of a finished call; returns an error message or null. */
-  #record(call, result, approval, parameters, elapsedMs, statusOverride) {
-    if (this.#sinks.length === 0) return Promise.resolve(null);
-    const entry = {
-      time: Date.now(),
-      session_id: call.sessionId,
-      user_id: call.userId,
-      tool: call.tool,
-      call_id: call.callId,
-      parameters,
-      decision: {
-        action: result.decision.action,
-        risk: result.decision.risk,
-        source: result.decision.source,
-        findings: result.decision.findings.map((f) => f.code),
-        policy_version: this.#version,
-      },
-      approval:
-        approval === null
-          ? null
-          : {
-              id: approval.id,
-              outcome: approval.outcome,
-              by: approval.response?.by ?? null,
-              message: approval.response?.message ?? null,
-              instruction: approval.response?.instruction ?? null,
-              diff: approval.diff ?? [],
-              answered_at: approval.answeredAt,
-            },
-      shadow: this.#shadow,
-      status: statusOverride ?? result.status,
-      success: statusOverride === undefined && result.status === 'executed',
-      result: result.output,
-      error: result.error,
-      execution_time_ms: elapsedMs,
-    };
-    return this.#append(entry);
-  }
-
-  /** Seals entry text after the chain's last line, keyed when the gate has an audit key. */
-  #seal(text, previous = this.#chain) {
-    return this.#auditKey === null ? this.#policy.sealAudit(text, previous) : this.#policy.sealAuditKeyed(text, previous, this.#auditKey);
-  }
-
-  /** Seals `entry` after the chain's last line and writes it to every sink. */
-  #append(entry) {
-    // Text JSON cannot carry is escaped, never dropped.
-    const text = JSON.stringify(entry, (_, v) => (typeof v === 'string' ? wellFormed(v) : v));
-    // Records are sealed one after another, so the chain never forks.
-    const written = this.#auditQueue.then(async () => {
-      await this.#chainReady;
-      let line;
-      if (typeof this.#sinks[0].appendSealed === 'function') {
-        // The first sink seals from its own last line: one chain, whoever else writes it.
-        line = await this.#sinks[0].appendSealed((previous) => this.#seal(text, previous));
-        for (const sink of this.#sinks.slice(1)) await sink.append(line);
-      } else {
-        line = this.#seal(text);
-        for (const sink of this.#sinks) await sink.append(line);
-      }
-      this.#chain = line;
-      return null;
-    });
-    this.#auditQueue = written.catch(() => null);
-    return written.catch((e) => (e instanceof Error ? e.message : String(e)));
+    return this.#conclude(id, pending.deadline, taken, execute);
   }
 }
-
-function normalise(call) {
-  if (call === null || typeof call !== 'object') throw new TypeError('a call is an object with `tool` and `args`');
-  const args = call.args === undefined ? '{}' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-  return {
-    tool: String(call.tool ?? ''),
-    args,
-    callId: call.callId ?? null,
-    description: call.description ?? '',
-    sessionId: call.sessionId ?? null,
-    userId: call.userId ?? null,
-    context: call.context === undefined || call.context === null ? null : call.context,
-  };
-}
-
-function normaliseResponse(response) {
-  const answer = response?.answer;
-  if (answer !== 'approve' && answer !== 'reject' && answer !== 'edit') {
-    throw new GateError('invalid-edit', "a response's `answer` is 'approve', 'reject' or 'edit'");
-  }
-  const args = answer === 'edit' ? (typeof response.args === 'string' ? response.args : JSON.stringify(response.args)) : null;
-  if (answer === 'edit' && typeof args !== 'string') {
-    throw new GateError('invalid-edit', 'edited arguments refused: an edit carries `args`');
-  }
-  return {
-    answer,
-    args,
-    message: response.message ?? null,
-    instruction: response.instruction ?? null,
-    by: response.by ?? null,
-  };
-}
-
-/** The decision in the component's (snake_case) JSON form, as checkpoints hold it. */
-function wireDecision(d) {
-  return {
-    action: d.action,
-    risk: d.risk,
-    source: d.source,
-    llm_risk: d.llmRisk,
-    findings: d.findings.map((f) => ({ code: f.code, message: f.message })),
-    summary: d.summary,
-  };
-}
-
-/** A request for listeners and dialogs, from the checkpoint's pending form. */
-function requestFrom(p) {
-  return {
-    id: p.id,
-    sessionId: p.session_id ?? null,
-    userId: p.user_id ?? null,
-    tool: p.tool,
-    description: p.description ?? '',
-    args: p.args,
-    callId: p.call_id ?? null,
-    context: p.context ?? null,
-    configHash: p.config_hash ?? '',
-    gate: p.gate ?? '',
-    decision: {
-      action: p.decision.action,
-      risk: p.decision.risk,
-      source: p.decision.source,
-      llmRisk: p.decision.llm_risk ?? null,
-      findings: p.decision.findings.map((f) => ({ code: f.code, message: f.message })),
-      summary: p.decision.summary,
-    },
-    requestedAt: p.requested_at,
-    deadline: p.deadline,
-  };
-}
-

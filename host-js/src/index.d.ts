@@ -203,8 +203,13 @@ export class Policy {
   guidance(language?: string): string;
   /** The policy's version. */
   version(): string;
-  /** Usage figures: the live instance's linear memory in bytes, and the live engines. */
-  stats(): { memoryBytes: number; engines: number };
+  /** Usage figures: the live instance's linear memory in bytes, the live engines and flows, and the calls into the component so far. */
+  stats(): { memoryBytes: number; engines: number; flows: number; crossings: number };
+  /**
+   * The approval flow of one gate (the component's `gate` interface): each
+   * method one crossing, returning the component's JSON text.
+   */
+  flow(config: string | Config, settings: string | object, keys?: { checkpointKey?: string | Uint8Array; auditKey?: string | Uint8Array }): Flow;
   /** Writes the checkpoint of a pending approval, signed when a key is given. */
   sealCheckpoint(pending: string | PendingRecord, key?: string | Uint8Array): string;
   /** Reads a checkpoint (throws `CheckpointError`); returns its pending approval as canonical JSON. */
@@ -355,6 +360,43 @@ export type ApprovalResponse = {
 
 export type Status = 'executed' | 'failed' | 'denied' | 'rejected' | 'expired' | 'cancelled';
 
+/**
+ * One gate's flow in the component (src/flow.js): `begin`, `settle` and
+ * `finish` return a step's JSON text (`run`, `ask` or `done`), `open` a
+ * pending approval's, `gap` an audit line. `now` is ms since the Unix epoch;
+ * `previous` the audit log's last line. Throws `StepError`.
+ */
+export class Flow {
+  begin(call: string, id: string, now: number, previous?: string | null): string;
+  open(checkpoint: string): string;
+  settle(checkpoint: string, answer: string, now: number, previous?: string | null): string;
+  finish(ticket: string, ran: string, now: number, previous?: string | null): string;
+  gap(what: string, now: number, previous?: string | null): string;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** A step of the flow could not be taken. */
+export class StepError extends ToolgateError {
+  kind: 'checkpoint' | 'invalid';
+  /** For `invalid`, what is wrong; for `checkpoint`, the component's detail. */
+  detail: string | number | null;
+  /** For `checkpoint`: the component's `{kind, detail}`. */
+  checkpoint?: { kind: CheckpointError['kind']; detail: string | number | null };
+}
+
+
+/** What `Gate.check` decided. */
+export interface CheckResult {
+  decision: Decision;
+  /** For `confirm`: the stored request, to answer with `Gate.settle`. */
+  pending: ApprovalRequest | null;
+  /** For `deny`: the refusal, recorded; hand `forModel()` to the model. */
+  result: ToolResult | null;
+  /** For `allow` (and shadow mode): runs the call once. */
+  proceed: ((execute: Executor) => Promise<ToolResult>) | null;
+}
+
 /** What the gate tells the caller. */
 export class ToolResult {
   status: Status;
@@ -437,7 +479,7 @@ export class CallbackSink implements AuditSink {
 export interface GateOptions {
   config?: string | Config;
   timeoutMs?: number;
-  toolTimeouts?: Record<string, number>;
+  toolTimeouts?: Record<string, number> | Map<string, number>;
   shadow?: boolean;
   key?: string | Uint8Array;
   /** Checkpoints without a signature, on purpose (a store given without a key is refused otherwise). */
@@ -503,6 +545,10 @@ export class Gate extends EventTarget {
   sweep(): Promise<number>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
+  /** Decides `call` now; a `confirm` is stored for `settle` (check-now / settle-later). */
+  check(call: GateCall): Promise<CheckResult>;
+  /** Answers a request `check` left pending (here or in another process sharing the store) and runs `execute` if allowed. */
+  settle(id: string, response: ApprovalResponse, execute: Executor): Promise<ToolResult>;
   addEventListener<K extends keyof GateEventMap>(
     type: K,
     listener: ((this: Gate, event: GateEventMap[K]) => void) | { handleEvent(event: GateEventMap[K]): void } | null,

@@ -24,26 +24,10 @@ export {
   AuditBrokenError,
   RequestError,
 } from './errors.js';
-import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError, RequestError, faultKind } from './errors.js';
+import { LoadError, RejectedError, PolicyFaultError, CheckpointError, AuditBrokenError, ToolgateError, RequestError, faultKind, checkpointErrorOf } from './errors.js';
+import { Flow, stepErrorOf } from './flow.js';
 
-const CHECKPOINT_MESSAGES = {
-  unsigned: 'the checkpoint is not signed, and this gate requires signed checkpoints',
-  forged: "the checkpoint's signature does not match: it was forged or changed",
-};
-
-function checkpointError(payload) {
-  const tag = payload?.tag;
-  if (tag === 'invalid') return new CheckpointError('invalid', `invalid checkpoint: ${payload.val}`);
-  if (tag === 'format') return new CheckpointError('format', `unsupported checkpoint format \`${payload.val}\``);
-  if (tag === 'weak-key') {
-    return new CheckpointError(
-      'weak-key',
-      `the checkpoint key is ${payload.val} bytes long; a key has at least 16 (make one with \`head -c 32 /dev/urandom > key\`)`,
-    );
-  }
-  if (Object.hasOwn(CHECKPOINT_MESSAGES, tag)) return new CheckpointError(tag, CHECKPOINT_MESSAGES[tag]);
-  return new CheckpointError('invalid', String(payload));
-}
+const checkpointError = checkpointErrorOf;
 
 /** A key as bytes: strings are taken as UTF-8. */
 function keyBytes(key) {
@@ -265,6 +249,9 @@ export class Policy {
   /** @type {Map<number, string>} the configuration of every live engine */
   #configs = new Map();
   #nextId = 0;
+  /** @type {Map<number, [string, string, Uint8Array | undefined, Uint8Array | undefined]>} every live flow's making */
+  #flows = new Map();
+  #crossings = 0;
 
   /** @param {WebAssembly.Module[]} modules compiled core modules, in component order */
   constructor(modules) {
@@ -290,7 +277,7 @@ export class Policy {
         return instance;
       };
       const root = instantiate(byName, {}, instantiateCore);
-      this.#live = { policy: root.policy, records: root.records, engines: new Map(), memories };
+      this.#live = { policy: root.policy, records: root.records, gate: root.gate, engines: new Map(), flows: new Map(), memories };
       this.#generation += 1;
     }
     return this.#live;
@@ -302,6 +289,7 @@ export class Policy {
    * fresh one.
    */
   #call(f) {
+    this.#crossings += 1;
     const live = this.#instance();
     try {
       return { ok: true, value: f(live) };
@@ -317,11 +305,13 @@ export class Policy {
    * Usage figures for monitoring: the live instance's linear memory in bytes
    * (0 before the first call or right after a fault) and the live engines.
    *
-   * @returns {{memoryBytes: number, engines: number}}
+   * `crossings` counts the calls into the component so far.
+   *
+   * @returns {{memoryBytes: number, engines: number, flows: number, crossings: number}}
    */
   stats() {
     const memoryBytes = (this.#live?.memories ?? []).reduce((sum, m) => sum + m.buffer.byteLength, 0);
-    return { memoryBytes, engines: this.#configs.size };
+    return { memoryBytes, engines: this.#configs.size, flows: this.#flows.size, crossings: this.#crossings };
   }
 
   /** @internal the engine handle for `id` in the live instance */
@@ -349,6 +339,63 @@ export class Policy {
     const handle = this.#live?.engines.get(id);
     if (handle !== undefined) {
       this.#live.engines.delete(id);
+      try {
+        handle[Symbol.dispose]?.();
+      } catch {
+        // An instance that cannot drop a handle is discarded on its next fault.
+      }
+    }
+  }
+
+  /**
+   * The approval flow of one gate (the component's `gate` interface): the
+   * policy `config` (JSON text or object), the gate's `settings` (JSON text
+   * or object: `identity`, and optionally `timeout_ms`, `tool_timeouts`,
+   * `shadow`, `audit`, `audit_required`) and its keys (at least 16 bytes
+   * each). Throws `RejectedError` with the component's message when they are
+   * refused.
+   *
+   * @param {string | object} config
+   * @param {string | object} settings
+   * @param {{checkpointKey?: string | Uint8Array, auditKey?: string | Uint8Array}} [keys]
+   * @returns {Flow}
+   */
+  flow(config, settings, keys = {}) {
+    const making = [asText(config, 'config'), asText(settings, 'settings'), keyBytes(keys.checkpointKey), keyBytes(keys.auditKey)];
+    const id = ++this.#nextId;
+    const r = this.#call((live) => {
+      live.flows.set(id, live.gate.Flow.create(...making));
+    });
+    if (r.rejected !== undefined) throw new RejectedError(r.rejected);
+    if (r.fault !== undefined) throw new PolicyFaultError(r.fault);
+    this.#flows.set(id, making);
+    return new Flow(this, id);
+  }
+
+  /** @internal one step of flow `id`: its text, or a `StepError` thrown */
+  _callFlow(id, f) {
+    const making = this.#flows.get(id);
+    if (making === undefined) throw new ToolgateError('this flow was disposed');
+    const r = this.#call((live) => {
+      let handle = live.flows.get(id);
+      if (handle === undefined) {
+        // Accepted before: a refusal now means the instance is broken.
+        handle = live.gate.Flow.create(...making);
+        live.flows.set(id, handle);
+      }
+      return f(handle);
+    });
+    if (r.ok) return r.value;
+    if (r.rejected !== undefined) throw stepErrorOf(r.payload);
+    throw new PolicyFaultError(r.fault);
+  }
+
+  /** @internal */
+  _disposeFlow(id) {
+    this.#flows.delete(id);
+    const handle = this.#live?.flows.get(id);
+    if (handle !== undefined) {
+      this.#live.flows.delete(id);
       try {
         handle[Symbol.dispose]?.();
       } catch {
@@ -781,4 +828,5 @@ export class Engine {
 }
 
 export * from './gate.js';
+export { Flow, StepError } from './flow.js';
 export * from './api.js';

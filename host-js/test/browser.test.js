@@ -1,4 +1,4 @@
-// The conformance vectors and the demo page in headless Chromium (Debian's
+// The conformance and gate vectors and the demo page in headless Chromium (Debian's
 // chromium, driven by playwright-core). Never skipped: a missing browser fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { serveDirectory } from '../scripts/static-server.js';
 import { chromium } from 'playwright-core';
 import { parseVectors } from './conformance-lib.js';
-import { outDir, pkg, root, vectorFiles } from './paths.js';
+import { gateFiles, outDir, pkg, root, vectorFiles } from './paths.js';
 
 const screenshotDir = join(root, 'target', 'screenshots');
 const screenshotPath = join(screenshotDir, 'approval-demo.png');
@@ -63,6 +63,39 @@ test('conformance vectors in Chromium', async () => {
   assert.deepEqual(result.failures, []);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('gate vectors in Chromium', async () => {
+  const { page, errors } = await demoPage();
+  const result = await page.evaluate(async (files) => {
+    const { runGateVectors } = await import('/test/gate-lib.js');
+    return runGateVectors(window.toolgatePolicy, files);
+  }, gateFiles());
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'gate-chromium.txt'), result.lines.map((l) => `${l}\n`).join(''));
+  console.log(`chromium: ${result.count} gate vectors, ${result.lines.length} steps`);
+  assert.ok(result.count >= 20);
+  assert.deepEqual(result.failures, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('two tabs racing for one approval: exactly one claim wins', async () => {
+  const context = await browser.newContext();
+  const [a, b] = [await context.newPage(), await context.newPage()];
+  for (const page of [a, b]) await page.goto(`${base}/demo/index.html`);
+  const claim = (page) =>
+    page.evaluate(async () => {
+      const { WebStorageStore } = await import('/src/index.js');
+      return new WebStorageStore(window.localStorage, 'race.').claim('ap-1', Date.now() + 60_000);
+    });
+  for (let round = 0; round < 5; round++) {
+    await a.evaluate(() => window.localStorage.clear());
+    const won = await Promise.all([claim(a), claim(b)]);
+    assert.equal(won.filter(Boolean).length <= 1, true, `round ${round}: ${won}`);
+    assert.equal(won.filter(Boolean).length, 1, `round ${round}: neither tab won`);
+  }
+  await context.close();
 });
 
 test('the demo page assesses what the user types', async () => {

@@ -17,3 +17,12 @@ export function vectorFiles() {
     .sort()
     .map((f) => [f, readFileSync(join(vectorsDir, f), 'utf8')]);
 }
+
+/** The gate vector files as [name, text] pairs, in name order (as the native runner reads them). */
+export function gateFiles() {
+  const dir = join(root, 'tests', 'gate');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+}

@@ -165,3 +165,25 @@ export async function readmeGate(args: object, callId: string, key: string | und
   const result = await gate.run({ tool: 'execute_sql', args, callId }, (args) => runSql(args));
   return result.forModel();
 }
+
+export async function checkSettleExample(): Promise<string> {
+  const policy = await loadPolicy();
+  const gate = new Gate(policy);
+  // The events are typed: no cast needed.
+  gate.addEventListener('approval-processed', (e) => {
+    const status: string = e.detail.status;
+    void status;
+  });
+  gate.addEventListener('approval-requested', (e) => gate.cancel(e.detail.id));
+  const checked = await gate.check({ tool: 'execute_sql', args: { sql: 'DELETE FROM t' } });
+  if (checked.pending !== null) {
+    // Any JSON value is an output.
+    const r = await gate.settle(checked.pending.id, { answer: 'approve' }, () => ({ rows: 1 }));
+    return r.forModel();
+  }
+  if (checked.proceed !== null) return (await checked.proceed(() => 42)).forModel();
+  const flow = policy.flow({}, { identity: 'g' });
+  const step: string = flow.begin('{"tool":"t","args":"{}"}', 'id-1', Date.now());
+  flow.dispose();
+  return checked.result?.forModel() ?? step;
+}
