@@ -3,7 +3,7 @@
 // host resumes the other's pending approvals) and a JSON Lines audit file.
 // Import from 'toolgate/node'; the main module stays free of Node built-ins.
 
-import { mkdir, readdir, readFile, rename, rm, open, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GateError } from './gate.js';
 
@@ -163,6 +163,47 @@ function sealed(bytes) {
  * is repaired: those bytes go to `<file>.torn-<ms>`, the file is cut back to
  * the last sealed record, and `gap()` describes it for the gate to record.
  */
+/** A writer lock older than this was left by a writer that died: taken over. */
+const LOCK_STALE_MS = 30_000;
+
+/**
+ * Runs `f` holding `<path>.lock`, the one writer lock of an audit log that
+ * both hosts honour: created exclusively, removed when done, taken over when
+ * a writer that died left it older than `LOCK_STALE_MS`.
+ *
+ * @template T
+ * @param {string} path
+ * @param {() => Promise<T>} f
+ * @returns {Promise<T>}
+ */
+async function withWriterLock(path, f) {
+  const lock = `${path}.lock`;
+  const started = Date.now();
+  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      const handle = await open(lock, 'wx');
+      await handle.close();
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const held = await stat(lock).catch(() => null);
+      if (held !== null && Date.now() - held.mtimeMs > LOCK_STALE_MS) {
+        await unlink(lock).catch(() => {});
+        continue;
+      }
+      if (Date.now() - started > 2 * LOCK_STALE_MS) {
+        throw new Error(`audit sink: cannot lock ${path}: ${lock} is held`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  try {
+    return await f();
+  } finally {
+    await unlink(lock).catch(() => {});
+  }
+}
+
 export class JsonlSink {
   #path;
   #gap = null;
@@ -249,18 +290,21 @@ export class JsonlSink {
   }
 
   /**
-   * Seals and appends one line from the file's own last line (read afresh),
-   * so gates taking turns on one log never fork the chain. Node has no file
-   * lock: writers in several processes at the same instant can still race;
-   * the Rust sink holds an exclusive lock.
+   * Seals and appends one line from the file's own last line (read afresh)
+   * while holding the log's writer lock, `<file>.lock` (created exclusively;
+   * the Rust sink takes the same lock), so gates and processes writing one log,
+   * in either host, never fork its chain.
    *
    * @param {(previous: string | null) => string} seal
    * @returns {Promise<string>}
    */
   async appendSealed(seal) {
-    const line = seal(await this.last());
-    await this.append(line);
-    return line;
+    await mkdir(dirname(this.#path), { recursive: true });
+    return withWriterLock(this.#path, async () => {
+      const line = seal(await this.last());
+      await this.append(line);
+      return line;
+    });
   }
 
   /** What was found torn and set aside on first use, or null. */

@@ -315,3 +315,33 @@ test('two gates taking turns on one log never fork the chain', async () => {
   }
   assert.equal(policy.verifyAudit(readFileSync(log, 'utf8')).records, 8);
 });
+
+test('processes writing one log at once never fork the chain: the writer lock', async () => {
+  const log = join(scratch(), 'audit.jsonl');
+  const script = `
+    import { loadPolicy, Gate } from ${JSON.stringify(join(src, 'index.js'))};
+    import { JsonlSink } from ${JSON.stringify(join(src, 'node.js'))};
+    const gate = new Gate(await loadPolicy(), { audit: [new JsonlSink(${JSON.stringify(log)})] });
+    let errors = 0;
+    for (let i = 0; i < 15; i++) {
+      const r = await gate.run({ tool: 'execute_sql', args: { sql: 'SELECT ' + i } }, () => String(i));
+      if (r.auditError !== null) errors++;
+    }
+    console.log('ERRORS ' + errors);`;
+  const outs = await Promise.all(
+    [1, 2, 3].map(
+      () =>
+        new Promise((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          child.on('close', () => resolve(out));
+        }),
+    ),
+  );
+  assert.deepEqual(outs.map((o) => o.trim()), ['ERRORS 0', 'ERRORS 0', 'ERRORS 0'], outs.join('|'));
+  // 3 processes × 15 calls × (write-ahead + outcome), one unbroken chain.
+  assert.equal(policy.verifyAudit(readFileSync(log, 'utf8')).records, 90);
+  assert.ok(!existsSync(`${log}.lock`), 'the writer lock is released');
+});

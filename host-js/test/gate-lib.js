@@ -1,5 +1,5 @@
 // The gate-vector runner for JavaScript runtimes, shared by Node and the
-// browser page (no Node built-ins here). The twin of policy/tests/gate.rs: the
+// browser page (no Node built-ins here). The twin of tests/gate/runner.rs: the
 // same script semantics, the same output text per step.
 //
 // - a flow is created at its first use (`create` makes it explicitly and

@@ -1,227 +1,76 @@
-//! The gate vectors (`tests/gate/*.jsonl`), run natively.
-//!
-//! Each line is a scripted approval flow: named flows (configuration,
-//! settings, keys) and steps (`begin`, `open`, `settle`, `finish`, `gap`,
-//! `create`) with the clock and ids given, and the exact output expected of
-//! each step. Every runtime (this one, wasmtime, Node, Chromium) runs the same
-//! script the same way and must produce the same bytes:
-//!
-//! - a flow is created at its first use (`create` makes it explicitly and
-//!   outputs `{"ok":true}` or the error);
-//! - `settle` and `open` take the checkpoint of the last `ask` step unless
-//!   they name one; `tamper: [from, to]` replaces the first `from` in it;
-//!   `finish` the ticket of the last `run` step unless it names one;
-//! - `previous` is the last audit line any step produced (or the step's own
-//!   `previous`), so a script's lines form one chain;
-//! - a step's output is the component's text, or for an error
-//!   `{"error":"checkpoint","kind":K,"detail":D}` / `{"error":"invalid","detail":D}`.
-//!
-//! `TOOLGATE_BLESS=1` rewrites the expectations from this runtime's outputs
-//! (then review the diff: the other runtimes are compared against them).
+//! The gate vectors (`tests/gate/*.jsonl`), run natively: the policy crate's
+//! own flow. The runner and the vector format are in `tests/gate/runner.rs`.
 
-#![allow(
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "a test runner: a malformed vector should fail loudly"
-)]
+#[path = "../../tests/gate/runner.rs"]
+mod runner;
 
+use runner::{GateRuntime, Output, Refusal};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use toolgate_policy::gate::{Flow, StepError};
 use toolgate_policy::CheckpointError;
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/gate")
-}
+struct Native;
 
-fn error_text(e: &StepError) -> String {
-    let value = match e {
-        StepError::Invalid(detail) => json!({"error": "invalid", "detail": detail}),
-        StepError::Checkpoint(c) => {
-            let (kind, detail) = match c {
-                CheckpointError::Invalid(m) => ("invalid", json!(m)),
-                CheckpointError::Format(f) => ("format", json!(f)),
-                CheckpointError::Unsigned => ("unsigned", Value::Null),
-                CheckpointError::Forged => ("forged", Value::Null),
-                CheckpointError::WeakKey(n) => ("weak-key", json!(n)),
-            };
-            json!({"error": "checkpoint", "kind": kind, "detail": detail})
-        }
-    };
-    value.to_string()
-}
-
-fn text(v: Option<&Value>) -> Option<String> {
-    match v {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Null) | None => None,
-        Some(other) => Some(other.to_string()),
+fn refusal(e: StepError) -> Refusal {
+    match e {
+        StepError::Invalid(detail) => Refusal::Invalid(detail),
+        StepError::Checkpoint(c) => match c {
+            CheckpointError::Invalid(m) => Refusal::Checkpoint("invalid", json!(m)),
+            CheckpointError::Format(f) => Refusal::Checkpoint("format", json!(f)),
+            CheckpointError::Unsigned => Refusal::Checkpoint("unsigned", Value::Null),
+            CheckpointError::Forged => Refusal::Checkpoint("forged", Value::Null),
+            CheckpointError::WeakKey(n) => Refusal::Checkpoint("weak-key", json!(n)),
+        },
     }
 }
 
-/// The checkpoint a step takes: its own, or the last one asked, tampered with
-/// as the step says.
-fn taken(step: &Value, last: Option<&str>) -> String {
-    let cp = text(step.get("checkpoint"))
-        .or_else(|| last.map(str::to_owned))
-        .unwrap_or_default();
-    match (step["tamper"][0].as_str(), step["tamper"][1].as_str()) {
-        (Some(from), Some(to)) => cp.replacen(from, to, 1),
-        _ => cp,
-    }
+fn text<T: serde::Serialize>(step: Result<T, StepError>) -> Output {
+    step.map(|s| serde_json::to_string(&s).unwrap_or_default())
+        .map_err(refusal)
 }
 
-/// Runs one script; returns the outputs of its steps.
-fn run(case: &Value) -> Vec<String> {
-    let flows_spec = case["flows"].as_object().cloned().unwrap_or_default();
-    let mut flows: BTreeMap<String, Result<Flow, String>> = BTreeMap::new();
-    let mut checkpoint: Option<String> = None;
-    let mut ticket: Option<String> = None;
-    let mut previous: Option<String> = None;
-    let mut outputs = Vec::new();
-    let steps = case["steps"].as_array().cloned().unwrap_or_default();
-    for step in &steps {
-        let name = step["flow"].as_str().unwrap_or("a").to_owned();
-        let flow = flows.entry(name.clone()).or_insert_with(|| {
-            let spec = &flows_spec[&name];
-            let config = text(spec.get("config")).unwrap_or_else(|| String::from("{}"));
-            let settings = text(spec.get("settings")).unwrap_or_else(|| String::from("{}"));
-            let key = text(spec.get("checkpoint_key"));
-            let audit_key = text(spec.get("audit_key"));
-            Flow::new(
-                &config,
-                &settings,
-                key.as_deref().map(str::as_bytes),
-                audit_key.as_deref().map(str::as_bytes),
-            )
-            .map_err(|e| e.to_string())
-        });
-        let previous_now = match step.get("previous") {
-            Some(p) => text(Some(p)),
-            None => previous.clone(),
-        };
-        let now = step["now"].as_u64().unwrap_or(0);
-        let out = match (step["do"].as_str().unwrap_or(""), &*flow) {
-            ("create", Ok(_)) => Ok(String::from("{\"ok\":true}")),
-            (_, Err(e)) => Ok(json!({"error": "create", "detail": e}).to_string()),
-            ("begin", Ok(f)) => {
-                let call = text(step.get("call")).unwrap_or_default();
-                f.begin(
-                    &call,
-                    step["id"].as_str().unwrap_or(""),
-                    now,
-                    previous_now.as_deref(),
-                )
-                .map(|s| serde_json::to_string(&s).unwrap_or_default())
-            }
-            ("open", Ok(f)) => {
-                let cp = taken(step, checkpoint.as_deref());
-                f.open(&cp)
-                    .map(|p| serde_json::to_string(&p).unwrap_or_default())
-            }
-            ("settle", Ok(f)) => {
-                let cp = taken(step, checkpoint.as_deref());
-                let answer = text(step.get("answer")).unwrap_or_default();
-                f.settle(&cp, &answer, now, previous_now.as_deref())
-                    .map(|s| serde_json::to_string(&s).unwrap_or_default())
-            }
-            ("finish", Ok(f)) => {
-                let t = text(step.get("ticket"))
-                    .or_else(|| ticket.clone())
-                    .unwrap_or_default();
-                let ran = text(step.get("ran")).unwrap_or_default();
-                f.finish(&t, &ran, now, previous_now.as_deref())
-                    .map(|s| serde_json::to_string(&s).unwrap_or_default())
-            }
-            ("gap", Ok(f)) => f
-                .gap(
-                    step["what"].as_str().unwrap_or(""),
-                    now,
-                    previous_now.as_deref(),
-                )
-                .map(|line| json!({"line": line}).to_string()),
-            (other, Ok(_)) => panic!("unknown step `{other}`"),
-        };
-        let out = out.unwrap_or_else(|e| error_text(&e));
-        // What the next steps take from this one.
-        if let Ok(value) = serde_json::from_str::<Value>(&out) {
-            match value["step"].as_str() {
-                Some("ask") => checkpoint = text(value.get("checkpoint")),
-                Some("run") => ticket = text(value.get("ticket")),
-                _ => {}
-            }
-            if let Some(line) = text(value.get("audit")).or_else(|| text(value.get("line"))) {
-                previous = Some(line);
-            }
-        }
-        outputs.push(out);
+impl GateRuntime for Native {
+    type Flow = Flow;
+    const NAME: &'static str = "native";
+
+    fn create(
+        &self,
+        config: &str,
+        settings: &str,
+        key: Option<&[u8]>,
+        audit_key: Option<&[u8]>,
+    ) -> Result<Flow, String> {
+        Flow::new(config, settings, key, audit_key).map_err(|e| e.to_string())
     }
-    outputs
+
+    fn begin(f: &Flow, call: &str, id: &str, now: u64, previous: Option<&str>) -> Output {
+        text(f.begin(call, id, now, previous))
+    }
+
+    fn open(f: &Flow, checkpoint: &str) -> Output {
+        text(f.open(checkpoint))
+    }
+
+    fn settle(
+        f: &Flow,
+        checkpoint: &str,
+        answer: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Output {
+        text(f.settle(checkpoint, answer, now, previous))
+    }
+
+    fn finish(f: &Flow, ticket: &str, ran: &str, now: u64, previous: Option<&str>) -> Output {
+        text(f.finish(ticket, ran, now, previous))
+    }
+
+    fn gap(f: &Flow, what: &str, now: u64, previous: Option<&str>) -> Output {
+        f.gap(what, now, previous).map_err(refusal)
+    }
 }
 
 #[test]
 fn gate_vectors_native() {
-    let bless = std::env::var_os("TOOLGATE_BLESS").is_some();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir())
-        .expect("tests/gate exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no gate vectors");
-    let mut failures = Vec::new();
-    let mut cases = 0;
-    let mut all_outputs = String::new();
-    for file in files {
-        let source = std::fs::read_to_string(&file).expect("readable");
-        let mut blessed = String::new();
-        let mut names = std::collections::HashSet::new();
-        for line in source.lines().filter(|l| !l.trim().is_empty()) {
-            let mut case: Value = serde_json::from_str(line).expect("a gate vector is JSON");
-            let name = case["name"].as_str().expect("a named case").to_owned();
-            assert!(names.insert(name.clone()), "two cases named `{name}`");
-            cases += 1;
-            let outputs = run(&case);
-            for out in &outputs {
-                all_outputs.push_str(out);
-                all_outputs.push('\n');
-            }
-            if bless {
-                case["expect"] = Value::Array(
-                    outputs
-                        .iter()
-                        .map(|o| serde_json::from_str(o).expect("JSON output"))
-                        .collect(),
-                );
-                blessed.push_str(&case.to_string());
-                blessed.push('\n');
-                continue;
-            }
-            let expected: Vec<String> = case["expect"]
-                .as_array()
-                .map(|a| a.iter().map(Value::to_string).collect())
-                .unwrap_or_default();
-            if expected != outputs {
-                failures.push(format!(
-                    "{}: {name}\n  expected {expected:#?}\n  got      {outputs:#?}",
-                    file.display()
-                ));
-            }
-        }
-        if bless {
-            std::fs::write(&file, blessed).expect("writable");
-        }
-    }
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance");
-    std::fs::create_dir_all(&out).expect("target/conformance");
-    std::fs::write(out.join("gate-native.txt"), all_outputs).expect("writable");
-    assert!(cases >= 20, "only {cases} gate vectors");
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} gate vectors differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    runner::run_all(&Native);
 }

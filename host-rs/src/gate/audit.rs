@@ -204,6 +204,14 @@ impl AuditSink for JsonlSink {
             let file = self.file.lock().unwrap_or_else(|p| p.into_inner());
             file.lock()
                 .map_err(|e| format!("audit sink: cannot lock the log: {e}"))?;
+            // The writer lock both hosts honour (Node has no file lock).
+            let shared = match WriterLock::take(&self.path) {
+                Ok(lock) => lock,
+                Err(e) => {
+                    let _ = file.unlock();
+                    return Err(e);
+                }
+            };
             let written = (|| {
                 let mut reader = std::fs::File::open(&self.path).map_err(|e| e.to_string())?;
                 let len = reader.metadata().map_err(|e| e.to_string())?.len();
@@ -221,10 +229,65 @@ impl AuditSink for JsonlSink {
                 }
                 Ok(line)
             })();
+            drop(shared);
             let _ = file.unlock();
             written
         };
         Some(run())
+    }
+}
+
+/// A writer lock older than this was left by a writer that died: taken over.
+const LOCK_STALE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// `<log>.lock`, the one writer lock of an audit log that both hosts honour
+/// (the JavaScript sink has no OS file lock): created exclusively, removed when
+/// dropped, taken over when a writer that died left it older than
+/// [`LOCK_STALE`].
+struct WriterLock(PathBuf);
+
+impl WriterLock {
+    fn take(log: &Path) -> Result<WriterLock, String> {
+        let mut name = log.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let started = std::time::Instant::now();
+        let mut delay = std::time::Duration::from_millis(1);
+        loop {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(_) => return Ok(WriterLock(path)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let stale = std::fs::metadata(&path)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|t| t.elapsed().ok())
+                        .is_some_and(|age| age > LOCK_STALE);
+                    if stale {
+                        let _ = std::fs::remove_file(&path);
+                        continue;
+                    }
+                    if started.elapsed() > LOCK_STALE * 2 {
+                        return Err(format!(
+                            "audit sink: cannot lock the log: {} is held",
+                            path.display()
+                        ));
+                    }
+                    std::thread::sleep(delay);
+                    delay = (delay * 2).min(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(format!("audit sink: cannot lock the log: {e}")),
+            }
+        }
+    }
+}
+
+impl Drop for WriterLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
 }
 
