@@ -7,7 +7,6 @@
 //! one every runtime prints; the conformance suite compares it byte for byte.
 
 use crate::bindings::exports::toolgate::policy::types as wit;
-use serde::Serialize;
 pub use toolgate_shapes::{Action, Decision, Finding, Risk, Source};
 
 /// The finding code of a decision the host made because the policy faulted.
@@ -77,33 +76,24 @@ fn one_line(text: &str, max: usize) -> String {
     }
 }
 
-/// A bindings enum as the toolgate-shapes enum of the same WIT type: the
-/// bindings name a case in UpperCamelCase (`OpenaiChat`), the shapes in its WIT
-/// spelling (`openai-chat`), and `shapes/tests/wit.rs` holds the two lists of
-/// cases equal. `None` only if they disagree.
-pub(crate) fn by_name<W: Serialize, S: serde::de::DeserializeOwned>(case: &W) -> Option<S> {
-    let serde_json::Value::String(camel) = serde_json::to_value(case).ok()? else {
-        return None;
-    };
-    let mut kebab = String::with_capacity(camel.len() + 4);
-    for (i, c) in camel.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            kebab.push('-');
-        }
-        kebab.push(c.to_ascii_lowercase());
-    }
-    serde_json::from_value(serde_json::Value::String(kebab)).ok()
+/// A bindings enum's case as the toolgate-shapes enum of the same WIT type:
+/// the bindings number the cases in the WIT's order (`repr(u8)`), the shapes
+/// list them in that order in `ALL`, and `shapes/tests/wit.rs` holds the two
+/// equal, so a case added to the WIT and the shapes needs no edit here.
+/// `None` only if they disagree.
+pub(crate) fn by_case<S: Copy>(all: &[S], case: u8) -> Option<S> {
+    all.get(usize::from(case)).copied()
 }
 
 impl From<wit::Decision> for Decision {
     fn from(d: wit::Decision) -> Decision {
         let read = || -> Option<Decision> {
             Some(Decision {
-                action: by_name(&d.action)?,
-                risk: by_name(&d.risk)?,
-                source: by_name(&d.source)?,
+                action: by_case(&Action::ALL, d.action as u8)?,
+                risk: by_case(&Risk::ALL, d.risk as u8)?,
+                source: by_case(&Source::ALL, d.source as u8)?,
                 llm_risk: match &d.llm_risk {
-                    Some(risk) => Some(by_name(risk)?),
+                    Some(risk) => Some(by_case(&Risk::ALL, *risk as u8)?),
                     None => None,
                 },
                 findings: d
@@ -136,7 +126,7 @@ impl From<wit::ToolCall> for ToolCall {
         ToolCall {
             // A call the host cannot name the format of is read as plain: the
             // format is a label, the decision never depends on it.
-            format: by_name(&c.format).unwrap_or(CallFormat::Plain),
+            format: by_case(&CallFormat::ALL, c.format as u8).unwrap_or(CallFormat::Plain),
             tool: c.tool,
             args: c.args,
             id: c.id,

@@ -25,10 +25,6 @@ mod bindings {
     wasmtime::component::bindgen!({
         world: "toolgate",
         path: "../wit",
-        // The bindings' enums are read into toolgate-shapes' by name (see
-        // `decision::by_name`), so a case added to the WIT and the shapes
-        // needs no edit here.
-        additional_derives: [serde::Serialize],
     });
 }
 

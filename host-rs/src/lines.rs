@@ -37,7 +37,7 @@ impl Engine {
                 output: c.output,
                 action: c
                     .action
-                    .and_then(|action| crate::decision::by_name(&action)),
+                    .and_then(|action| crate::decision::by_case(&Action::ALL, action as u8)),
             }),
             Err(error) => {
                 let decision = match error {

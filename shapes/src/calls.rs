@@ -30,6 +30,17 @@ pub enum CallFormat {
 }
 
 impl CallFormat {
+    /// Every case, in the WIT's order.
+    pub const ALL: [CallFormat; 7] = [
+        CallFormat::Plain,
+        CallFormat::OpenaiChat,
+        CallFormat::OpenaiResponses,
+        CallFormat::Anthropic,
+        CallFormat::Mcp,
+        CallFormat::Gemini,
+        CallFormat::AiSdk,
+    ];
+
     /// The kebab-case name used in JSON and WIT.
     pub fn as_str(self) -> &'static str {
         match self {

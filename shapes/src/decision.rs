@@ -19,6 +19,10 @@ pub enum Action {
 }
 
 impl Action {
+    /// Every case, in the WIT's order (hosts read the bindings' enums by
+    /// their position in it; `shapes/tests/wit.rs` holds the order).
+    pub const ALL: [Action; 3] = [Action::Allow, Action::Confirm, Action::Deny];
+
     /// The lowercase name used in JSON and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -42,6 +46,9 @@ pub enum Risk {
 }
 
 impl Risk {
+    /// Every case, in the WIT's order.
+    pub const ALL: [Risk; 3] = [Risk::Low, Risk::Medium, Risk::High];
+
     /// The lowercase name used in JSON and in `risk_level`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -87,6 +94,17 @@ pub enum Source {
 }
 
 impl Source {
+    /// Every case, in the WIT's order.
+    pub const ALL: [Source; 7] = [
+        Source::Config,
+        Source::Strict,
+        Source::Llm,
+        Source::Floor,
+        Source::Whitelist,
+        Source::Registry,
+        Source::Default,
+    ];
+
     /// The lowercase name used in JSON.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -138,6 +138,11 @@ fn enums_have_the_same_cases_in_the_same_order() {
     assert_eq!(names(&actions()), members("enum", "action"));
     assert_eq!(names(&sources()), members("enum", "source"));
     assert_eq!(names(&formats()), members("enum", "call-format"));
+    // Hosts read the bindings' enums by position in these lists.
+    assert_eq!(names(&Risk::ALL), members("enum", "risk"));
+    assert_eq!(names(&Action::ALL), members("enum", "action"));
+    assert_eq!(names(&Source::ALL), members("enum", "source"));
+    assert_eq!(names(&CallFormat::ALL), members("enum", "call-format"));
 }
 
 #[test]
