@@ -5,16 +5,7 @@ use crate::decision::{Decision, HostDecision};
 use crate::{Action, Engine, Error};
 use wasmtime::Trap;
 
-/// What `check` prints for one input line that is not blank; see
-/// [`Engine::check_line`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckedLine {
-    /// The output line without its newline: the decision's canonical JSON, or
-    /// the error object `{"line": N, "error": "…"}` of a malformed line.
-    pub output: String,
-    /// The decided action; `None` for a malformed line.
-    pub action: Option<Action>,
-}
+pub use toolgate_shapes::calls::CheckedLine;
 
 /// The tool name of a decision made without knowing the call's tool.
 const UNKNOWN_CALL: &str = "(tool call)";

@@ -40,14 +40,7 @@ impl From<wit::CheckpointError> for CheckpointError {
     }
 }
 
-/// A verified audit log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuditSummary {
-    /// How many records it holds.
-    pub records: u64,
-    /// The last record's hash; keep it elsewhere to detect lines cut off the end.
-    pub head: String,
-}
+pub use toolgate_shapes::records::{AuditSummary, Recheck};
 
 /// Why an audit log failed verification.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,17 +56,6 @@ pub enum AuditError {
     /// The policy refused an entry (the message names the field) or faulted.
     #[error(transparent)]
     Policy(#[from] Error),
-}
-
-/// Whether a person's answer still covers the policy's decision now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Recheck {
-    /// The same findings at no higher risk, or no person needed.
-    Stands,
-    /// The policy now denies the call.
-    Denied,
-    /// Findings or a risk the person never saw: the approval is void.
-    Changed,
 }
 
 impl Policy {

@@ -15,22 +15,14 @@
 //!   malformed: its output is `{"line": N, "error": "…"}`;
 //! - any other line is decided; its output is the decision's canonical JSON.
 
-use crate::decision::{Action, Decision};
+use crate::decision::Decision;
 use crate::Engine;
 use serde::Serialize;
 
 /// The error of a line that is not UTF-8.
 pub const NOT_UTF8: &str = "the line is not valid UTF-8";
 
-/// What `check` prints for one line that is not blank.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckedLine {
-    /// The output line, without its newline: the decision's canonical JSON,
-    /// or the error object of a malformed line.
-    pub output: String,
-    /// The decided action; `None` when the line is malformed.
-    pub action: Option<Action>,
-}
+pub use toolgate_shapes::calls::CheckedLine;
 
 /// The error object of a malformed line; a struct so the key order is fixed
 /// whatever map type the JSON library was built with.
@@ -87,6 +79,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decision::Action;
 
     fn check(line: &[u8]) -> Option<CheckedLine> {
         Engine::default().check_line(7, line)

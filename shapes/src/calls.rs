@@ -85,3 +85,13 @@ pub struct Augmented {
     /// One line per tool left alone and why (its own `risk_level`, an unknown shape).
     pub notes: Vec<String>,
 }
+
+/// What `check` prints for one line that is not blank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedLine {
+    /// The output line, without its newline: the decision's canonical JSON,
+    /// or the error object of a malformed line.
+    pub output: String,
+    /// The decided action; `None` when the line is malformed.
+    pub action: Option<crate::decision::Action>,
+}

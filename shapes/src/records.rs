@@ -201,3 +201,37 @@ pub struct AuditEntry {
     #[serde(default)]
     pub execution_time_ms: u64,
 }
+
+/// The result of verifying a log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditSummary {
+    /// How many records the log holds.
+    pub records: u64,
+    /// The hash of the last record (64 zeros for an empty log).
+    pub head: String,
+}
+
+/// Whether an answer given to a sealed decision still covers the current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Recheck {
+    /// The current decision is what the person saw (the same findings, no
+    /// higher risk) or needs no person at all: the answer stands.
+    Stands,
+    /// The policy now denies the call: it never runs, whatever was answered.
+    Denied,
+    /// The policy now confirms it for reasons the person never saw (other
+    /// findings, or a higher risk): the approval is void.
+    Changed,
+}
+
+impl Recheck {
+    /// The lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Recheck::Stands => "stands",
+            Recheck::Denied => "denied",
+            Recheck::Changed => "changed",
+        }
+    }
+}

@@ -47,14 +47,7 @@ pub enum AuditError {
     },
 }
 
-/// The result of verifying a log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuditSummary {
-    /// How many records the log holds.
-    pub records: u64,
-    /// The hash of the last record ([`GENESIS`] for an empty log).
-    pub head: String,
-}
+pub use toolgate_shapes::records::AuditSummary;
 
 /// The format tag of keyed chains: each `hash` is an HMAC-SHA-256 under the
 /// audit key, so nobody without the key can recompute a rewritten chain.

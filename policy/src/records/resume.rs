@@ -11,32 +11,8 @@
 //! the model is told to ask again (a new call gets a new, current dialog).
 
 use crate::decision::{Action, Decision};
-use serde::{Deserialize, Serialize};
 
-/// Whether an answer given to a sealed decision still covers the current one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Recheck {
-    /// The current decision is what the person saw (the same findings, no
-    /// higher risk) or needs no person at all: the answer stands.
-    Stands,
-    /// The policy now denies the call: it never runs, whatever was answered.
-    Denied,
-    /// The policy now confirms it for reasons the person never saw (other
-    /// findings, or a higher risk): the approval is void.
-    Changed,
-}
-
-impl Recheck {
-    /// The lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Recheck::Stands => "stands",
-            Recheck::Denied => "denied",
-            Recheck::Changed => "changed",
-        }
-    }
-}
+pub use toolgate_shapes::records::Recheck;
 
 /// Compares the decision a person answered (`sealed`) with the policy's
 /// decision now (`current`).
