@@ -461,25 +461,7 @@ impl Flow {
             Ran {
                 unrecorded: Some(why),
                 ..
-            } => {
-                let reason = format!(
-                    "the audit record could not be written ({why}), and this gate runs nothing \
-                     it cannot record; the call was not run"
-                );
-                let mut step = self.refuse(
-                    &ticket.call,
-                    ticket.decision,
-                    ticket.approval,
-                    Status::Denied,
-                    Some(reason),
-                    now,
-                    previous,
-                );
-                if let Step::Done { result, .. } = &mut step {
-                    result.audit_error = Some(why);
-                }
-                return Ok(step);
-            }
+            } => return Ok(self.unrecorded(ticket, why, now, previous)),
             Ran {
                 output: Some(output),
                 error: None,
@@ -530,6 +512,28 @@ impl Flow {
             result: Box::new(result),
             audit,
         })
+    }
+
+    /// The refusal of a run whose write-ahead audit line could not be written
+    /// (`why`), when the gate runs nothing it cannot record.
+    fn unrecorded(&self, ticket: Ticket, why: String, now: u64, previous: Option<&str>) -> Step {
+        let reason = format!(
+            "the audit record could not be written ({why}), and this gate runs nothing \
+             it cannot record; the call was not run"
+        );
+        let mut step = self.refuse(
+            &ticket.call,
+            ticket.decision,
+            ticket.approval,
+            Status::Denied,
+            Some(reason),
+            now,
+            previous,
+        );
+        if let Step::Done { result, .. } = &mut step {
+            result.audit_error = Some(why);
+        }
+        step
     }
 
     /// The audit line recording that the log was found torn and repaired
@@ -610,21 +614,12 @@ impl Flow {
             args: args.clone(),
             instruction,
         };
+        if let (Some(why), true) = (&audit_error, self.settings.audit_required) {
+            return self.unrecorded(ticket, why.clone(), now, previous);
+        }
         // The ticket is this module's own serialisation of plain strings and
         // enums: it cannot fail, and it reads back.
         let ticket = serde_json::to_string(&ticket).unwrap_or_default();
-        if let (Some(why), true) = (&audit_error, self.settings.audit_required) {
-            let ran = Ran {
-                unrecorded: Some(why.clone()),
-                ..Ran::default()
-            };
-            let done = serde_json::to_string(&ran)
-                .map_err(|e| StepError::Invalid(e.to_string()))
-                .and_then(|ran| self.finish(&ticket, &ran, now, previous));
-            if let Ok(step) = done {
-                return step;
-            }
-        }
         Step::Run {
             decision,
             args,
