@@ -76,6 +76,28 @@ fn leave_pending(dir: &Path, config: &str, call: Call) -> ApprovalRequest {
     next_request(&events)
 }
 
+/// Leaves the DELETE pending in a DirStore at `dir` under a gate with
+/// `timeout`, copies its checkpoint into `aside` while it waits, and returns
+/// the request once that gate has expired it: a checkpoint saved before its
+/// approval was settled.
+fn expired_aside(dir: &Path, aside: &Path, timeout: Duration) -> ApprovalRequest {
+    let gate = Gate::builder(&policy())
+        .store(DirStore::new(dir))
+        .key(KEY)
+        .timeout(timeout)
+        .build()
+        .unwrap();
+    let events = gate.subscribe();
+    let waiter = std::thread::spawn(move || {
+        let _ = gate.run(&Call::new("execute_sql", DELETE), |_| panic!("never"));
+    });
+    let request = next_request(&events);
+    let name = format!("{}.json", request.id);
+    std::fs::copy(dir.join(&name), aside.join(&name)).unwrap();
+    waiter.join().unwrap();
+    request
+}
+
 /// A gate over `dir` that approves every request at once.
 fn approving(dir: &Path, config: &str) -> Gate {
     Gate::builder(&policy())
@@ -182,23 +204,8 @@ fn an_answer_after_the_deadline_never_runs() {
     );
 
     // A resume after the deadline, with an approver that answers at once.
-    let dir = scratch("late");
     let copy = scratch("late-copy");
-    let gate = Gate::builder(&policy())
-        .store(DirStore::new(&dir))
-        .key(KEY)
-        .timeout(Duration::from_millis(300))
-        .build()
-        .unwrap();
-    let events = gate.subscribe();
-    let g = gate.clone();
-    let waiter = std::thread::spawn(move || {
-        let _ = g.run(&Call::new("execute_sql", DELETE), |_| panic!("never"));
-    });
-    let request = next_request(&events);
-    let name = format!("{}.json", request.id);
-    std::fs::copy(dir.join(&name), copy.join(&name)).unwrap();
-    waiter.join().unwrap();
+    let request = expired_aside(&scratch("late"), &copy, Duration::from_millis(300));
     let (count, exec) = counting();
     let result = approving(&copy, "{}").resume(&request.id, exec).unwrap();
     assert_eq!(
@@ -394,22 +401,9 @@ fn arguments_that_are_not_one_clean_object_never_reach_a_tool() {
 fn stale_checkpoints_and_tombstones_are_swept() {
     let dir = scratch("sweep-origin");
     let stale = scratch("sweep");
-    let gate = Gate::builder(&policy())
-        .store(DirStore::new(&dir))
-        .key(KEY)
-        .timeout(Duration::from_millis(200))
-        .build()
-        .unwrap();
-    let events = gate.subscribe();
-    let g = gate.clone();
-    let waiter = std::thread::spawn(move || {
-        let _ = g.run(&Call::new("execute_sql", DELETE), |_| panic!("never"));
-    });
-    let request = next_request(&events);
+    let request = expired_aside(&dir, &stale, Duration::from_millis(200));
     let name = format!("{}.json", request.id);
-    std::fs::copy(dir.join(&name), stale.join(&name)).unwrap();
     let saved = std::fs::read_to_string(stale.join(&name)).unwrap();
-    waiter.join().unwrap();
     // The origin's own claim is a tombstone until the deadline, then swept.
     assert!(dir.join(format!("{}.claim", request.id)).exists());
     let sweeper = approving(&stale, "{}");
