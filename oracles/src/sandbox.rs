@@ -21,6 +21,14 @@ use crate::trace::{self, Traced};
 pub const PROJECT: &str = "/root/project";
 /// The home directory inside the sandbox.
 pub const HOME: &str = "/root";
+
+/// An empty directory of every Debian system (FHS "data served by this
+/// system"), covered by a fresh tmpfs inside the sandbox so the toolchain can
+/// be mounted beneath it.
+const TOOLCHAIN_MOUNT: &str = "/srv";
+
+/// Where the real Rust toolchain appears inside the sandbox.
+const TOOLCHAIN: &str = "/srv/toolchain";
 /// The stub resolver address: `/etc/resolv.conf` inside points here, so a DNS
 /// query becomes a `sendto` on loopback that the trace shows with its name.
 pub const RESOLVER: &str = "127.0.0.1";
@@ -189,6 +197,12 @@ impl Sandbox {
                 ));
             }
         }
+        if !Path::new(TOOLCHAIN_MOUNT).is_dir() {
+            return Err(format!(
+                "the command oracle mounts the toolchain under `{TOOLCHAIN_MOUNT}`, \
+                 which this system lacks: mkdir {TOOLCHAIN_MOUNT}"
+            ));
+        }
         if dir.exists() {
             fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
@@ -310,7 +324,10 @@ impl Sandbox {
             cmd.arg("--ro-bind").arg(copy).arg(path);
         }
         // The Rust toolchain lives in the real home, which the fake one hides:
-        // its programs (not its credentials) come back read-only.
+        // its programs (not its credentials) come back read-only, outside the
+        // fake home, so a line that walks the home (`find ~`) walks only it and
+        // not the toolchain's hundred thousand files.
+        cmd.args(["--tmpfs", TOOLCHAIN_MOUNT]);
         for (real, inside) in &self.toolchain {
             cmd.arg("--ro-bind").arg(real).arg(inside);
         }
@@ -333,9 +350,9 @@ impl Sandbox {
         cmd.env_clear()
             .env(
                 "PATH",
-                format!("{HOME}/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+                format!("{TOOLCHAIN}/cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
             )
-            .env("RUSTUP_HOME", format!("{HOME}/.rustup"))
+            .env("RUSTUP_HOME", format!("{TOOLCHAIN}/rustup"))
             .env("HOME", HOME)
             .env("USER", "root")
             .env("LOGNAME", "root")
@@ -456,8 +473,8 @@ fn toolchain_dirs() -> Vec<(PathBuf, String)> {
         .map(PathBuf::from)
         .or_else(|| home.as_ref().map(|h| h.join(".rustup")));
     [
-        (cargo.map(|c| c.join("bin")), format!("{HOME}/.cargo/bin")),
-        (rustup, format!("{HOME}/.rustup")),
+        (cargo.map(|c| c.join("bin")), format!("{TOOLCHAIN}/cargo/bin")),
+        (rustup, format!("{TOOLCHAIN}/rustup")),
     ]
     .into_iter()
     .filter_map(|(real, inside)| real.filter(|r| r.is_dir()).map(|r| (r, inside)))
