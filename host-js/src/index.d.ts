@@ -13,7 +13,7 @@ export type Risk = 'low' | 'medium' | 'high';
 export type Action = 'allow' | 'confirm' | 'deny';
 
 /** Which rule of the decision order decided. */
-export type Source = 'config' | 'strict' | 'llm' | 'floor' | 'whitelist' | 'registry' | 'default';
+export type Source = 'config' | 'strict' | 'llm' | 'floor' | 'whitelist' | 'registry' | 'default' | 'rule';
 
 /** One reason behind a decision. */
 export interface Finding {

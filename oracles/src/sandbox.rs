@@ -473,7 +473,10 @@ fn toolchain_dirs() -> Vec<(PathBuf, String)> {
         .map(PathBuf::from)
         .or_else(|| home.as_ref().map(|h| h.join(".rustup")));
     [
-        (cargo.map(|c| c.join("bin")), format!("{TOOLCHAIN}/cargo/bin")),
+        (
+            cargo.map(|c| c.join("bin")),
+            format!("{TOOLCHAIN}/cargo/bin"),
+        ),
         (rustup, format!("{TOOLCHAIN}/rustup")),
     ]
     .into_iter()

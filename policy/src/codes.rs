@@ -16,6 +16,12 @@ pub const CONFIG_DENIED_TOOL: &str = "config.denied-tool";
 pub const CONFIG_AUTO_APPROVED: &str = "config.auto-approved";
 /// Strict mode is on.
 pub const CONFIG_STRICT: &str = "config.strict";
+/// A deny rule (of the configuration) matched the call.
+pub const RULE_DENY: &str = "rule.deny";
+/// An ask rule matched the call: a person confirms whatever the model says.
+pub const RULE_ASK: &str = "rule.ask";
+/// Allow rules or grants cover every part of the call that is not proven read-only.
+pub const RULE_ALLOW: &str = "rule.allow";
 /// The model rated the call high.
 pub const LLM_HIGH: &str = "llm.high";
 /// The model rated the call medium.

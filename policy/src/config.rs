@@ -56,6 +56,9 @@ pub struct Config {
     /// What an outbound network read may reach: `public` (the default),
     /// `allow_hosts` or `confirm`. `deny_hosts` denies in every setting.
     pub egress: Egress,
+    /// Rules people write: allow, ask or deny what they match (see
+    /// [`crate::rules`]).
+    pub rules: Vec<crate::rules::Rule>,
 }
 
 /// An MCP server's settings.
@@ -239,6 +242,7 @@ impl Default for Config {
             mcp_servers: BTreeMap::new(),
             registry_level2: Level2::default(),
             egress: Egress::default(),
+            rules: Vec::new(),
         }
     }
 }

@@ -260,6 +260,20 @@ impl Engine {
 
     /// Decides one call in the caller's context, already read.
     pub fn assess_in_context(&self, tool: &str, args: &str, context: &Context) -> Decision {
+        self.assess_granted(tool, args, context, &[])
+    }
+
+    /// Decides one call with the allow rules of the grants in force (answers
+    /// "for this session" or "always" left behind) besides the configured
+    /// rules. Grants only ever allow: they rank with the configured allow
+    /// rules, below every deny and ask.
+    pub fn assess_granted(
+        &self,
+        tool: &str,
+        args: &str,
+        context: &Context,
+        grants: &[crate::rules::Rule],
+    ) -> Decision {
         let args = match parse_object(args, self.config.max_args_bytes) {
             Ok(args) => args,
             Err(e) => return unreadable(tool, Finding::new(codes::ARGS_INVALID, e.to_string())),
@@ -274,7 +288,7 @@ impl Engine {
             (Verdict::Unproven, None) => Risk::Medium,
         };
 
-        let (action, source, rule, reason) = self.decide(tool, llm_risk, &assessment);
+        let (action, source, rule, reason) = self.decide(tool, llm_risk, &assessment, grants);
         let mut findings = Vec::with_capacity(assessment.findings.len() + 2);
         findings.extend(rule);
         findings.extend(risk_finding);
@@ -296,6 +310,7 @@ impl Engine {
         tool: &str,
         llm_risk: Option<Risk>,
         assessment: &Assessment,
+        grants: &[crate::rules::Rule],
     ) -> (Action, Source, Option<Finding>, String) {
         let config = &self.config;
         let first_reason = || {
@@ -314,6 +329,39 @@ impl Engine {
                 Source::Config,
                 Some(Finding::new(codes::CONFIG_DENIED_TOOL, message)),
                 message.to_owned(),
+            );
+        }
+        // Interim: rules that name tools only; the per-kind matchers replace it.
+        let tool_rule = |effect: crate::rules::Effect| {
+            self.config
+                .rules
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r, r.id.clone().unwrap_or_else(|| format!("rules[{i}]"))))
+                .chain(
+                    grants
+                        .iter()
+                        .map(|r| (r, r.id.clone().unwrap_or_else(|| String::from("a grant")))),
+                )
+                .find(|(r, _)| {
+                    r.effect == effect
+                        && r.command.is_none()
+                        && r.sql.is_none()
+                        && r.file.is_none()
+                        && r.http.is_none()
+                        && r.tool
+                            .as_deref()
+                            .is_some_and(|t| crate::rules::glob(t, tool))
+                })
+                .map(|(_, name)| name)
+        };
+        if let Some(name) = tool_rule(crate::rules::Effect::Deny) {
+            let message = format!("the tool is denied by rule `{name}`");
+            return (
+                Action::Deny,
+                Source::Rule,
+                Some(Finding::new(codes::RULE_DENY, message.clone())),
+                message,
             );
         }
         if let Some(reason) = &assessment.deny {
@@ -338,6 +386,24 @@ impl Engine {
                 Source::Strict,
                 Some(Finding::new(codes::CONFIG_STRICT, message)),
                 message.to_owned(),
+            );
+        }
+        if let Some(name) = tool_rule(crate::rules::Effect::Ask) {
+            let message = format!("rule `{name}` asks a person to confirm");
+            return (
+                Action::Confirm,
+                Source::Rule,
+                Some(Finding::new(codes::RULE_ASK, message.clone())),
+                message,
+            );
+        }
+        if let Some(name) = tool_rule(crate::rules::Effect::Allow) {
+            let message = format!("allowed by rule `{name}`");
+            return (
+                Action::Allow,
+                Source::Rule,
+                Some(Finding::new(codes::RULE_ALLOW, message.clone())),
+                message,
             );
         }
         if config.auto_approved_tools.contains(tool) {

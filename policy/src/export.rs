@@ -54,6 +54,7 @@ fn to_wit(d: decision::Decision) -> wit::Decision {
             decision::Source::Whitelist => wit::Source::Whitelist,
             decision::Source::Registry => wit::Source::Registry,
             decision::Source::Default => wit::Source::Default,
+            decision::Source::Rule => wit::Source::Rule,
         },
         llm_risk: d.llm_risk.map(risk),
         findings: d

@@ -33,6 +33,7 @@ pub mod gate;
 pub mod guidance;
 pub mod lines;
 pub mod records;
+pub mod rules;
 pub mod text;
 pub mod toolname;
 

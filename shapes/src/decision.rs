@@ -91,11 +91,13 @@ pub enum Source {
     Registry,
     /// Nothing proved the call safe.
     Default,
+    /// A rule of the configuration or a grant an approval left behind.
+    Rule,
 }
 
 impl Source {
     /// Every case, in the WIT's order.
-    pub const ALL: [Source; 7] = [
+    pub const ALL: [Source; 8] = [
         Source::Config,
         Source::Strict,
         Source::Llm,
@@ -103,6 +105,7 @@ impl Source {
         Source::Whitelist,
         Source::Registry,
         Source::Default,
+        Source::Rule,
     ];
 
     /// The lowercase name used in JSON.
@@ -114,6 +117,7 @@ impl Source {
             Source::Floor => "floor",
             Source::Whitelist => "whitelist",
             Source::Registry => "registry",
+            Source::Rule => "rule",
             Source::Default => "default",
         }
     }

@@ -11,5 +11,6 @@ pub mod calls;
 pub mod decision;
 pub mod gate;
 pub mod records;
+pub mod rules;
 
 pub use decision::{Action, Decision, Finding, Risk, Source};
