@@ -76,6 +76,7 @@ fn sources() -> Vec<Source> {
         Source::Whitelist,
         Source::Registry,
         Source::Default,
+        Source::Rule,
     ];
     for s in all {
         match s {
@@ -85,7 +86,8 @@ fn sources() -> Vec<Source> {
             | Source::Floor
             | Source::Whitelist
             | Source::Registry
-            | Source::Default => {}
+            | Source::Default
+            | Source::Rule => {}
         }
     }
     all.to_vec()
