@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minifySync } from 'oxc-minify';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = join(here, '..');
@@ -43,11 +44,31 @@ run(
 // would reach the JavaScript caller as "execute_command" while Rust keeps it,
 // and the two runtimes would disagree. Strings cross unchanged, as in wasmtime.
 const glue = join(gen, 'toolgate.js');
-const text = readFileSync(glue, 'utf8');
-const decoder = 'new TextDecoder()';
-const found = text.split(decoder).length - 1;
-if (found !== 1) {
-  throw new Error(`expected one \`${decoder}\` in jco's glue, found ${found}: check how this jco version decodes strings`);
+let text = readFileSync(glue, 'utf8');
+text = replaceOnce(text, 'new TextDecoder()', "new TextDecoder('utf-8', { ignoreBOM: true })", 'how this jco version decodes strings');
+// The glue calls its debug logger several times on every crossing, and the
+// logger reads `process.env` each time (a call into the runtime in Node): about
+// 1 µs of every call for a trace nobody asked for. It logs nothing else.
+text = replaceOnce(
+  text,
+  "const _debugLog = (...args) => {\n    if (!globalThis?.process?.env?.JCO_DEBUG) { return; }\n    console.debug(...args);\n  };",
+  'const _debugLog = () => {};',
+  'how this jco version logs',
+);
+// Minified, the glue is a third of the text to download and parse: Node and
+// browsers compile its one large instantiation function before the first call.
+const minified = minifySync('toolgate.js', text, { module: true, compress: true, mangle: true });
+if (minified.errors.length > 0) {
+  throw new Error(`minifying jco's glue failed: ${minified.errors.map((e) => e.message).join('; ')}`);
 }
-writeFileSync(glue, text.replace(decoder, "new TextDecoder('utf-8', { ignoreBOM: true })"));
+writeFileSync(glue, minified.code);
 console.log(`toolgate: built ${readdirSync(gen).join(', ')}`);
+
+/** `text` with the one occurrence of `from` replaced, or an error naming `what` to check. */
+function replaceOnce(text, from, to, what) {
+  const found = text.split(from).length - 1;
+  if (found !== 1) {
+    throw new Error(`expected one \`${from}\` in jco's glue, found ${found}: check ${what}`);
+  }
+  return text.replace(from, () => to);
+}
