@@ -69,6 +69,28 @@ mod tests {
         );
     }
 
+    /// The component stays within the raw byte budget of
+    /// `tests/size-budget.json` (the JavaScript package test checks the gzip
+    /// and tarball budgets of the same file). A size is a byte count, so it is
+    /// a test; raise the budget in a commit of its own that says why.
+    #[test]
+    fn the_component_is_within_its_byte_budget() {
+        let budgets = include_str!("../../../tests/size-budget.json");
+        let key = "\"component_raw\":";
+        let at = budgets.find(key).expect("tests/size-budget.json names component_raw") + key.len();
+        let digits: String = budgets[at..]
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let budget: usize = digits.parse().expect("component_raw is a byte count");
+        assert!(
+            COMPONENT.len() <= budget,
+            "the component is {} bytes, over its budget of {budget}",
+            COMPONENT.len()
+        );
+    }
+
     #[test]
     fn the_recorded_hash_is_the_components() {
         use sha2::Digest;
