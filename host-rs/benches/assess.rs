@@ -190,6 +190,17 @@ fn main() {
         (sum_fuel / sum_unbounded - 1.0) * 100.0
     );
 
+    // The fixed cost of a crossing, apart from any policy work: the cheapest
+    // export (`version()`, a constant string) through the pool, the deadline
+    // and the lifting of its result.
+    let crossing = per_call(rounds, round, || {
+        black_box(policy.version().unwrap());
+    });
+    println!(
+        "\nFixed cost of a crossing (`version()` through the pool, default limit): {} µs.",
+        us(crossing)
+    );
+
     let pairs: Vec<(&str, &str)> = calls
         .iter()
         .map(|c| (c.tool.as_str(), c.args.as_str()))
