@@ -77,7 +77,10 @@ mod tests {
     fn the_component_is_within_its_byte_budget() {
         let budgets = include_str!("../../../tests/size-budget.json");
         let key = "\"component_raw\":";
-        let at = budgets.find(key).expect("tests/size-budget.json names component_raw") + key.len();
+        let at = budgets
+            .find(key)
+            .expect("tests/size-budget.json names component_raw")
+            + key.len();
         let digits: String = budgets[at..]
             .trim_start()
             .chars()
