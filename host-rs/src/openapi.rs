@@ -12,8 +12,10 @@ use crate::{Error, Policy};
 /// Why a document could not be imported.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    /// Neither JSON nor YAML.
-    #[error("the document is neither JSON nor YAML: {0}")]
+    /// Neither JSON nor YAML. (The parser's own detail is kept for callers
+    /// but not printed: the JavaScript CLI, whose YAML parser words it
+    /// differently, prints the same line.)
+    #[error("the document is neither JSON nor YAML")]
     Parse(String),
     /// The component refused the document or the options (its reason).
     #[error("{0}")]

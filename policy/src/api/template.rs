@@ -163,7 +163,7 @@ fn truthy(value: Option<&Value>) -> bool {
     }
 }
 
-fn render<'a>(nodes: &[Node], scopes: &mut Vec<&'a Value>, out: &mut String) {
+fn render(nodes: &[Node], scopes: &mut Vec<&Value>, out: &mut String) {
     for node in nodes {
         if out.len() > MAX_OUTPUT_BYTES {
             return;
