@@ -7,6 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
 
 const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, BROKEN: 4, CONFIRM: 10, DENY: 11 };
@@ -35,12 +36,12 @@ Commands:
           Verify a gate's hash-chained audit log: the record count and head hash,
           or the first broken line (exit 4); --key-file for a keyed chain, --head
           for the head hash kept elsewhere
-  import-openapi [FILE|-]
-          Registry entries and tool definitions from an OpenAPI document
-          (Rust CLI only)
+  import-openapi [--only LIST] [--exclude LIST] [--category NAME] [FILE|-]
+          Registry entries and tool definitions from an OpenAPI 3 or Swagger 2
+          document, JSON or YAML: the tools and definitions as JSON, a summary
+          on standard error. LIST: tags or operation ids, comma-separated
   config check FILE
           Check a configuration file, JSON or TOML by its .toml extension
-          (Rust CLI only)
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
 
@@ -82,6 +83,9 @@ const OPTIONS = new Map([
   ['--key-file', true],
   ['--head', true],
   ['--unsigned', false],
+  ['--only', true],
+  ['--exclude', true],
+  ['--category', true],
 ]);
 
 /** Each command: its options, required and optional operands. */
@@ -90,7 +94,7 @@ const SHAPES = {
   check: { options: ['--config'], required: [], optional: ['FILE'] },
   augment: { options: ['--config', '--format'], required: [], optional: ['FILE'] },
   guidance: { options: ['--lang'], required: [], optional: [] },
-  'import-openapi': { options: [], required: [], optional: ['FILE'] },
+  'import-openapi': { options: ['--only', '--exclude', '--category'], required: [], optional: ['FILE'] },
   'config check': { options: [], required: ['FILE'], optional: [] },
   'audit verify': { options: ['--key-file', '--head'], required: ['FILE'], optional: [] },
   'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
@@ -99,8 +103,8 @@ const SHAPES = {
 /** The parent commands and their one subcommand. */
 const NESTED = { config: 'check', audit: 'verify', approvals: 'list' };
 
-/** The commands only the Rust CLI has (its TOML reader, OpenAPI importer and checkpoint directory). */
-const RUST_ONLY = new Set(['import-openapi', 'config check', 'approvals list']);
+/** The commands only the Rust CLI has (its checkpoint directory). */
+const RUST_ONLY = new Set(['approvals list']);
 
 /** `text` with control characters written as `\u{…}`, for a terminal. */
 function printable(text) {
@@ -189,7 +193,87 @@ function parseArgs(argv) {
     lang: given.get('--lang') ?? 'en',
     keyFile: given.get('--key-file') ?? null,
     head: given.get('--head') ?? null,
+    only: list(given.get('--only')),
+    exclude: list(given.get('--exclude')),
+    category: given.get('--category') ?? null,
   };
+}
+
+/** A comma-separated option value as a list (no empty items). */
+function list(value) {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/**
+ * An OpenAPI document's JSON text: JSON as it is, YAML converted (the import
+ * itself is the component's, so both CLIs import alike).
+ */
+function specJson(text) {
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    // not JSON: YAML below
+  }
+  let value;
+  try {
+    value = parseYaml(text, { maxAliasCount: 1000 });
+  } catch {
+    throw new ToolgateError('the document is neither JSON nor YAML');
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * Compact JSON text laid out with two-space indents, as the Rust CLI prints
+ * (`{}` and `[]` stay closed), copying every string and number as written.
+ */
+function prettyJson(text) {
+  let out = '';
+  let depth = 0;
+  const newline = () => `\n${'  '.repeat(depth)}`;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      if (text[i + 1] === close) {
+        out += c + close;
+        i += 1;
+      } else {
+        depth += 1;
+        out += c + newline();
+      }
+    } else if (c === '}' || c === ']') {
+      depth -= 1;
+      out += newline() + c;
+    } else if (c === ',') {
+      out += `,${newline()}`;
+    } else if (c === ':') {
+      out += ': ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** What `import-openapi` tells people on standard error (as the Rust CLI does). */
+function importReport(imported) {
+  const count = (level) => imported.summary.filter((line) => line.startsWith(level)).length;
+  const lines = [
+    `toolgate: imported ${imported.summary.length} operations: ${count('1')} level 1 (query), ${count('2')} level 2 (modify), ${count('3')} level 3 (delete)`,
+  ];
+  for (const line of imported.summary) lines.push(`  ${line}`);
+  for (const note of imported.notes) lines.push(`toolgate: note: ${note}`);
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 /** Why a file could not be read, in the words the Rust CLI uses. */
@@ -398,6 +482,23 @@ async function run(argv) {
     case 'guidance':
       await write(policy.guidance(opts.lang));
       return EXIT.OK;
+    case 'import-openapi': {
+      const spec = specJson(await readText(opts.operands[0] ?? '-'));
+      const options = { only: opts.only, exclude: opts.exclude, category: opts.category ?? undefined };
+      const text = policy.importOpenapiJson(spec, JSON.stringify(options));
+      const imported = JSON.parse(text);
+      // The component's text of {tools, definitions}, laid out as the Rust CLI
+      // does, without a parse that could reorder keys or rewrite numbers.
+      const cut = text.lastIndexOf(',"summary":[');
+      await write(`${prettyJson(`${text.slice(0, cut)}}`)}\n`);
+      process.stderr.write(importReport(imported));
+      return EXIT.OK;
+    }
+    case 'config check': {
+      await engineFor(policy, opts.operands[0]);
+      await write('ok\n');
+      return EXIT.OK;
+    }
     case 'audit verify': {
       const log = await readText(opts.operands[0]);
       try {

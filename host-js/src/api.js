@@ -46,9 +46,11 @@ export class ApiClient {
    * model (unreachable, timeout, oversized response, non-2xx, an envelope error).
    *
    * @param {{method: string, url: string, body: string | null}} request
+   * @param {{engine: import('./index.js').Engine, tool: string}} [reader] read the
+   *   response as this registry tool's (its `response_template`, if any)
    * @returns {Promise<string>}
    */
-  async execute(request) {
+  async execute(request, reader) {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
     let response;
@@ -73,7 +75,10 @@ export class ApiClient {
       clearTimeout(timer);
     }
     const body = new TextDecoder().decode(bytes);
-    const read = this.#policy.readResponse(response.status, body);
+    const read =
+      reader === undefined
+        ? this.#policy.readResponse(response.status, body)
+        : reader.engine.readToolResponse(reader.tool, response.status, body);
     if (read.ok) return read.result;
     throw new Error(read.error);
   }
@@ -123,6 +128,6 @@ export class ApiClient {
    * @returns {(args: string) => Promise<string>}
    */
   executor(engine, tool) {
-    return async (args) => this.execute(engine.buildRequest(tool, args));
+    return async (args) => this.execute(engine.buildRequest(tool, args), { engine, tool });
   }
 }

@@ -139,6 +139,10 @@ export interface ToolConfig {
   query_params_schema?: Record<string, unknown>;
   /** api: JSON Schema of the request body. */
   request_body_schema?: Record<string, unknown>;
+  /** api: the one argument whose value is the whole JSON body (a body that is not an object of named fields). */
+  body_field?: string;
+  /** api: how a response becomes the text for the model (`{{path}}`, `{{#list}}…{{/list}}`, `{{^list}}…{{/list}}`). */
+  response_template?: string;
 }
 
 /** The wire format a tool call was recognised as. */
@@ -218,6 +222,10 @@ export class Policy {
   sealAudit(entry: string | object, previous?: string | null): string;
   /** A registry API's response as a result (or an error) for the model. */
   readResponse(status: number, body: string): { ok: true; result: string } | { ok: false; error: string };
+  /** Registry entries and tool definitions from an OpenAPI 3 or Swagger 2 document (JSON text or object). */
+  importOpenapi(spec: string | object, options?: ImportOptions): Imported;
+  /** `importOpenapi` as the component's exact JSON text. */
+  importOpenapiJson(spec: string, options: string): string;
   /** Verifies an audit log (JSON Lines); throws `AuditBrokenError` at the first broken line. */
   verifyAudit(log: string): { records: number; head: string };
   /** The changes an edit made to a call's arguments, as JSON `[{path, before, after}]`. */
@@ -273,6 +281,8 @@ export class Engine {
   toolPrompt(tools: string[], language?: 'en' | 'zh' | string): string;
   /** The HTTP request for a registry API tool call; throws `RequestError`. */
   buildRequest(tool: string, args: unknown): ApiRequest;
+  /** `Policy.readResponse` rendered through the tool's `response_template`, if any. */
+  readToolResponse(tool: string, status: number, body: string): { ok: true; result: string } | { ok: false; error: string };
   /**
    * Adds the optional `risk_level` parameter to tool definitions (an array, or
    * a request body with `tools`), returned in the form they came in: JSON text
@@ -607,6 +617,24 @@ export class ApiClient {
     baseUrl: string,
     options?: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number; fetch?: typeof fetch },
   );
-  execute(request: Pick<ApiRequest, 'method' | 'url' | 'body'>): Promise<string>;
+  execute(request: Pick<ApiRequest, 'method' | 'url' | 'body'>, reader?: { engine: Engine; tool: string }): Promise<string>;
   executor(engine: Engine, tool: string): (args: string) => Promise<string>;
+}
+
+/** What an OpenAPI import takes. */
+export interface ImportOptions {
+  /** Keep only operations with one of these tags or operation ids. */
+  only?: string[];
+  /** Leave out operations with one of these tags or operation ids. */
+  exclude?: string[];
+  /** The category of every entry, instead of each operation's first tag. */
+  category?: string;
+}
+
+/** An OpenAPI import: registry entries, tool definitions, and what people are told. */
+export interface Imported {
+  tools: Record<string, Record<string, unknown>>;
+  definitions: Array<Record<string, unknown>>;
+  summary: string[];
+  notes: string[];
 }

@@ -631,6 +631,36 @@ export class Policy {
     throw new PolicyFaultError(r.fault);
   }
 
+  /**
+   * Registry entries and tool definitions from an OpenAPI 3 or Swagger 2
+   * document: `{tools, definitions, summary, notes}`. `spec` is the document as
+   * JSON text or a parsed object (read YAML with a YAML parser first);
+   * `options` selects operations by tag or operation id (`only`, `exclude`)
+   * and sets a `category`. Throws `RejectedError` for a document or options
+   * the import refuses.
+   *
+   * @param {string | object} spec
+   * @param {{only?: string[], exclude?: string[], category?: string}} [options]
+   * @returns {{tools: Record<string, object>, definitions: object[], summary: string[], notes: string[]}}
+   */
+  importOpenapi(spec, options = {}) {
+    return JSON.parse(this.importOpenapiJson(asText(spec, 'spec'), JSON.stringify(options ?? {})));
+  }
+
+  /**
+   * `importOpenapi` as the component's exact JSON text (what the CLIs print
+   * from), for JSON text in.
+   *
+   * @param {string} spec
+   * @param {string} options JSON text
+   * @returns {string}
+   */
+  importOpenapiJson(spec, options) {
+    const s = String(spec);
+    const o = String(options);
+    return unwrap(this.#call((live) => live.policy.importOpenapi(s, o)));
+  }
+
   #records(f, refused) {
     const r = this.#call((live) => f(live.records));
     if (r.ok) return r.value;
@@ -796,6 +826,24 @@ export class Engine {
       throw new RequestError(r.payload.map((f) => ({ code: f.code, message: f.message })));
     }
     throw new PolicyFaultError(r.fault ?? r.rejected);
+  }
+
+  /**
+   * `Policy.readResponse` for registry tool `tool`: rendered through the
+   * tool's `response_template` when it has one.
+   *
+   * @param {string} tool
+   * @param {number} status
+   * @param {string} body
+   * @returns {{ok: true, result: string} | {ok: false, error: string}}
+   */
+  readToolResponse(tool, status, body) {
+    const code = Math.max(0, Math.min(Number(status) | 0, 65535));
+    const text = String(body);
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.readToolResponse(String(tool), code, text));
+    if (r.ok) return { ok: true, result: r.value };
+    if (r.rejected !== undefined) return { ok: false, error: String(r.payload) };
+    throw new PolicyFaultError(r.fault);
   }
 
   /**

@@ -101,8 +101,20 @@ function lineFor(policy, c) {
     });
   }
   if (c.kind === 'response') {
-    const r = policy.readResponse(c.raw.status, c.raw.body);
+    const r =
+      typeof c.raw.tool === 'string'
+        ? withEngine(policy, c.config, (engine) => engine.readToolResponse(c.raw.tool, c.raw.status, c.raw.body))
+        : policy.readResponse(c.raw.status, c.raw.body);
     return r.ok ? `{"ok":${JSON.stringify(r.result)}}` : `{"error":${JSON.stringify(r.error)}}`;
+  }
+  if (c.kind === 'import') {
+    const spec = typeof c.raw.spec === 'string' ? c.raw.spec : JSON.stringify(c.raw.spec);
+    try {
+      return `{"output":${policy.importOpenapiJson(spec, JSON.stringify(c.raw.options ?? {}))}}`;
+    } catch (e) {
+      if (!(e instanceof RejectedError)) throw e;
+      return `{"error":${JSON.stringify(e.message)}}`;
+    }
   }
   if (c.config === null && c.context === null) return decisionJson(policy.assess(c.tool, c.text));
   return withEngine(policy, c.config, (engine) =>
@@ -201,6 +213,17 @@ export function runVectors(policy, cases) {
         if (!deepEqual(got.request?.[key], value)) {
           failures.push(`${label}: request.${key} is ${JSON.stringify(got.request?.[key])}, expected ${JSON.stringify(value)}`);
         }
+      }
+    } else if (c.kind === 'import') {
+      const label = `${c.file} / ${c.name}`;
+      if (c.expect.output !== undefined && !deepEqual(got.output, c.expect.output)) {
+        failures.push(`${label}: output is ${JSON.stringify(got.output)}, expected ${JSON.stringify(c.expect.output)}`);
+      }
+      if (c.expect.summary !== undefined && !deepEqual(got.output?.summary, c.expect.summary)) {
+        failures.push(`${label}: summary is ${JSON.stringify(got.output?.summary)}, expected ${JSON.stringify(c.expect.summary)}`);
+      }
+      if (c.expect.error !== undefined && !(typeof got.error === 'string' && got.error.includes(c.expect.error))) {
+        failures.push(`${label}: error is ${JSON.stringify(got.error)}, expected one containing ${JSON.stringify(c.expect.error)}`);
       }
     } else if (c.kind === 'response') {
       for (const key of ['ok', 'error']) {

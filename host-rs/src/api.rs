@@ -76,6 +76,21 @@ impl Engine {
         })
     }
 
+    /// [`Policy::read_response`] for registry tool `tool`: rendered through
+    /// the tool's `response_template` when it has one.
+    pub fn read_tool_response(
+        &self,
+        tool: &str,
+        status: u16,
+        body: &str,
+    ) -> Result<Result<String, String>, Error> {
+        self.call_engine_fn(|policy, store, resource| {
+            policy
+                .engine()
+                .call_read_tool_response(store, resource, tool, status, body)
+        })
+    }
+
     /// The request for calling registry tool `tool` with `args`.
     pub fn build_request(&self, tool: &str, args: &str) -> Result<ApiRequest, RequestError> {
         let built = self.call_engine_fn(|policy, store, resource| {
@@ -111,6 +126,18 @@ impl Policy {
     /// text; a non-empty `error` or a status outside 2xx is an error.
     pub fn read_response(&self, status: u16, body: &str) -> Result<Result<String, String>, Error> {
         self.call_policy_fn(|policy, store| policy.call_read_response(store, status, body))
+    }
+
+    /// Registry entries and tool definitions from an OpenAPI document given as
+    /// JSON text, as the component's JSON answer (`Ok`) or its reason for
+    /// refusing (`Err`); see [`crate::openapi::import`] for YAML and typed
+    /// results.
+    pub fn import_openapi(
+        &self,
+        spec: &str,
+        options: &str,
+    ) -> Result<Result<String, String>, Error> {
+        self.call_policy_fn(|policy, store| policy.call_import_openapi(store, spec, options))
     }
 }
 
@@ -187,6 +214,28 @@ impl ApiClient {
     /// it (unreachable server, timeout, oversized response, non-2xx status, an
     /// `error` in the envelope).
     pub fn execute(&self, request: &ApiRequest) -> Result<String, String> {
+        let (status, body) = self.send(request)?;
+        self.policy
+            .read_response(status, &body)
+            .map_err(|e| format!("the response could not be read: {e}"))?
+    }
+
+    /// [`ApiClient::execute`] for registry tool `tool` of `engine`: the
+    /// response is read with the tool's `response_template`, if it has one.
+    pub fn execute_tool(
+        &self,
+        engine: &Engine,
+        tool: &str,
+        request: &ApiRequest,
+    ) -> Result<String, String> {
+        let (status, body) = self.send(request)?;
+        engine
+            .read_tool_response(tool, status, &body)
+            .map_err(|e| format!("the response could not be read: {e}"))?
+    }
+
+    /// Sends `request`: its status and body (bounded), or the error for the model.
+    fn send(&self, request: &ApiRequest) -> Result<(u16, String), String> {
         let mut builder = ureq::http::Request::builder()
             .method(request.method.as_str())
             .uri(format!("{}{}", self.base_url, request.url));
@@ -214,10 +263,7 @@ impl ApiClient {
             .limit(self.max_response_bytes)
             .read_to_vec()
             .map_err(|e| self.describe(&e))?;
-        let body = String::from_utf8_lossy(&bytes);
-        self.policy
-            .read_response(status, &body)
-            .map_err(|e| format!("the response could not be read: {e}"))?
+        Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
     }
 
     fn describe(&self, error: &ureq::Error) -> String {
@@ -242,7 +288,7 @@ impl ApiClient {
             let request = engine
                 .build_request(tool, args)
                 .map_err(|e| e.to_string())?;
-            self.execute(&request)
+            self.execute_tool(engine, tool, &request)
         }
     }
 }

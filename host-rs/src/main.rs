@@ -114,6 +114,33 @@ fn unreadable(what: &str, e: &std::io::Error) -> anyhow::Error {
     anyhow::anyhow!("cannot read {what}: {}", io_reason(e))
 }
 
+/// What `import-openapi` tells people on standard error: the counts by level,
+/// one line per operation, and what was left to the host.
+fn import_report(imported: &toolgate::openapi::Imported) -> Vec<String> {
+    let count = |level: char| {
+        imported
+            .summary
+            .iter()
+            .filter(|l| l.starts_with(level))
+            .count()
+    };
+    let mut lines = vec![format!(
+        "toolgate: imported {} operations: {} level 1 (query), {} level 2 (modify), {} level 3 (delete)",
+        imported.summary.len(),
+        count('1'),
+        count('2'),
+        count('3')
+    )];
+    lines.extend(imported.summary.iter().map(|line| format!("  {line}")));
+    lines.extend(
+        imported
+            .notes
+            .iter()
+            .map(|note| format!("toolgate: note: {note}")),
+    );
+    lines
+}
+
 /// A configuration file's JSON text: TOML files (by extension) are converted.
 fn config_text(path: &str) -> anyhow::Result<String> {
     let text = read_text(Some(path))?;
@@ -211,31 +238,27 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             }
             Ok(exit::OK)
         }
-        Command::ImportOpenapi { file } => {
+        Command::ImportOpenapi {
+            file,
+            only,
+            exclude,
+            category,
+        } => {
             let text = read_text(file.as_deref())?;
-            let imported = toolgate::openapi::import(&text)?;
+            let options = toolgate::openapi::ImportOptions {
+                only: only.clone(),
+                exclude: exclude.clone(),
+                category: category.clone(),
+            };
+            let imported = toolgate::openapi::import(policy, &text, &options)?;
             let output = serde_json::json!({
                 "tools": imported.tools,
                 "definitions": imported.definitions,
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&output)?)?;
             out.flush()?;
-            let count = |level: char| {
-                imported
-                    .summary
-                    .iter()
-                    .filter(|l| l.starts_with(level))
-                    .count()
-            };
-            eprintln!(
-                "toolgate: imported {} operations: {} level 1 (query), {} level 2 (modify), {} level 3 (delete)",
-                imported.summary.len(),
-                count('1'),
-                count('2'),
-                count('3')
-            );
-            for line in &imported.summary {
-                eprintln!("  {line}");
+            for line in import_report(&imported) {
+                eprintln!("{line}");
             }
             Ok(exit::OK)
         }

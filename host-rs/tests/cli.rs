@@ -314,10 +314,20 @@ fn import_openapi_petstore() {
     assert_eq!(imported["definitions"].as_array().unwrap().len(), 19);
     assert!(stderr(&out)
         .contains("19 operations: 8 level 1 (query), 8 level 2 (modify), 3 level 3 (delete)"));
+    // The operation kept whole: what discovery, prompts, argument checks and
+    // request building read.
     assert_eq!(
         tools["getPetById"],
-        serde_json::json!({"kind": "api", "method": "GET", "url": "/pet/{petId}", "risk_level": 1})
+        serde_json::json!({
+            "kind": "api", "method": "GET", "url": "/pet/{petId}", "risk_level": 1,
+            "display_name": "Find pet by ID", "description": "Returns a single pet",
+            "category": "pet", "keywords": ["pet", "id", "find"],
+            "path_params_schema": {"type": "object", "properties": {"petId": {
+                "type": "integer", "format": "int64", "description": "ID of pet to return"}},
+                "required": ["petId"]}
+        })
     );
+    assert!(stderr(&out).contains("the header parameter `api_key` is left to the host"));
     assert_eq!(tools["deletePet"]["risk_level"], 3);
     let definition = imported["definitions"]
         .as_array()
@@ -363,6 +373,7 @@ fn import_openapi_petstore() {
         "",
     );
     assert!(stdout(&sneaky).contains("registry.bad-path-param"));
+    assert!(stdout(&sneaky).contains("args.schema"));
     let delete = toolgate(
         &[
             "assess",

@@ -102,8 +102,24 @@ impl Runtime for Wasmtime {
         }
     }
 
-    fn read_response(&self, status: u16, body: &str) -> Result<String, String> {
-        self.0.read_response(status, body).unwrap()
+    fn read_response(
+        &self,
+        config: Option<&str>,
+        tool: Option<&str>,
+        status: u16,
+        body: &str,
+    ) -> Result<String, String> {
+        match tool {
+            Some(tool) => self
+                .engine(config)
+                .read_tool_response(tool, status, body)
+                .unwrap(),
+            None => self.0.read_response(status, body).unwrap(),
+        }
+    }
+
+    fn import_openapi(&self, spec: &str, options: &str) -> Result<String, String> {
+        self.0.import_openapi(spec, options).unwrap()
     }
 }
 

@@ -8,6 +8,9 @@
 pub const ARGS_INVALID: &str = "args.invalid";
 /// A field the assessor needs is absent.
 pub const ARGS_MISSING_FIELD: &str = "args.missing-field";
+/// An argument of a registry API tool does not fit the entry's schemas (its
+/// path names the field, its message what was expected): confirm.
+pub const ARGS_SCHEMA: &str = "args.schema";
 /// A field the assessor needs has the wrong JSON type.
 pub const ARGS_WRONG_TYPE: &str = "args.wrong-type";
 /// The tool is listed in `denied_tools`.

@@ -223,6 +223,14 @@ pub struct ToolConfig {
     /// api: JSON Schema of the request body: the arguments it names go to the
     /// JSON body.
     pub request_body_schema: Option<serde_json::Value>,
+    /// api: the one argument whose value is the whole JSON body, for a body
+    /// that is not an object of named fields (an array, or fields whose names
+    /// clash with query parameters). Without it the body's fields are
+    /// arguments of their own.
+    pub body_field: Option<String>,
+    /// api: how a response becomes the text given back to the model (see
+    /// [`crate::api::template`]); without it the response is passed as it is.
+    pub response_template: Option<String>,
 }
 
 /// The default bound on argument size: far above any real tool call, far below
@@ -375,7 +383,13 @@ impl ToolConfig {
             field,
             kind: kind.name(),
         };
-        let present: [(&'static str, bool, ToolKind); 12] = [
+        let present: [(&'static str, bool, ToolKind); 14] = [
+            ("body_field", self.body_field.is_some(), ToolKind::Api),
+            (
+                "response_template",
+                self.response_template.is_some(),
+                ToolKind::Api,
+            ),
             ("method", self.method.is_some(), ToolKind::Api),
             ("url", self.url.is_some(), ToolKind::Api),
             ("risk_level", self.risk_level.is_some(), ToolKind::Api),
@@ -405,6 +419,17 @@ impl ToolConfig {
             if set && owner != kind {
                 return Err(wrong(field));
             }
+        }
+        if let Some(Err(e)) = self
+            .response_template
+            .as_deref()
+            .map(crate::api::template::Template::parse)
+        {
+            return Err(ConfigError::BadValue {
+                tool: tool.to_owned(),
+                field: "response_template",
+                message: e.to_string(),
+            });
         }
         // Host lists: the tools that reach the network.
         for (field, set) in [

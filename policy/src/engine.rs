@@ -288,8 +288,24 @@ impl Engine {
             (Verdict::Unproven, None) => Risk::Medium,
         };
 
-        let (action, source, rule, reason) = self.decide(tool, llm_risk, &assessment, grants);
+        let (mut action, mut source, rule, mut reason) =
+            self.decide(tool, llm_risk, &assessment, grants);
         let mut findings = Vec::with_capacity(assessment.findings.len() + 2);
+        // Arguments that do not fit a registry entry's schemas reach a person,
+        // whatever allowed the call (a denial stays a denial).
+        let problems = self.schema_problems(tool, &args);
+        if let (Some(first), false) = (problems.first(), action == Action::Deny) {
+            reason = format!("argument {first}; needs confirmation");
+            if action == Action::Allow {
+                source = Source::Default;
+            }
+            action = Action::Confirm;
+            findings.extend(
+                problems
+                    .iter()
+                    .map(|p| Finding::new(codes::ARGS_SCHEMA, format!("argument {p}"))),
+            );
+        }
         findings.extend(rule);
         findings.extend(risk_finding);
         findings.extend(assessment.findings);
@@ -300,6 +316,20 @@ impl Engine {
             llm_risk,
             summary: summary(tool, &assessment.operation, &reason),
             findings,
+        }
+    }
+
+    /// How the arguments of a registry API tool do not fit its schemas.
+    fn schema_problems(
+        &self,
+        tool: &str,
+        args: &serde_json::Map<String, serde_json::Value>,
+    ) -> Vec<crate::api::schema::Problem> {
+        match self.config.tools.get(tool) {
+            Some(settings) if settings.kind == Some(ToolKind::Api) => {
+                crate::api::schema::call_problems(settings, args)
+            }
+            _ => Vec::new(),
         }
     }
 

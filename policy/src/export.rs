@@ -114,6 +114,12 @@ impl Guest for Component {
     fn read_response(status: u16, body: String) -> Result<String, String> {
         crate::read_response(status, &body)
     }
+
+    fn import_openapi(spec: String, options: String) -> Result<String, String> {
+        crate::api::openapi::import_openapi(&spec, &options)
+            .map(|imported| serde_json::to_string(&imported).unwrap_or_default())
+            .map_err(|e| e.to_string())
+    }
 }
 
 fn finding(f: decision::Finding) -> wit::Finding {
@@ -188,6 +194,15 @@ impl GuestEngine for EngineResource {
                 body: r.body,
             })
             .map_err(|findings| findings.into_iter().map(finding).collect())
+    }
+
+    fn read_tool_response(
+        &self,
+        tool: String,
+        status: u16,
+        body: String,
+    ) -> Result<String, String> {
+        crate::api::read_tool_response(self.0.config(), &tool, status, &body)
     }
 
     fn check_line(&self, number: u64, line: Vec<u8>) -> Option<wit::CheckedLine> {

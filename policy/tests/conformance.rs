@@ -94,8 +94,28 @@ impl Runtime for Native {
             .map_err(|findings| serde_json::to_string(&findings).unwrap())
     }
 
-    fn read_response(&self, status: u16, body: &str) -> Result<String, String> {
-        toolgate_policy::read_response(status, body)
+    fn read_response(
+        &self,
+        config: Option<&str>,
+        tool: Option<&str>,
+        status: u16,
+        body: &str,
+    ) -> Result<String, String> {
+        match tool {
+            Some(tool) => toolgate_policy::api::read_tool_response(
+                engine(config).config(),
+                tool,
+                status,
+                body,
+            ),
+            None => toolgate_policy::read_response(status, body),
+        }
+    }
+
+    fn import_openapi(&self, spec: &str, options: &str) -> Result<String, String> {
+        toolgate_policy::api::openapi::import_openapi(spec, options)
+            .map(|imported| serde_json::to_string(&imported).unwrap())
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -52,3 +52,30 @@ impl ApiRequest {
         serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
     }
 }
+
+/// What an OpenAPI import takes: the operations to keep or leave out (by
+/// tag or operation id) and a category for all of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ImportOptions {
+    /// Keep only operations with one of these tags or operation ids (tool names).
+    pub only: Vec<String>,
+    /// Leave out operations with one of these tags or operation ids.
+    pub exclude: Vec<String>,
+    /// The category of every entry, instead of each operation's first tag.
+    pub category: Option<String>,
+}
+
+/// An OpenAPI import's result: registry entries, tool definitions and what
+/// people are told about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Imported {
+    /// `tools` entries ready to paste into a configuration.
+    pub tools: serde_json::Map<String, serde_json::Value>,
+    /// Tool definitions for the model (OpenAI Chat Completions shape).
+    pub definitions: Vec<serde_json::Value>,
+    /// `level METHOD path name` for each operation, in document order.
+    pub summary: Vec<String>,
+    /// What was left to the host, and why.
+    pub notes: Vec<String>,
+}

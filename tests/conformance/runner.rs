@@ -19,8 +19,12 @@
 //!   `"prompt"` (exact) or `"prompt_includes"`.
 //! - `"kind": "request"`: `"tool"`, `"args"`; `"expect"` holds `"request"` (fields
 //!   of the built request) or `"errors"` (finding codes, in order).
-//! - `"kind": "response"`: `"status"`, `"body"`; `"expect"` holds `"ok"` or `"error"`
-//!   (the exact text).
+//! - `"kind": "response"`: `"status"`, `"body"`, `"tool"`? (then read with that
+//!   registry tool's `response_template` under `"config"`); `"expect"` holds
+//!   `"ok"` or `"error"` (the exact text).
+//! - `"kind": "import"`: `"spec"` (an OpenAPI document, object or text) and
+//!   `"options"`? (object); `"expect"` holds `"output"` (the whole import),
+//!   `"summary"` (its summary lines) or `"error"` (text the error contains).
 //!
 //! An absent expectation is not checked; assess and call cases always check
 //! their action.
@@ -84,8 +88,18 @@ pub trait Runtime {
     /// The built request's canonical JSON, or the findings' JSON array.
     fn build_request(&self, config: Option<&str>, tool: &str, args: &str)
         -> Result<String, String>;
-    /// The result for the model, or the error for it.
-    fn read_response(&self, status: u16, body: &str) -> Result<String, String>;
+    /// The result for the model, or the error for it; with `tool`, read with
+    /// that registry tool's `response_template`.
+    fn read_response(
+        &self,
+        config: Option<&str>,
+        tool: Option<&str>,
+        status: u16,
+        body: &str,
+    ) -> Result<String, String>;
+    /// The import of an OpenAPI document (JSON text) as the component's JSON
+    /// text, or the error message.
+    fn import_openapi(&self, spec: &str, options: &str) -> Result<String, String>;
 }
 
 fn root() -> PathBuf {
@@ -126,6 +140,7 @@ pub fn cases() -> Vec<Case> {
             let text = match kind.as_str() {
                 "call" => text_of(&v["call"]),
                 "augment" => text_of(&v["tools"]),
+                "import" => text_of(&v["spec"]),
                 _ => text_of(&v["args"]),
             };
             cases.push(Case {
@@ -206,7 +221,19 @@ fn line_for(runtime: &dyn Runtime, case: &Case) -> String {
             Ok(request) => format!("{{\"request\":{request}}}"),
             Err(findings) => format!("{{\"error\":{findings}}}"),
         },
+        "import" => {
+            let options = case
+                .raw
+                .get("options")
+                .map_or_else(|| String::from("{}"), |o| o.to_string());
+            match runtime.import_openapi(&case.text, &options) {
+                Ok(output) => format!("{{\"output\":{output}}}"),
+                Err(text) => format!("{{\"error\":{}}}", quote(&text)),
+            }
+        }
         "response" => match runtime.read_response(
+            config,
+            Some(case.tool.as_str()).filter(|t| !t.is_empty()),
             case.raw["status"].as_u64().expect("status") as u16,
             case.raw["body"].as_str().expect("body"),
         ) {
@@ -307,6 +334,34 @@ fn check_response(case: &Case, got: &Value, failures: &mut Vec<String>) {
                     got[key]
                 ));
             }
+        }
+    }
+}
+
+fn check_import(case: &Case, got: &Value, failures: &mut Vec<String>) {
+    let label = format!("{} / {}", case.file, case.name);
+    if let Some(want) = case.expect.get("output") {
+        if got["output"] != *want {
+            failures.push(format!(
+                "{label}: output is {}, expected {want}",
+                got["output"]
+            ));
+        }
+    }
+    if let Some(want) = case.expect.get("summary") {
+        if got["output"]["summary"] != *want {
+            failures.push(format!(
+                "{label}: summary is {}, expected {want}",
+                got["output"]["summary"]
+            ));
+        }
+    }
+    if let Some(want) = case.expect.get("error").and_then(Value::as_str) {
+        if !got["error"].as_str().is_some_and(|e| e.contains(want)) {
+            failures.push(format!(
+                "{label}: error is {}, expected one containing {want:?}",
+                got["error"]
+            ));
         }
     }
 }
@@ -422,6 +477,7 @@ pub fn run(name: &str, runtime: &dyn Runtime) {
             "discover" => check_discover(case, &got, &mut failures),
             "request" => check_request(case, &got, &mut failures),
             "response" => check_response(case, &got, &mut failures),
+            "import" => check_import(case, &got, &mut failures),
             _ => check_decision(case, &got, &mut failures),
         }
     }

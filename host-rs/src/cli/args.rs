@@ -53,12 +53,12 @@ Commands:
           Verify a gate's hash-chained audit log: the record count and head hash,
           or the first broken line (exit 4); --key-file for a keyed chain, --head
           for the head hash kept elsewhere
-  import-openapi [FILE|-]
-          Registry entries and tool definitions from an OpenAPI document
-          (Rust CLI only)
+  import-openapi [--only LIST] [--exclude LIST] [--category NAME] [FILE|-]
+          Registry entries and tool definitions from an OpenAPI 3 or Swagger 2
+          document, JSON or YAML: the tools and definitions as JSON, a summary
+          on standard error. LIST: tags or operation ids, comma-separated
   config check FILE
           Check a configuration file, JSON or TOML by its .toml extension
-          (Rust CLI only)
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
 
@@ -98,6 +98,9 @@ const OPTIONS: &[(&str, bool)] = &[
     ("--key-file", true),
     ("--head", true),
     ("--unsigned", false),
+    ("--only", true),
+    ("--exclude", true),
+    ("--category", true),
 ];
 
 /// What the arguments ask for.
@@ -144,7 +147,15 @@ pub enum Command {
     /// `guidance`.
     Guidance { lang: String },
     /// `import-openapi`.
-    ImportOpenapi { file: Option<String> },
+    ImportOpenapi {
+        file: Option<String>,
+        /// `--only`: tags or operation ids, comma-separated.
+        only: Vec<String>,
+        /// `--exclude`: tags or operation ids, comma-separated.
+        exclude: Vec<String>,
+        /// `--category`.
+        category: Option<String>,
+    },
     /// `config check`.
     ConfigCheck { file: String },
     /// `audit verify`.
@@ -215,7 +226,12 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
         "check" => single("check", &["--config"], &[], &["FILE"]),
         "augment" => single("augment", &["--config", "--format"], &[], &["FILE"]),
         "guidance" => single("guidance", &["--lang"], &[], &[]),
-        "import-openapi" => single("import-openapi", &[], &[], &["FILE"]),
+        "import-openapi" => single(
+            "import-openapi",
+            &["--only", "--exclude", "--category"],
+            &[],
+            &["FILE"],
+        ),
         "config" => nested(
             "config",
             "check",
@@ -364,7 +380,26 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
                 .flatten()
                 .unwrap_or_else(|| String::from("en")),
         },
-        "import-openapi" => Command::ImportOpenapi { file: operand(0) },
+        "import-openapi" => {
+            let list = |name: &str| -> Vec<String> {
+                option(name)
+                    .flatten()
+                    .map(|v| {
+                        v.split(',')
+                            .map(str::trim)
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            Command::ImportOpenapi {
+                file: operand(0),
+                only: list("--only"),
+                exclude: list("--exclude"),
+                category: option("--category").flatten(),
+            }
+        }
         "config check" => Command::ConfigCheck {
             file: operand(0).unwrap_or_default(),
         },

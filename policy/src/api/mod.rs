@@ -6,12 +6,15 @@
 //! finds the same tools and builds the same request for the same call.
 
 pub mod discover;
+pub mod openapi;
 pub mod request;
 pub mod response;
+pub mod schema;
+pub mod template;
 
 pub use discover::{discover, tool_prompt, Candidate};
 pub use request::{build_request, ApiRequest};
-pub use response::read_response;
+pub use response::{read_response, read_tool_response};
 
 use crate::config::{Config, ToolConfig, ToolKind};
 
@@ -70,4 +73,16 @@ pub(crate) fn entries(config: &Config) -> impl Iterator<Item = Entry<'_>> {
         let kind = tool.kind?;
         (kind == ToolKind::Api || kind == ToolKind::Mcp).then_some(Entry { name, tool, kind })
     })
+}
+
+/// Whether a registry API tool's request carries a JSON body: when its entry
+/// describes one (`request_body_schema`, `body_field`), or, for POST, PUT and
+/// PATCH, when the entry describes no query parameters either (an entry with
+/// a query schema and no body schema, as an import writes for an operation
+/// without a request body, sends none).
+pub(crate) fn sends_body(tool: &ToolConfig) -> bool {
+    let method = tool.method.as_deref().unwrap_or("GET").to_ascii_uppercase();
+    tool.request_body_schema.is_some()
+        || tool.body_field.is_some()
+        || matches!(method.as_str(), "POST" | "PUT" | "PATCH") && tool.query_params_schema.is_none()
 }

@@ -78,6 +78,48 @@ fn schema_names(schema: Option<&Value>) -> (Vec<String>, Vec<String>) {
     (names("properties"), names("required"))
 }
 
+/// Fills in the `default` of every parameter the call leaves out (top-level
+/// path, query and body fields; with `body_field`, the body's own top-level
+/// fields), so the request a person approves and the one sent agree with what
+/// the API documents.
+pub fn fill_defaults(tool: &crate::config::ToolConfig, args: &mut Map<String, Value>) {
+    let flat = [
+        tool.path_params_schema.as_ref(),
+        tool.query_params_schema.as_ref(),
+        if tool.body_field.is_some() {
+            None
+        } else {
+            tool.request_body_schema.as_ref()
+        },
+    ];
+    let defaults = |schema: &Value| -> Vec<(String, Value)> {
+        schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| {
+                p.iter()
+                    .filter_map(|(k, v)| v.get("default").map(|d| (k.clone(), d.clone())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for schema in flat.into_iter().flatten() {
+        for (name, value) in defaults(schema) {
+            args.entry(name).or_insert(value);
+        }
+    }
+    if let (Some(field), Some(schema)) = (
+        tool.body_field.as_deref(),
+        tool.request_body_schema.as_ref(),
+    ) {
+        if let Some(Value::Object(body)) = args.get_mut(field) {
+            for (name, value) in defaults(schema) {
+                body.entry(name).or_insert(value);
+            }
+        }
+    }
+}
+
 /// Builds the request for calling registry tool `tool` with `args` (the model's
 /// JSON arguments). Errors are findings, all of them at once.
 pub fn build_request(config: &Config, tool: &str, args: &str) -> Result<ApiRequest, Vec<Finding>> {
@@ -102,6 +144,7 @@ pub fn build_request(config: &Config, tool: &str, args: &str) -> Result<ApiReque
     let mut args = parse_object(args, config.max_args_bytes)
         .map_err(|e| vec![Finding::new(codes::ARGS_INVALID, e.to_string())])?;
     args.remove("risk_level");
+    fill_defaults(entry.tool, &mut args);
     let method = entry.method();
     let mut problems = Vec::new();
     let mut missing = Vec::new();
@@ -137,7 +180,11 @@ pub fn build_request(config: &Config, tool: &str, args: &str) -> Result<ApiReque
     }
 
     let (query_names, query_required) = schema_names(entry.tool.query_params_schema.as_ref());
-    let (body_names, body_required) = schema_names(entry.tool.request_body_schema.as_ref());
+    // With `body_field` the body's names are the body's own, not arguments.
+    let (body_names, body_required) = match entry.tool.body_field {
+        Some(_) => (Vec::new(), Vec::new()),
+        None => schema_names(entry.tool.request_body_schema.as_ref()),
+    };
     let (_, path_required) = schema_names(entry.tool.path_params_schema.as_ref());
     for name in path_required
         .iter()
@@ -167,10 +214,15 @@ pub fn build_request(config: &Config, tool: &str, args: &str) -> Result<ApiReque
     }
 
     // Query versus body: the schemas decide; without them the method does.
-    let sends_body = entry.tool.request_body_schema.is_some()
-        || matches!(method.as_str(), "POST" | "PUT" | "PATCH");
+    let sends_body = super::sends_body(entry.tool);
     let mut query = Vec::new();
     let mut body = Map::new();
+    // With `body_field`, that argument is the whole body, sent as it is.
+    let whole_body = entry
+        .tool
+        .body_field
+        .as_deref()
+        .and_then(|field| args.remove(field));
     for (name, value) in args {
         if path_names.contains(&name) || value.is_null() {
             continue;
@@ -208,7 +260,10 @@ pub fn build_request(config: &Config, tool: &str, args: &str) -> Result<ApiReque
         url.push('?');
         url.push_str(&encoded.join("&"));
     }
-    let body = sends_body.then(|| Value::Object(body).to_string());
+    let body = match whole_body {
+        Some(value) => Some(value.to_string()),
+        None => sends_body.then(|| Value::Object(body).to_string()),
+    };
     Ok(ApiRequest {
         method,
         path,

@@ -36,6 +36,31 @@ pub fn read_response(status: u16, body: &str) -> Result<String, String> {
     })
 }
 
+/// [`read_response`] for registry tool `tool` of `config`: with the tool's
+/// `response_template`, the result (the envelope's `dat`, or the JSON) is
+/// rendered through it; errors pass unchanged, so the model still learns
+/// what went wrong.
+pub fn read_tool_response(
+    config: &crate::config::Config,
+    tool: &str,
+    status: u16,
+    body: &str,
+) -> Result<String, String> {
+    let result = read_response(status, body)?;
+    let template = config
+        .tools
+        .get(tool)
+        .and_then(|t| t.response_template.as_deref())
+        .and_then(|t| super::template::Template::parse(t).ok());
+    Ok(match template {
+        Some(template) => {
+            let value = serde_json::from_str(&result).unwrap_or(Value::String(result));
+            template.render(&value)
+        }
+        None => result,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
