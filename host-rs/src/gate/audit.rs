@@ -15,6 +15,10 @@ pub enum SinkError {
     #[cfg(feature = "sqlite")]
     #[error("audit sink: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The PostgreSQL database failed.
+    #[cfg(feature = "postgres")]
+    #[error("audit sink: {0}")]
+    Postgres(#[from] postgres::Error),
 }
 
 /// A destination for sealed audit lines.

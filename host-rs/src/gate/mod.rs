@@ -51,6 +51,8 @@
 //! ```
 
 pub mod audit;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod store;
 
 use crate::decision::Decision;

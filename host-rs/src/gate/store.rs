@@ -16,6 +16,10 @@ pub enum StoreError {
     #[cfg(feature = "sqlite")]
     #[error("checkpoint store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The PostgreSQL database failed.
+    #[cfg(feature = "postgres")]
+    #[error("checkpoint store: {0}")]
+    Postgres(#[from] postgres::Error),
     /// An id that cannot name a checkpoint (empty, or not made of letters,
     /// digits, `-` and `_`).
     #[error("checkpoint store: `{0}` is not a valid approval id")]
@@ -53,7 +57,7 @@ pub trait CheckpointStore: Send + Sync {
     }
 }
 
-fn check_id(id: &str) -> Result<(), StoreError> {
+pub(crate) fn check_id(id: &str) -> Result<(), StoreError> {
     if !id.is_empty()
         && id.len() <= 128
         && id
