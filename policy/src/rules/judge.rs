@@ -272,12 +272,16 @@ fn kind_named(kinds: &[String], s: &SqlStatement) -> bool {
 
 fn covers_statement(rule: &Rule, s: &SqlStatement) -> bool {
     let Some(m) = &rule.sql else { return false };
+    // Row writes name their kind, which is the user's word for them; a
+    // statement that destroys whole tables (DROP, TRUNCATE, a destructive
+    // ALTER) is covered only by its tables named without a glob.
+    let exact = s.destructive && !matches!(s.kind, Some("INSERT" | "UPDATE" | "DELETE" | "MERGE"));
     kind_named(&m.statements, s)
         && s.clean
         && !s.tables.is_empty()
         && s.tables
             .iter()
-            .all(|t| m.tables.iter().any(|p| table_glob(p, t, s.destructive)))
+            .all(|t| m.tables.iter().any(|p| table_glob(p, t, exact)))
 }
 
 /// A rule's table (`schema.name`, globs in either part) against a table:

@@ -22,8 +22,9 @@
 //!   globs, schema-qualified (`audit.events`, `audit.*`; an unqualified
 //!   table matches only an unqualified rule table). An allow rule covers a
 //!   statement of one of its kinds when every table it names matches and
-//!   nothing else in it is unsafe; a destructive statement only when the
-//!   rule names its tables without a glob.
+//!   nothing else in it is unsafe; a statement that destroys whole tables
+//!   (`DROP`, `TRUNCATE`, a destructive `ALTER`) only when the rule names
+//!   its tables without a glob.
 //! - `file: {operations, paths}`: operations (`read`, `write`, `create`,
 //!   `delete`, …) and path globs (`**` any depth, `*` within one segment) on
 //!   the normalised path. Traversal, secrets, `~`, drive, stream and escape
@@ -68,3 +69,6 @@ pub fn matcher_kind(rule: &Rule) -> Option<ToolKind> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests;
