@@ -4,7 +4,10 @@
 //! The generalisation per kind:
 //! - command: per segment not proven read-only (all segments when every one
 //!   is), the argv up to the first path-like or free argument, then `*`;
-//!   the exact argv for a segment the floor finds destructive, for a program
+//!   the exact argv when that prefix or the program alone is proven
+//!   read-only (a reader held back by its arguments: `cat .env`,
+//!   `sort -o out in`), for a segment the floor finds
+//!   destructive, for a program
 //!   that runs other programs (wrappers, shells, interpreters) and for every
 //!   segment of a line that pipes into a shell. Nothing when any segment has
 //!   a substitution, expansion, assignment or redirection, or the line is
@@ -93,6 +96,22 @@ const RUNS_OTHERS: &[&str] = &[
 /// The narrowest rules that, given as allow grants, would let this call run
 /// unasked; empty when no grant may (see the module documentation).
 pub fn narrowest(engine: &Engine, tool: &str, args: &str) -> Vec<Rule> {
+    let rules = candidates(engine, tool, args);
+    // Only rules that do let the call run are offered.
+    if rules.is_empty()
+        || engine
+            .assess_granted(tool, args, &Context::default(), &rules)
+            .action
+            != Action::Allow
+    {
+        return Vec::new();
+    }
+    rules
+}
+
+/// The generalisation alone, before the engine confirms that the rules let
+/// the call run (kept apart so tests can check the generalisation itself).
+pub(crate) fn candidates(engine: &Engine, tool: &str, args: &str) -> Vec<Rule> {
     let context = Context::default();
     let Ok(parsed) = crate::args::parse_object(args, engine.config().max_args_bytes) else {
         return Vec::new();
@@ -131,14 +150,7 @@ pub fn narrowest(engine: &Engine, tool: &str, args: &str) -> Vec<Rule> {
         (Some(ToolKind::Command | ToolKind::Sql | ToolKind::File | ToolKind::Http), _) => None,
         _ => Some(vec![rule(None, None, None, None)]),
     };
-    let Some(rules) = rules.filter(|r| !r.is_empty()) else {
-        return Vec::new();
-    };
-    // Only rules that do let the call run are offered.
-    if engine.assess_granted(tool, args, &context, &rules).action != Action::Allow {
-        return Vec::new();
-    }
-    rules
+    rules.unwrap_or_default()
 }
 
 fn command(f: &CommandFacts) -> Option<Vec<Vec<String>>> {
@@ -170,11 +182,25 @@ fn command(f: &CommandFacts) -> Option<Vec<Vec<String>>> {
         } else {
             generalise(argv)
         };
+        // A reader (`cat`, `grep`) not proven read-only is held back by its
+        // arguments (a secret path, an output option): those are named.
+        let words = match words.split_last() {
+            Some((last, head)) if last == "*" && (reads(head) || reads(argv.get(..1)?)) => {
+                argv.clone()
+            }
+            _ => words,
+        };
         if !out.contains(&words) {
             out.push(words);
         }
     }
     Some(out)
+}
+
+/// Whether an argv alone is proven read-only: a reader, whose other uses
+/// differ from this one only by their arguments.
+fn reads(argv: &[String]) -> bool {
+    crate::assess::command::assess_argv(argv).verdict == crate::assess::Verdict::ReadOnly
 }
 
 fn runs_others(program: &str) -> bool {
