@@ -90,7 +90,7 @@ pub(super) fn lift(value: Value) -> Result<Value, ConfigError> {
                         ));
                     };
                     for item in items {
-                        if !item.as_str().is_some_and(|s| !s.is_empty()) {
+                        if item.as_str().is_none_or(str::is_empty) {
                             return Err(bad(
                                 &format!("{path}.autoApprovedTools"),
                                 "each tool name must be a non-empty string",
