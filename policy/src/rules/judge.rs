@@ -109,7 +109,18 @@ fn touch(rule: &Rule, facts: &Facts) -> Touch {
             if f.everywhere.is_empty() {
                 return Touch::Unchecked;
             }
-            yes(f.everywhere.iter().any(|c| starts_anywhere(words, c)))
+            let touches: Vec<Touch> = f
+                .everywhere
+                .iter()
+                .map(|c| starts_anywhere(words, c))
+                .collect();
+            if touches.contains(&Touch::Yes) {
+                Touch::Yes
+            } else if touches.contains(&Touch::Unchecked) {
+                Touch::Unchecked
+            } else {
+                Touch::No
+            }
         }
         (Rule { sql: Some(m), .. }, Facts::Sql(f)) => {
             if f.statements.is_empty() {
@@ -240,29 +251,46 @@ pub(crate) fn argv_matches(rule: &[String], argv: &[String], destructive: bool) 
     }
 }
 
-/// A deny or ask rule's words against any simple command: its words start
-/// the command's words at any position (after wrappers, `sudo rm` meets
-/// `rm`), the first compared with the word's last path component too; a
-/// word that is not a plain literal meets any rule word but the first.
-fn starts_anywhere(rule: &[String], words: &[Option<String>]) -> bool {
+/// A deny or ask rule's words against any simple command: its first word is
+/// the program anywhere in the command (after wrappers, `sudo rm` meets
+/// `rm`; compared with the word's last path component too), and its other
+/// words follow in order, not necessarily next to each other (`git push
+/// origin --force` meets `["git", "push", "--force"]`). A word that is not a
+/// plain literal may be any rule word but the first: a match that needs one
+/// cannot be checked (confirm), not a match (deny). Linear: the earliest
+/// program leaves the longest rest to find the words in.
+fn starts_anywhere(rule: &[String], words: &[Option<String>]) -> Touch {
     let head: Vec<&String> = rule.iter().take_while(|w| *w != "*").collect();
     let Some((first, rest)) = head.split_first() else {
-        return false;
+        return Touch::No;
     };
-    (0..words.len()).any(|at| {
-        let program = words.get(at).and_then(Option::as_deref);
-        let program_ok = program
-            .is_some_and(|p| p == first.as_str() || p.rsplit('/').next() == Some(first.as_str()));
-        program_ok
-            && rest
-                .iter()
-                .enumerate()
-                .all(|(k, want)| match words.get(at + 1 + k) {
-                    Some(Some(word)) => word == *want,
-                    Some(None) => true,
-                    None => false,
-                })
-    })
+    let Some(at) = words.iter().position(|w| {
+        w.as_deref()
+            .is_some_and(|p| p == first.as_str() || p.rsplit('/').next() == Some(first.as_str()))
+    }) else {
+        return Touch::No;
+    };
+    let found = |unknown_matches: bool| {
+        let mut wanted = rest.iter().peekable();
+        for word in words.iter().skip(at + 1) {
+            let Some(want) = wanted.peek() else { break };
+            let meets = match word.as_deref() {
+                Some(w) => w == want.as_str(),
+                None => unknown_matches,
+            };
+            if meets {
+                wanted.next();
+            }
+        }
+        wanted.peek().is_none()
+    };
+    if found(false) {
+        Touch::Yes
+    } else if found(true) {
+        Touch::Unchecked
+    } else {
+        Touch::No
+    }
 }
 
 fn kind_named(kinds: &[String], s: &SqlStatement) -> bool {

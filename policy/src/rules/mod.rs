@@ -16,8 +16,8 @@
 //!   covered only by a rule that names it. A segment the floor finds
 //!   destructive is covered only by a rule naming its argv exactly. Deny and
 //!   ask rules match any simple command anywhere in the line (in
-//!   substitutions, groups, `sh -c` scripts, after wrappers) whose words
-//!   start with the rule's.
+//!   substitutions, groups, `sh -c` scripts, after wrappers) that runs the
+//!   rule's program with the rule's other words in order.
 //! - `sql: {statements, tables}`: statement kinds ([`SQL_KINDS`]) and table
 //!   globs, schema-qualified (`audit.events`, `audit.*`; an unqualified
 //!   table matches only an unqualified rule table). An allow rule covers a
