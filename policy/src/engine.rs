@@ -328,11 +328,36 @@ impl Engine {
             } else {
                 self.facts_of(tool, &args)
             };
-        let judged = if config.rules.is_empty() && grants.is_empty() {
+        let mut judged = if config.rules.is_empty() && grants.is_empty() {
             crate::rules::Judged::default()
         } else {
             crate::rules::judge(&config.rules, grants, tool, config.kind_of(tool), &facts)
         };
+        // A tool without an assessor of its own meets the deny and ask rules
+        // (never the allows) of the tool its name looks like
+        // (`execute_comand`), else the kind-wide ones of the kind its
+        // arguments point to.
+        if !config.rules.is_empty() && self.assessor(tool).is_none() {
+            let known = self.assessors.keys().map(String::as_str);
+            let like = match crate::toolname::lookalike(tool, known) {
+                Some(name) => Some(crate::rules::judge(
+                    &config.rules,
+                    &[],
+                    name,
+                    config.kind_of(name),
+                    &self.facts_of(name, &args),
+                )),
+                None => crate::toolname::inferred_kind(&args).map(|(kind, settings)| {
+                    let facts = build_assessor(kind, &settings, config).facts(&args);
+                    crate::rules::judge(&config.rules, &[], tool, Some(kind), &facts)
+                }),
+            };
+            if let Some(like) = like {
+                judged.deny = judged.deny.or(like.deny);
+                judged.ask = judged.ask.or(like.ask);
+                judged.unchecked = judged.unchecked.or(like.unchecked);
+            }
+        }
         let (action, source, rule, reason) =
             self.decide(tool, llm_risk, &assessment, &judged, &facts);
         let mut findings = Vec::with_capacity(assessment.findings.len() + 2);

@@ -40,7 +40,7 @@ pub(crate) fn judge(
     kind: Option<ToolKind>,
     facts: &Facts,
 ) -> Judged {
-    // Grants only ever allow, whatever effect they carry.
+    // Grants only ever allow: one that carries another effect is ignored.
     let named: Vec<(String, &Rule, bool)> = rules
         .iter()
         .enumerate()
@@ -52,13 +52,19 @@ pub(crate) fn judge(
                 allows,
             )
         })
-        .chain(grants.iter().enumerate().map(|(i, r)| {
-            (
-                r.id.clone().unwrap_or_else(|| format!("grants[{i}]")),
-                r,
-                true,
-            )
-        }))
+        .chain(
+            grants
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.effect == Effect::Allow)
+                .map(|(i, r)| {
+                    (
+                        r.id.clone().unwrap_or_else(|| format!("grants[{i}]")),
+                        r,
+                        true,
+                    )
+                }),
+        )
         .filter(|(_, r, _)| applies(r, tool, kind))
         .collect();
     let mut judged = Judged::default();
