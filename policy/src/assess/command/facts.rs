@@ -185,9 +185,8 @@ fn judge_segments(segments: &mut [Segment]) {
     let mut lost = false;
     for segment in segments.iter_mut() {
         let Some(argv) = &segment.argv else {
-            if is_directory_change(segment) {
-                lost = true;
-            }
+            // It may be `cd "$X"`: no later segment is proven from where it runs.
+            lost = true;
             continue;
         };
         if segment.redirected || segment.assigns || lost {
@@ -209,12 +208,6 @@ fn judge_segments(segments: &mut [Segment]) {
             before.push(own);
         }
     }
-}
-
-fn is_directory_change(segment: &Segment) -> bool {
-    // A segment without a literal argv may still be `cd "$X"`: after it,
-    // no later segment is proven from where it runs.
-    segment.argv.is_none()
 }
 
 /// The argv as shell words, each single-quoted.
