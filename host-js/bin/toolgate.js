@@ -7,7 +7,6 @@
 
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
 
 const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, BROKEN: 4, CONFIRM: 10, DENY: 11 };
@@ -41,7 +40,7 @@ Commands:
           document, JSON or YAML: the tools and definitions as JSON, a summary
           on standard error. LIST: tags or operation ids, comma-separated
   config check FILE
-          Check a configuration file, JSON or TOML by its .toml extension
+          Check a configuration file, JSON or TOML (read by its content)
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
 
@@ -211,13 +210,15 @@ function list(value) {
  * An OpenAPI document's JSON text: JSON as it is, YAML converted (the import
  * itself is the component's, so both CLIs import alike).
  */
-function specJson(text) {
+async function specJson(text) {
   try {
     JSON.parse(text);
     return text;
   } catch {
     // not JSON: YAML below
   }
+  // Loaded only here: no other command pays for the YAML reader at start-up.
+  const { parse: parseYaml } = await import('yaml');
   let value;
   try {
     value = parseYaml(text, { maxAliasCount: 1000 });
@@ -483,7 +484,7 @@ async function run(argv) {
       await write(policy.guidance(opts.lang));
       return EXIT.OK;
     case 'import-openapi': {
-      const spec = specJson(await readText(opts.operands[0] ?? '-'));
+      const spec = await specJson(await readText(opts.operands[0] ?? '-'));
       const options = { only: opts.only, exclude: opts.exclude, category: opts.category ?? undefined };
       const text = policy.importOpenapiJson(spec, JSON.stringify(options));
       const imported = JSON.parse(text);

@@ -9,7 +9,6 @@
 
 use anyhow::Context;
 use std::io::{BufRead, Read, Write};
-use std::path::Path;
 use std::process::ExitCode;
 use toolgate::{Action, Decision, Engine, Policy};
 
@@ -141,15 +140,10 @@ fn import_report(imported: &toolgate::openapi::Imported) -> Vec<String> {
     lines
 }
 
-/// A configuration file's JSON text: TOML files (by extension) are converted.
+/// A configuration file's text, JSON or TOML: the component reads both (by
+/// content, so both CLIs read a file alike whatever its name).
 fn config_text(path: &str) -> anyhow::Result<String> {
-    let text = read_text(Some(path))?;
-    if Path::new(path).extension().is_some_and(|e| e == "toml") {
-        let value: toml::Value =
-            toml::from_str(&text).with_context(|| format!("{path} is not valid TOML"))?;
-        return Ok(serde_json::to_string(&value)?);
-    }
-    Ok(text)
+    read_text(Some(path))
 }
 
 fn engine(policy: &Policy, config: Option<&str>) -> anyhow::Result<Engine> {

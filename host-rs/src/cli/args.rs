@@ -58,7 +58,7 @@ Commands:
           document, JSON or YAML: the tools and definitions as JSON, a summary
           on standard error. LIST: tags or operation ids, comma-separated
   config check FILE
-          Check a configuration file, JSON or TOML by its .toml extension
+          Check a configuration file, JSON or TOML (read by its content)
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
 
