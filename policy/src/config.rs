@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod layers;
 pub mod workflow;
 
 /// How far a model's own `risk_level: "low"` is trusted.
@@ -416,10 +417,25 @@ impl Config {
         if trimmed.is_empty() {
             return Ok(Config::default());
         }
+        if trimmed.starts_with('{') && !workflow::mentions_workflow(text) {
+            return Config::from_json(text);
+        }
+        let value = Config::value_of_text(text)?;
+        let text = serde_json::to_string(&value).map_err(|e| ConfigError::Invalid {
+            path: String::from("."),
+            message: e.to_string(),
+        })?;
+        Config::from_json(&text)
+    }
+
+    /// The JSON value of a configuration text (JSON or TOML, seed 004's shape
+    /// lifted into the policy's own), not yet checked.
+    pub(crate) fn value_of_text(text: &str) -> Result<serde_json::Value, ConfigError> {
+        let trimmed = text.trim_start();
+        if trimmed.is_empty() {
+            return Ok(serde_json::Value::Object(serde_json::Map::new()));
+        }
         let value: serde_json::Value = if trimmed.starts_with('{') {
-            if !workflow::mentions_workflow(text) {
-                return Config::from_json(text);
-            }
             serde_json::from_str(text).map_err(|e| ConfigError::Invalid {
                 path: String::from("."),
                 message: e.to_string(),
@@ -430,12 +446,7 @@ impl Config {
                 message: format!("not JSON, and not TOML: {}", e.message()),
             })?
         };
-        let value = workflow::lift(value)?;
-        let text = serde_json::to_string(&value).map_err(|e| ConfigError::Invalid {
-            path: String::from("."),
-            message: e.to_string(),
-        })?;
-        Config::from_json(&text)
+        workflow::lift(value)
     }
 
     fn validate(&self) -> Result<(), ConfigError> {

@@ -115,6 +115,14 @@ impl Guest for Component {
         crate::read_response(status, &body)
     }
 
+    fn layer_config(layers: String) -> Result<String, String> {
+        let layers: Vec<crate::config::layers::LayerText> =
+            serde_json::from_str(&layers).map_err(|e| format!("invalid layers: {e}"))?;
+        crate::config::layers::layered(&layers)
+            .map(|merged| serde_json::to_string(&merged).unwrap_or_default())
+            .map_err(|e| e.to_string())
+    }
+
     fn import_openapi(spec: String, options: String) -> Result<String, String> {
         crate::api::openapi::import_openapi(&spec, &options)
             .map(|imported| serde_json::to_string(&imported).unwrap_or_default())

@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod calls;
+pub mod config;
 pub mod decision;
 pub mod gate;
 pub mod records;
