@@ -10,6 +10,7 @@ pub mod api;
 pub mod calls;
 pub mod decision;
 pub mod gate;
+pub mod grants;
 pub mod records;
 pub mod rules;
 
