@@ -117,6 +117,7 @@ fn approve_runs_once_and_the_events_come_in_order() {
             Event::Requested { .. } => "requested",
             Event::Responded { .. } => "responded",
             Event::Processed { .. } => "processed",
+            Event::GrantRefused { .. } => "grant_refused",
         })
     });
     let call = Call::new("execute_sql", DELETE)
