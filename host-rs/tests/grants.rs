@@ -284,3 +284,27 @@ fn an_unsigned_gate_never_stores_a_grant() {
         .to_string_lossy()
         .starts_with("grant-")));
 }
+
+/// Grants cost no crossing: they go with the call into `begin`. A remembered
+/// approval crosses three times like any confirmed call, and the call the
+/// grant then allows twice, like any allowed call.
+#[test]
+fn grants_add_no_crossing() {
+    let policy = Policy::embedded().unwrap();
+    let gate = Gate::builder(&policy)
+        .approver(|_| Response::approve_remembered(Scope::Session))
+        .build()
+        .unwrap();
+    let call = Call::new("execute_command", NPM_TEST);
+    let crossings = |f: &dyn Fn() -> (Status, Source)| {
+        let before = policy.stats().crossings;
+        let seen = f();
+        (seen, policy.stats().crossings - before)
+    };
+    let run = || {
+        let r = gate.run(&call, exec).unwrap();
+        (r.status, r.decision.source)
+    };
+    assert_eq!(crossings(&run), ((Status::Executed, Source::Default), 3));
+    assert_eq!(crossings(&run), ((Status::Executed, Source::Rule), 2));
+}
