@@ -43,7 +43,9 @@ pub struct Pending {
     /// The narrowest allow rules that cover this call: what an answer "for
     /// this session" or "always" grants unless the host passes narrower
     /// ones. Empty: no grant may cover it, and a dialog must not offer one.
-    #[serde(default)]
+    /// Left out of the text when empty, so a checkpoint sealed before grants
+    /// existed reads back to the same canonical bytes and its MAC holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proposed: Vec<crate::rules::Rule>,
     /// The identity of the gate that asked (a deployment's name, or the id
     /// prefix of one process).
