@@ -470,6 +470,32 @@ mod tests {
     }
 
     #[test]
+    fn grants_take_a_key_and_their_operands() {
+        assert_eq!(
+            error(&["grants"]),
+            "'grants' needs a subcommand: list or revoke"
+        );
+        assert_eq!(error(&["grants", "show"]), "unknown command 'grants show'");
+        assert_eq!(
+            error(&["grants", "list", "d"]),
+            "'grants list' needs --key-file FILE"
+        );
+        assert_eq!(
+            error(&["grants", "revoke", "--key-file", "k", "d"]),
+            "'grants revoke' needs ID"
+        );
+        assert_eq!(
+            error(&["grants", "list", "--audit", "a", "--key-file", "k", "d"]),
+            "option '--audit' does not apply to 'grants list'"
+        );
+        assert!(matches!(
+            parse_strs(&["grants", "revoke", "--audit=a", "--key-file", "k", "d", "g-1"]),
+            Ok(Parsed::Run(_, Command::GrantsRevoke { ref id, ref audit, .. }))
+                if id == "g-1" && audit.as_deref() == Some("a")
+        ));
+    }
+
+    #[test]
     fn usage_errors_name_the_problem() {
         assert_eq!(error(&[]), "a command is required");
         assert_eq!(error(&["frobnicate"]), "unknown command 'frobnicate'");
