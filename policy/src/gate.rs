@@ -362,17 +362,6 @@ impl Flow {
             context: pending.context.clone(),
             grants: Vec::new(),
         };
-        let grant = match (&answer.remember, answer.answer) {
-            (Some(remember), AnswerKind::Approve) => {
-                Some(self.grant_for(&pending, &call, remember, answer.by.clone(), now)?)
-            }
-            (Some(_), _) => {
-                return Err(StepError::Invalid(String::from(
-                    "only an approval can be remembered",
-                )))
-            }
-            (None, _) => None,
-        };
         let sealed = pending.decision.clone();
         // The deadline holds when the answer is taken, not only while waiting:
         // an answer that comes at once after it (a resume of an expired
@@ -401,6 +390,19 @@ impl Flow {
                 previous,
             ));
         }
+        // After the deadline and a cancel, which hold whatever the answer
+        // asks to remember.
+        let grant = match (&answer.remember, answer.answer) {
+            (Some(remember), AnswerKind::Approve) => {
+                Some(self.grant_for(&pending, &call, remember, answer.by.clone(), now)?)
+            }
+            (Some(_), _) => {
+                return Err(StepError::Invalid(String::from(
+                    "only an approval can be remembered",
+                )))
+            }
+            (None, _) => None,
+        };
         let responded = Event::Responded {
             id: pending.id.clone(),
             answer: answer.answer,
