@@ -143,6 +143,7 @@ const EVENT_TYPES = new Map([
   ['responded', 'approval-responded'],
   ['processed', 'approval-processed'],
   ['grant_refused', 'grant-refused'],
+  ['expiring', 'approval-expiring'],
 ]);
 
 /** The prefix under which a store keeps grants (approval ids never take it). */
@@ -152,6 +153,7 @@ export const GRANT_PREFIX = 'grant-';
 function detailOf(event) {
   if (event.type === 'requested') return requestOf(event.request);
   if (event.type === 'responded') return { id: event.id, answer: event.answer, by: event.by ?? null };
+  if (event.type === 'expiring') return { id: event.id, deadline: event.deadline };
   if (event.type === 'grant_refused') return { id: event.id ?? null, code: event.code, reason: event.reason };
   return { id: event.id ?? null, tool: event.tool, status: event.status };
 }
@@ -216,6 +218,7 @@ export class Gate extends EventTarget {
   #store;
   #sinks;
   #approve;
+  #warnBeforeMs;
   #chain = null;
   #chainReady;
   /** Why the chain's last line could not be read: nothing is appended after an unknown line. */
@@ -244,6 +247,7 @@ export class Gate extends EventTarget {
    * @param {object} [options.store] where pending approvals are checkpointed (MemoryStore by default)
    * @param {object[]} [options.audit] audit sinks; the first one's last line continues the chain
    * @param {(request: object) => Promise<object> | object} [options.approve] answers every request
+   * @param {number} [options.warnBeforeMs] dispatch `approval-expiring` this long before an unanswered approval's deadline
    */
   constructor(policy, options = {}) {
     super();
@@ -280,6 +284,7 @@ export class Gate extends EventTarget {
     this.#auditRequired = settings.audit_required;
     this.#store = options.store ?? new MemoryStore();
     this.#approve = options.approve ?? null;
+    this.#warnBeforeMs = options.warnBeforeMs ?? null;
     this.#chainReady = this.#locked(async () => {
       if (this.#sinks.length === 0) return;
       this.#chain = (await this.#sinks[0].last?.()) ?? null;
@@ -775,6 +780,7 @@ export class Gate extends EventTarget {
   async #wait(pending, checkpoint, events, execute) {
     const { id } = pending;
     let stopTimer = () => {};
+    let stopWarning = () => {};
     const answered = new Promise((resolve) => {
       const slot = {
         checkpoint,
@@ -791,6 +797,11 @@ export class Gate extends EventTarget {
         const now = Date.now();
         slot.take(() => this.#settled(id, checkpoint, '{"answer":"none"}', now));
       });
+      if (this.#warnBeforeMs !== null) {
+        stopWarning = timerUntil(pending.deadline - this.#warnBeforeMs, () => {
+          if (!slot.taken) this.#emit([{ type: 'expiring', id, deadline: pending.deadline }]);
+        });
+      }
     });
     this.#emit(events);
     if (this.#approve !== null) {
@@ -807,6 +818,7 @@ export class Gate extends EventTarget {
       taken = await answered;
     } finally {
       stopTimer();
+      stopWarning();
       this.#waiting.delete(id);
       this.#finished.add(id);
     }

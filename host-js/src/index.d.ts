@@ -541,6 +541,8 @@ export interface GateOptions {
   store?: CheckpointStore;
   audit?: AuditSink[];
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+  /** Dispatch `approval-expiring` this long (ms) before an unanswered approval's deadline. */
+  warnBeforeMs?: number;
 }
 
 /** The detail of `approval-responded`: a person answered an approval. */
@@ -565,6 +567,8 @@ export interface GateEventMap {
   'approval-requested': CustomEvent<ApprovalRequest>;
   'approval-responded': CustomEvent<ApprovalResponded>;
   'approval-processed': CustomEvent<ApprovalProcessed>;
+  /** An unanswered approval nears its deadline (with the `warnBeforeMs` option). */
+  'approval-expiring': CustomEvent<{ id: string; deadline: number }>;
   /** A grant passed with a call was refused (forged, unsigned, expired) and did not apply. */
   'grant-refused': CustomEvent<{ id: string | null; code: string; reason: string }>;
 }

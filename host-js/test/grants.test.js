@@ -132,3 +132,17 @@ test('a gate without a key never stores a grant', async () => {
   assert.equal((await gate.settle(pending.id, { answer: 'approve', remember: 'session' }, exec)).status, 'executed');
   assert.ok(readdirSync(dir).every((name) => !name.startsWith('grant-')));
 });
+
+test('asked to warn, a waiting call dispatches approval-expiring once, and an answer then still counts', async () => {
+  const gate = new Gate(policy, { timeoutMs: 1500, warnBeforeMs: 1000 });
+  const warned = [];
+  const requested = new Promise((resolve) => gate.addEventListener('approval-requested', (e) => resolve(e.detail), { once: true }));
+  gate.addEventListener('approval-expiring', (e) => {
+    warned.push(e.detail);
+    gate.respond(e.detail.id, { answer: 'approve' });
+  });
+  const result = await gate.run({ tool: 'execute_command', args: NPM_TEST }, exec);
+  const request = await requested;
+  assert.equal(result.status, 'executed');
+  assert.deepEqual(warned, [{ id: request.id, deadline: request.deadline }]);
+});

@@ -174,6 +174,14 @@ pub enum Event {
         /// What became of it.
         status: Status,
     },
+    /// An approval still unanswered nears its deadline (reported by the
+    /// host, when it was asked to warn): the last chance to answer it.
+    Expiring {
+        /// The request.
+        id: String,
+        /// When it expires, in ms since the Unix epoch.
+        deadline: u64,
+    },
     /// A grant passed with the call was refused and did not apply.
     #[serde(rename = "grant_refused")]
     GrantRefused {

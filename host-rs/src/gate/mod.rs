@@ -402,9 +402,17 @@ pub struct GateBuilder {
     audit_key: Option<Vec<u8>>,
     sinks: Vec<Arc<dyn AuditSink>>,
     approver: Option<Approver>,
+    warn_before: Option<Duration>,
 }
 
 impl GateBuilder {
+    /// Reports [`Event::Expiring`] this long before an unanswered approval's
+    /// deadline (once per wait), so a dialog can say time is running out.
+    pub fn warn_before(mut self, before: Duration) -> Self {
+        self.warn_before = Some(before);
+        self
+    }
+
     /// The policy configuration (JSON; `{}` by default).
     pub fn config(mut self, config: impl Into<String>) -> Self {
         self.config = config.into();
@@ -558,6 +566,7 @@ impl GateBuilder {
                 next_id: AtomicU64::new(0),
                 id_prefix: prefix,
                 session_grants: Mutex::new(BTreeMap::new()),
+                warn_before_ms: self.warn_before.map(ms),
             }),
         };
         if let Some(gap) = gap {
@@ -657,6 +666,8 @@ struct Inner {
     id_prefix: String,
     /// The grants given "for this session", sealed, by id: in memory only.
     session_grants: Mutex<BTreeMap<String, String>>,
+    /// How long before a deadline a waiting call reports [`Event::Expiring`], in ms.
+    warn_before_ms: Option<u64>,
 }
 
 /// The approval gate. Cheap to clone; clones share their pending approvals.
@@ -736,6 +747,7 @@ impl Gate {
             policy: policy.clone(),
             config: String::from("{}"),
             timeout: DEFAULT_TIMEOUT,
+            warn_before: None,
             tool_timeouts: HashMap::new(),
             shadow: false,
             key: None,
@@ -1417,6 +1429,11 @@ impl Gate {
                 });
             drop(spawned);
         }
+        // When to warn that the deadline nears (never, once warned).
+        let mut warn_at = self
+            .inner
+            .warn_before_ms
+            .map(|before| slot.deadline.saturating_sub(before));
         let settled = {
             let mut state = lock(&slot.state);
             loop {
@@ -1440,7 +1457,19 @@ impl Gate {
                     *state = SlotState::Taken;
                     break settled;
                 }
-                let left = Duration::from_millis(slot.deadline - now);
+                if let Some(at) = warn_at.filter(|at| now >= *at) {
+                    warn_at = None;
+                    // Listeners may answer at once: they run without the lock.
+                    drop(state);
+                    self.emit(&[Event::Expiring {
+                        id: id.clone(),
+                        deadline: slot.deadline,
+                    }]);
+                    state = lock(&slot.state);
+                    continue;
+                }
+                let until = warn_at.map_or(slot.deadline, |at| at.min(slot.deadline));
+                let left = Duration::from_millis(until.saturating_sub(now));
                 state = slot
                     .ready
                     .wait_timeout(state, left)
