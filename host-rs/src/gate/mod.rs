@@ -1457,7 +1457,7 @@ impl Gate {
                     *state = SlotState::Taken;
                     break settled;
                 }
-                if let Some(at) = warn_at.filter(|at| now >= *at) {
+                if warn_at.is_some_and(|at| now >= at) {
                     warn_at = None;
                     // Listeners may answer at once: they run without the lock.
                     drop(state);
