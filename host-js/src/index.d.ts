@@ -52,6 +52,32 @@ export interface Config {
   registry_level2?: 'confirm' | 'notify';
   /** What an outbound network read may reach: public (default), allow_hosts or confirm. */
   egress?: 'public' | 'allow_hosts' | 'confirm';
+  /** Rules people write: allow, ask or deny what they match (README "Rules and modes"). */
+  rules?: Rule[];
+  /** How calls no rule decides are treated (seed 004's allow-list is `allowlist`). */
+  mode?: 'default' | 'read-only' | 'accept-edits' | 'allowlist';
+  /** How long a gate waits for an answer, in milliseconds (seed 004's `approvalTimeout`). */
+  approval_timeout_ms?: number;
+}
+
+/**
+ * One rule: an effect, the tools it applies to (a glob on the name) and at
+ * most one matcher, judged on what the assessor parsed.
+ */
+export interface Rule {
+  /** A name the decision's finding cites (else `rules[i]`). */
+  id?: string;
+  effect: 'allow' | 'ask' | 'deny';
+  /** Tool-name glob (`alert_*`, `mcp:github/*`). */
+  tool?: string;
+  /** command: an argv, word for word; a last `*` stands for further arguments. */
+  command?: string[];
+  /** sql: statement kinds and table globs (`audit.events`, `audit.*`). */
+  sql?: { statements: string[]; tables: string[] };
+  /** file: operations and path globs (`**` any depth, `*` one segment). */
+  file?: { operations: string[]; paths: string[] };
+  /** http: methods (empty: any but DELETE), host globs, path globs. */
+  http?: { methods?: string[]; hosts: string[]; paths?: string[] };
 }
 
 /** An MCP server's settings. */
@@ -117,6 +143,8 @@ export interface ToolConfig {
   required_permission?: string;
   /** api: whether the tool may be called (default true). */
   enabled?: boolean;
+  /** any kind: a person confirms every call that is not denied, whatever the model says. */
+  always_confirm?: boolean;
   /** mcp: the server the tool belongs to (see `mcp_servers`). */
   server?: string;
   /** mcp: the tool's annotations from `tools/list`. */

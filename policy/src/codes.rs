@@ -22,6 +22,20 @@ pub const RULE_DENY: &str = "rule.deny";
 pub const RULE_ASK: &str = "rule.ask";
 /// Allow rules or grants cover every part of the call that is not proven read-only.
 pub const RULE_ALLOW: &str = "rule.allow";
+/// A deny or ask rule applies to the tool, but what the call holds could not
+/// be parsed to check it: a person confirms.
+pub const RULE_UNCHECKED: &str = "rule.unchecked";
+/// The tool is configured `always_confirm`: a person confirms whatever the
+/// model says.
+pub const RULE_ALWAYS_CONFIRM: &str = "rule.always-confirm";
+/// `mode: "read-only"`: the call is not proven read-only, so it is denied.
+pub const MODE_READ_ONLY: &str = "mode.read-only";
+/// `mode: "allowlist"`: the tool is not auto-approved and no rule allows the
+/// call, so a person confirms (even a proven read).
+pub const MODE_ALLOWLIST: &str = "mode.allowlist";
+/// `mode: "accept-edits"`: a file write or create on a clean path under the
+/// tool's roots is allowed.
+pub const MODE_ACCEPT_EDITS: &str = "mode.accept-edits";
 /// The model rated the call high.
 pub const LLM_HIGH: &str = "llm.high";
 /// The model rated the call medium.

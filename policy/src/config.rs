@@ -7,6 +7,8 @@
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod workflow;
+
 /// How far a model's own `risk_level: "low"` is trusted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -59,6 +61,44 @@ pub struct Config {
     /// Rules people write: allow, ask or deny what they match (see
     /// [`crate::rules`]).
     pub rules: Vec<crate::rules::Rule>,
+    /// How calls no rule decides are treated: `default`, `read-only`,
+    /// `accept-edits` or `allowlist` (see [`Mode`]).
+    pub mode: Mode,
+    /// How long a gate waits for a person's answer, in milliseconds (seed
+    /// 004's `approvalTimeout`); `None` leaves the gate's own default. The
+    /// policy does not wait: the hosts' gates read it from here.
+    pub approval_timeout_ms: Option<u64>,
+}
+
+/// One setting for how calls that no rule decides are treated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// The built-in order: proven reads run, the model's rating counts.
+    #[default]
+    Default,
+    /// Planning: anything not proven read-only is denied, not asked; no rule
+    /// or grant allows it.
+    ReadOnly,
+    /// File writes and creates on clean paths under the file tool's roots
+    /// run unasked, as if an allow rule said so.
+    AcceptEdits,
+    /// Seed 004: only `auto_approved_tools` and allow rules (and grants) run
+    /// unasked; every other call is confirmed, even a proven read, whatever
+    /// the model says. Denies still deny.
+    Allowlist,
+}
+
+impl Mode {
+    /// The name as the configuration spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Default => "default",
+            Mode::ReadOnly => "read-only",
+            Mode::AcceptEdits => "accept-edits",
+            Mode::Allowlist => "allowlist",
+        }
+    }
 }
 
 /// An MCP server's settings.
@@ -133,7 +173,8 @@ impl ToolKind {
             .map(|&(_, kind)| kind)
     }
 
-    fn name(self) -> &'static str {
+    /// The kind's name as the configuration spells it.
+    pub fn name(self) -> &'static str {
         match self {
             ToolKind::Sql => "sql",
             ToolKind::Command => "command",
@@ -223,6 +264,11 @@ pub struct ToolConfig {
     /// api: JSON Schema of the request body: the arguments it names go to the
     /// JSON body.
     pub request_body_schema: Option<serde_json::Value>,
+    /// Any kind: a person confirms every call of this tool that is not
+    /// denied, whatever the model says (a deployment's own side-effect tool,
+    /// such as `send_email`, that a model would rate low). Allow rules and
+    /// auto-approval do not lift it.
+    pub always_confirm: bool,
 }
 
 /// The default bound on argument size: far above any real tool call, far below
@@ -243,6 +289,8 @@ impl Default for Config {
             registry_level2: Level2::default(),
             egress: Egress::default(),
             rules: Vec::new(),
+            mode: Mode::default(),
+            approval_timeout_ms: None,
         }
     }
 }
@@ -291,6 +339,22 @@ pub enum ConfigError {
         /// The dialect named.
         dialect: String,
     },
+    /// A rule that would match nothing, or more than its author meant.
+    #[error("`rules[{index}]`: {problem}")]
+    Rule {
+        /// The rule's position in `rules`.
+        index: usize,
+        /// What is wrong with it.
+        problem: crate::rules::RuleProblem,
+    },
+    /// Seed 004's `workflow` shape holds something the policy cannot map.
+    #[error("`{path}`: {message}")]
+    Workflow {
+        /// Where (`workflow.config.toolApproval.approvalTimeout`).
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A value that is empty or malformed.
     #[error("`tools.{tool}.{field}`: {message}")]
     BadValue {
@@ -336,6 +400,36 @@ impl Config {
         Ok(config)
     }
 
+    /// Reads a configuration from JSON or TOML (text whose first non-blank
+    /// character is not `{` is read as TOML). Either may be written in seed
+    /// 004's shape (`workflow.config.toolApproval`; see [`workflow`]).
+    pub fn from_text(text: &str) -> Result<Config, ConfigError> {
+        let trimmed = text.trim_start();
+        if trimmed.is_empty() {
+            return Ok(Config::default());
+        }
+        let value: serde_json::Value = if trimmed.starts_with('{') {
+            if !workflow::mentions_workflow(text) {
+                return Config::from_json(text);
+            }
+            serde_json::from_str(text).map_err(|e| ConfigError::Invalid {
+                path: String::from("."),
+                message: e.to_string(),
+            })?
+        } else {
+            toml::from_str(text).map_err(|e| ConfigError::Invalid {
+                path: String::from("."),
+                message: format!("not JSON, and not TOML: {}", e.message()),
+            })?
+        };
+        let value = workflow::lift(value)?;
+        let text = serde_json::to_string(&value).map_err(|e| ConfigError::Invalid {
+            path: String::from("."),
+            message: e.to_string(),
+        })?;
+        Config::from_json(&text)
+    }
+
     fn validate(&self) -> Result<(), ConfigError> {
         if let Some(tool) = self
             .denied_tools
@@ -349,6 +443,10 @@ impl Config {
         }
         for (tool, settings) in &self.tools {
             settings.validate(tool)?;
+        }
+        for (index, rule) in self.rules.iter().enumerate() {
+            crate::rules::check_rule(self, rule)
+                .map_err(|problem| ConfigError::Rule { index, problem })?;
         }
         Ok(())
     }
@@ -364,6 +462,18 @@ impl Config {
 
 impl ToolConfig {
     fn validate(&self, tool: &str) -> Result<(), ConfigError> {
+        // A tool without an assessor may still be pinned to confirmation.
+        let pinned_only = ToolConfig {
+            always_confirm: self.always_confirm,
+            ..ToolConfig::default()
+        };
+        if self.always_confirm
+            && self.kind.is_none()
+            && ToolKind::builtin(tool).is_none()
+            && *self == pinned_only
+        {
+            return Ok(());
+        }
         let kind = self
             .kind
             .or_else(|| ToolKind::builtin(tool))

@@ -1,18 +1,34 @@
 //! The decision order. The order is the policy: change it only with the design.
 //!
 //! 1. Arguments that are not a JSON object: confirm (`args.invalid`).
-//! 2. `denied_tools`: deny.
-//! 3. Strict mode: confirm.
-//! 4. `auto_approved_tools`: allow.
-//! 5. The model's `risk_level`: high or medium confirm; low allows, except in
-//!    guarded mode when the code layer proved the call destructive (the floor),
-//!    and except for a network read the `egress` setting holds back.
-//! 6. The tool's assessor proved it read-only: allow.
-//! 7. Everything else: confirm.
+//! 2. Deny: `denied_tools`; a deny rule that touches any part of the call
+//!    (`rule.deny`); the assessor's own denials (a host on a deny list, a
+//!    disabled registry tool, a missing permission).
+//! 3. `mode: "read-only"`: anything not proven read-only is denied
+//!    (`mode.read-only`); no rule or grant allows it.
+//! 4. Strict mode: confirm.
+//! 5. An ask rule that touches any part of the call (`rule.ask`), a deny or
+//!    ask rule that could not be checked against what the call holds
+//!    (`rule.unchecked`), or the tool's `always_confirm`
+//!    (`rule.always-confirm`): confirm, source `rule`, whatever the model says.
+//! 6. Allow rules and grants that together cover every part not proven
+//!    read-only: allow, source `rule`, the finding naming the rules.
+//! 7. `auto_approved_tools`: allow.
+//! 8. `mode: "allowlist"` (seed 004): everything else is confirmed
+//!    (`mode.allowlist`), even a proven read, even with the model's `low`.
+//! 9. `mode: "accept-edits"`: a file write or create on a clean path under the
+//!    file tool's roots (relative, when it has none) is allowed, source `rule`
+//!    (`mode.accept-edits`).
+//! 10. The model's `risk_level`: high or medium confirm; low allows, except in
+//!     guarded mode when the code layer proved the call destructive (the
+//!     floor), and except for a network read the `egress` setting holds back.
+//! 11. The tool's assessor proved it read-only: allow.
+//! 12. Everything else: confirm.
 
 use crate::args::{model_risk, parse_object};
 use crate::assess::api::ApiAssessor;
 use crate::assess::command::CommandAssessor;
+use crate::assess::facts::Facts;
 use crate::assess::file::FileAssessor;
 use crate::assess::http::HttpAssessor;
 use crate::assess::mcp::McpAssessor;
@@ -20,7 +36,7 @@ use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
 use crate::config::{
-    Config, ConfigError, Egress, Level2, MediumRisk, ModelTrust, ToolConfig, ToolKind,
+    Config, ConfigError, Egress, Level2, MediumRisk, Mode, ModelTrust, ToolConfig, ToolKind,
 };
 use crate::context::Context;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
@@ -143,6 +159,22 @@ impl Engine {
     /// A policy from a JSON configuration; see [`Config::from_json`].
     pub fn from_json(config: &str) -> Result<Engine, ConfigError> {
         Config::from_json(config).map(Engine::new)
+    }
+
+    /// A policy from a JSON or TOML configuration, in the policy's own shape
+    /// or seed 004's; see [`Config::from_text`].
+    pub fn from_text(config: &str) -> Result<Engine, ConfigError> {
+        Config::from_text(config).map(Engine::new)
+    }
+
+    /// What the tool's assessor parsed from the arguments (no facts for a
+    /// tool without an assessor of its own).
+    pub(crate) fn facts_of(
+        &self,
+        tool: &str,
+        args: &serde_json::Map<String, serde_json::Value>,
+    ) -> Facts {
+        self.assessor(tool).map_or(Facts::None, |a| a.facts(args))
     }
 
     /// The configuration in force.
@@ -288,7 +320,46 @@ impl Engine {
             (Verdict::Unproven, None) => Risk::Medium,
         };
 
-        let (action, source, rule, reason) = self.decide(tool, llm_risk, &assessment, grants);
+        // Facts are parsed only when a rule, a grant or a mode reads them.
+        let config = &self.config;
+        let facts =
+            if config.rules.is_empty() && grants.is_empty() && config.mode != Mode::AcceptEdits {
+                Facts::None
+            } else {
+                self.facts_of(tool, &args)
+            };
+        let mut judged = if config.rules.is_empty() && grants.is_empty() {
+            crate::rules::Judged::default()
+        } else {
+            crate::rules::judge(&config.rules, grants, tool, config.kind_of(tool), &facts)
+        };
+        // A tool without an assessor of its own meets the deny and ask rules
+        // (never the allows) of the tool its name looks like
+        // (`execute_comand`), else the kind-wide ones of the kind its
+        // arguments point to.
+        if !config.rules.is_empty() && self.assessor(tool).is_none() {
+            let known = self.assessors.keys().map(String::as_str);
+            let like = match crate::toolname::lookalike(tool, known) {
+                Some(name) => Some(crate::rules::judge(
+                    &config.rules,
+                    &[],
+                    name,
+                    config.kind_of(name),
+                    &self.facts_of(name, &args),
+                )),
+                None => crate::toolname::inferred_kind(&args).map(|(kind, settings)| {
+                    let facts = build_assessor(kind, &settings, config).facts(&args);
+                    crate::rules::judge(&config.rules, &[], tool, Some(kind), &facts)
+                }),
+            };
+            if let Some(like) = like {
+                judged.deny = judged.deny.or(like.deny);
+                judged.ask = judged.ask.or(like.ask);
+                judged.unchecked = judged.unchecked.or(like.unchecked);
+            }
+        }
+        let (action, source, rule, reason) =
+            self.decide(tool, llm_risk, &assessment, &judged, &facts);
         let mut findings = Vec::with_capacity(assessment.findings.len() + 2);
         findings.extend(rule);
         findings.extend(risk_finding);
@@ -310,7 +381,8 @@ impl Engine {
         tool: &str,
         llm_risk: Option<Risk>,
         assessment: &Assessment,
-        grants: &[crate::rules::Rule],
+        judged: &crate::rules::Judged,
+        facts: &Facts,
     ) -> (Action, Source, Option<Finding>, String) {
         let config = &self.config;
         let first_reason = || {
@@ -331,37 +403,20 @@ impl Engine {
                 message.to_owned(),
             );
         }
-        // Interim: rules that name tools only; the per-kind matchers replace it.
-        let tool_rule = |effect: crate::rules::Effect| {
-            self.config
-                .rules
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r, r.id.clone().unwrap_or_else(|| format!("rules[{i}]"))))
-                .chain(
-                    grants
-                        .iter()
-                        .map(|r| (r, r.id.clone().unwrap_or_else(|| String::from("a grant")))),
-                )
-                .find(|(r, _)| {
-                    r.effect == effect
-                        && r.command.is_none()
-                        && r.sql.is_none()
-                        && r.file.is_none()
-                        && r.http.is_none()
-                        && r.tool
-                            .as_deref()
-                            .is_some_and(|t| crate::rules::glob(t, tool))
-                })
-                .map(|(_, name)| name)
+        let said = |action: Action, source: Source, code: &str, message: String| {
+            (
+                action,
+                source,
+                Some(Finding::new(code, message.clone())),
+                message,
+            )
         };
-        if let Some(name) = tool_rule(crate::rules::Effect::Deny) {
-            let message = format!("the tool is denied by rule `{name}`");
-            return (
+        if let Some(name) = &judged.deny {
+            return said(
                 Action::Deny,
                 Source::Rule,
-                Some(Finding::new(codes::RULE_DENY, message.clone())),
-                message,
+                codes::RULE_DENY,
+                format!("denied by rule `{name}`"),
             );
         }
         if let Some(reason) = &assessment.deny {
@@ -379,6 +434,17 @@ impl Engine {
                 reason.message.clone(),
             );
         }
+        if config.mode == Mode::ReadOnly && assessment.verdict != Verdict::ReadOnly {
+            return said(
+                Action::Deny,
+                Source::Config,
+                codes::MODE_READ_ONLY,
+                format!(
+                    "read-only mode: the call is not proven read-only ({})",
+                    first_reason()
+                ),
+            );
+        }
         if config.strict {
             let message = "strict mode: every call needs confirmation";
             return (
@@ -388,22 +454,36 @@ impl Engine {
                 message.to_owned(),
             );
         }
-        if let Some(name) = tool_rule(crate::rules::Effect::Ask) {
-            let message = format!("rule `{name}` asks a person to confirm");
-            return (
+        if let Some(name) = &judged.ask {
+            return said(
                 Action::Confirm,
                 Source::Rule,
-                Some(Finding::new(codes::RULE_ASK, message.clone())),
-                message,
+                codes::RULE_ASK,
+                format!("rule `{name}` asks a person to confirm"),
             );
         }
-        if let Some(name) = tool_rule(crate::rules::Effect::Allow) {
-            let message = format!("allowed by rule `{name}`");
-            return (
+        if let Some(name) = &judged.unchecked {
+            return said(
+                Action::Confirm,
+                Source::Rule,
+                codes::RULE_UNCHECKED,
+                format!("rule `{name}` could not be checked against what the call holds"),
+            );
+        }
+        if config.tools.get(tool).is_some_and(|t| t.always_confirm) {
+            return said(
+                Action::Confirm,
+                Source::Rule,
+                codes::RULE_ALWAYS_CONFIRM,
+                String::from("the tool is configured `always_confirm`"),
+            );
+        }
+        if let Some(names) = &judged.allow {
+            return said(
                 Action::Allow,
                 Source::Rule,
-                Some(Finding::new(codes::RULE_ALLOW, message.clone())),
-                message,
+                codes::RULE_ALLOW,
+                format!("allowed by rule `{names}`"),
             );
         }
         if config.auto_approved_tools.contains(tool) {
@@ -413,6 +493,24 @@ impl Engine {
                 Source::Config,
                 Some(Finding::new(codes::CONFIG_AUTO_APPROVED, message)),
                 message.to_owned(),
+            );
+        }
+        if config.mode == Mode::Allowlist {
+            return said(
+                Action::Confirm,
+                Source::Config,
+                codes::MODE_ALLOWLIST,
+                String::from(
+                    "allowlist mode: the tool is not auto-approved and no rule allows the call",
+                ),
+            );
+        }
+        if config.mode == Mode::AcceptEdits && self.accepts_edit(tool, facts) {
+            return said(
+                Action::Allow,
+                Source::Rule,
+                codes::MODE_ACCEPT_EDITS,
+                String::from("accept-edits mode: a file edit under the tool's roots"),
             );
         }
         let escalated = match llm_risk {
@@ -507,6 +605,26 @@ impl Engine {
             )),
             message,
         )
+    }
+}
+
+impl Engine {
+    /// Whether accept-edits mode allows the call: a write or create by a
+    /// file tool, on a clean path inside its roots (relative when it has
+    /// none, so inside its working directory).
+    fn accepts_edit(&self, tool: &str, facts: &Facts) -> bool {
+        let Facts::File(f) = facts else {
+            return false;
+        };
+        let rooted = self
+            .config
+            .tools
+            .get(tool)
+            .is_some_and(|t| !t.roots.is_empty());
+        self.config.kind_of(tool) == Some(ToolKind::File)
+            && f.clean
+            && crate::assess::file::EDITS.contains(&f.operation.as_str())
+            && (rooted || !f.path.starts_with('/'))
     }
 }
 

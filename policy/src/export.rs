@@ -125,7 +125,7 @@ fn finding(f: decision::Finding) -> wit::Finding {
 
 impl GuestEngine for EngineResource {
     fn create(config: String) -> Result<exports::toolgate::policy::policy::Engine, String> {
-        Engine::from_json(&config)
+        Engine::from_text(&config)
             .map(|engine| exports::toolgate::policy::policy::Engine::new(EngineResource(engine)))
             .map_err(|e| e.to_string())
     }

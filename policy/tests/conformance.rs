@@ -18,7 +18,7 @@ struct Native;
 
 fn engine(config: Option<&str>) -> Engine {
     match config {
-        Some(config) => Engine::from_json(config).expect("valid config"),
+        Some(config) => Engine::from_text(config).expect("valid config"),
         None => Engine::default(),
     }
 }

@@ -20,7 +20,7 @@
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::collections::BTreeSet;
 use toolgate_policy::assess::mcp::Annotations;
-use toolgate_policy::config::{Egress, Level2, McpServer, ToolConfig, ToolKind};
+use toolgate_policy::config::{Egress, Level2, McpServer, Mode, ToolConfig, ToolKind};
 use toolgate_policy::{Config, MediumRisk, ModelTrust};
 
 /// A deserializer that holds no data and records the field (or variant) names
@@ -183,6 +183,11 @@ fn the_declared_configuration_is_the_accepted_one() {
             "Config.egress",
             &accepted::<Egress>(),
             &literals(&config, "Config", "egress"),
+        ),
+        agree(
+            "Config.mode",
+            &accepted::<Mode>(),
+            &literals(&config, "Config", "mode"),
         ),
         agree(
             "ToolConfig.kind",

@@ -12,6 +12,7 @@ mod budget;
 mod builtins;
 mod checks;
 mod destroys;
+mod facts;
 mod floor;
 mod git;
 mod grammar;
@@ -77,6 +78,24 @@ impl Assessor for CommandAssessor {
             assessment.deny = Some(assessment.findings.remove(at));
         }
         assessment
+    }
+
+    fn facts(&self, args: &Map<String, Value>) -> crate::assess::facts::Facts {
+        let facts = match args.get(&self.field) {
+            Some(Value::String(line)) => facts::command_facts(line),
+            Some(Value::Array(items)) => {
+                let argv: Option<Vec<String>> = items
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned))
+                    .collect();
+                match argv {
+                    Some(argv) => facts::argv_facts(&argv),
+                    None => return crate::assess::facts::Facts::None,
+                }
+            }
+            _ => return crate::assess::facts::Facts::None,
+        };
+        crate::assess::facts::Facts::Command(facts)
     }
 }
 

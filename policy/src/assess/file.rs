@@ -206,7 +206,85 @@ pub(crate) fn secret_path(path: &str) -> Option<&'static str> {
     paths::secret_path(path)
 }
 
+/// An operation's name as rules compare it: its key without a `file`,
+/// `text` or `textfile` suffix (`write_file` is `write`, `readTextFile` is
+/// `read`); `None` for a name that is not a known operation.
+pub(crate) fn rule_operation(operation: &str) -> Option<String> {
+    effect_of(operation)?;
+    let key = operation_key(operation)?;
+    for suffix in ["textfile", "file", "text"] {
+        if let Some(stem) = key.strip_suffix(suffix) {
+            if !stem.is_empty() {
+                return Some(stem.to_owned());
+            }
+        }
+    }
+    Some(key)
+}
+
+/// The operations "accept edits" allows: they write or create files
+/// without destroying what was there.
+pub(crate) const EDITS: &[&str] = &[
+    "write",
+    "create",
+    "edit",
+    "append",
+    "patch",
+    "mkdir",
+    "createdirectory",
+    "touch",
+];
+
+/// Whether a path's spelling is one a rule may cover: every reading
+/// (POSIX, Windows, percent-decoded, file URL) the same, no `..`, no home,
+/// drive or stream syntax, not under `/proc` or `/dev` (symlinks to other
+/// places), no secret, inside `roots`.
+fn clean_path(path: &str, readings: &[paths::Reading], roots: &[String]) -> bool {
+    let Some(first) = readings.first() else {
+        return false;
+    };
+    let text = first.text();
+    let climbs = path.split(['/', '\\']).any(|c| c == "..");
+    let odd = path.starts_with('~') || path.contains([':', '\\', '%']) || path.ends_with('/');
+    let linked = ["/proc", "/dev"]
+        .iter()
+        .any(|p| text == *p || text.starts_with(&format!("{p}/")));
+    !climbs
+        && !odd
+        && !linked
+        && !text.is_empty()
+        && readings.iter().all(|r| r.text() == text)
+        && path_problem(path, roots).is_none()
+}
+
 impl Assessor for FileAssessor {
+    fn facts(&self, args: &Map<String, Value>) -> super::facts::Facts {
+        let operation = match (string_field(args, &self.operation_field), &self.operation) {
+            (Ok(op), _) => op,
+            (Err(_), Some(fixed)) if !args.contains_key(&self.operation_field) => fixed.as_str(),
+            (Err(_), _) => return super::facts::Facts::None,
+        };
+        let (Some(key), Some(effect), Ok(path)) = (
+            rule_operation(operation),
+            effect_of(operation),
+            string_field(args, &self.path_field),
+        ) else {
+            return super::facts::Facts::None;
+        };
+        let readings = paths::readings(path).unwrap_or_default();
+        super::facts::Facts::File(super::facts::FileFacts {
+            operation: key,
+            path: readings
+                .first()
+                .map(paths::Reading::text)
+                .unwrap_or_default(),
+            clean: clean_path(path, &readings, &self.roots),
+            readings: readings.iter().map(paths::Reading::text).collect(),
+            destructive: matches!(effect, Effect::Deletes | Effect::Replaces),
+            read_only: effect == Effect::Reads && clean_path(path, &readings, &self.roots),
+        })
+    }
+
     fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         let operation = match (string_field(args, &self.operation_field), &self.operation) {
             (Ok(op), _) => op,

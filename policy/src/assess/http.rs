@@ -94,7 +94,66 @@ fn methods(declared: &str, args: &Map<String, Value>) -> (Vec<String>, Option<Fi
     (methods, Some(finding))
 }
 
+/// The host every client reads (with an explicit port), and the path when
+/// every client reads it as written: no dot segments, escapes, backslashes
+/// or credentials, plain http(s).
+fn agreed(url: &str) -> (Option<String>, Option<String>, Vec<String>) {
+    let text = url.trim_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control());
+    let readings = super::urls::readings(text);
+    let hosts: Vec<String> = readings
+        .iter()
+        .filter_map(|r| r.host.as_ref().map(super::urls::host::Host::text))
+        .collect();
+    let first = readings.first().and_then(|r| r.host.clone());
+    let plain = !text.chars().any(|c| c.is_control() || c.is_whitespace())
+        && !text.contains(['\\', '@'])
+        && readings
+            .iter()
+            .all(|r| r.host.is_some() && r.host == first && !r.userinfo);
+    let parsed = url::Url::parse(text)
+        .ok()
+        .filter(|u| plain && matches!(u.scheme(), "http" | "https") && u.username().is_empty());
+    let Some(parsed) = parsed else {
+        return (None, None, hosts);
+    };
+    let host = first.map(|h| match parsed.port() {
+        Some(port) => format!("{}:{port}", h.text()),
+        None => h.text(),
+    });
+    // The path as written, from the first `/` after the authority.
+    let raw = text
+        .split_once("://")
+        .map(|(_, rest)| {
+            let rest = rest.split(['?', '#']).next().unwrap_or("");
+            rest.find('/').and_then(|at| rest.get(at..)).unwrap_or("/")
+        })
+        .unwrap_or("");
+    let path = (raw == parsed.path() && !raw.contains('%')).then(|| raw.to_owned());
+    (host, path, hosts)
+}
+
 impl Assessor for HttpAssessor {
+    fn facts(&self, args: &Map<String, Value>) -> super::facts::Facts {
+        let method = match args.get(&self.method_field) {
+            None | Some(Value::Null) => self.default_method.as_str(),
+            Some(_) => match string_field(args, &self.method_field) {
+                Ok(method) => method,
+                Err(_) => return super::facts::Facts::None,
+            },
+        };
+        let Ok(url) = string_field(args, &self.url_field) else {
+            return super::facts::Facts::None;
+        };
+        let (methods, _) = methods(method, args);
+        let (host, path, hosts) = agreed(url);
+        super::facts::Facts::Http(super::facts::HttpFacts {
+            methods,
+            host,
+            path,
+            hosts,
+        })
+    }
+
     fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         let method = match args.get(&self.method_field) {
             None | Some(Value::Null) => self.default_method.as_str(),

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 pub mod api;
 pub mod command;
 pub mod egress;
+pub mod facts;
 pub mod file;
 pub mod http;
 pub mod mcp;
@@ -77,6 +78,14 @@ pub trait Assessor {
     /// Assesses a call's arguments (already known to be a JSON object) in the
     /// caller's context.
     fn assess(&self, args: &Map<String, Value>, context: &Context) -> Assessment;
+
+    /// What the assessor parsed, for the rules people write (see
+    /// [`facts`]). Built only when a rule or a mode needs it; the default,
+    /// no facts, lets only rules that name the tool alone apply.
+    fn facts(&self, args: &Map<String, Value>) -> facts::Facts {
+        let _ = args;
+        facts::Facts::None
+    }
 }
 
 /// Combines part verdicts: destructive beats unproven beats read-only, so one

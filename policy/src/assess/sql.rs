@@ -5,6 +5,7 @@
 //! Anything the parser refuses is not proven safe, so it is `confirm`: a
 //! dialect trick that confuses the parser must never turn into an allow.
 
+mod facts;
 mod functions;
 mod readings;
 mod statements;
@@ -16,6 +17,7 @@ use crate::codes;
 use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
+pub use facts::sql_facts;
 use functions::Class;
 use serde_json::{Map, Value};
 use sqlparser::ast::{
@@ -198,6 +200,15 @@ impl Assessor for SqlAssessor {
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
         };
         assess_sql_with(sql, &self.dialect, &self.allow_functions)
+    }
+
+    fn facts(&self, args: &Map<String, Value>) -> super::facts::Facts {
+        match args.get(&self.field) {
+            Some(Value::String(sql)) => {
+                super::facts::Facts::Sql(sql_facts(sql, &self.dialect, &self.allow_functions))
+            }
+            _ => super::facts::Facts::None,
+        }
     }
 }
 
@@ -1233,6 +1244,7 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
         label,
         allow,
         plan_only: false,
+        skip_top: false,
         ctes: Vec::new(),
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
@@ -1252,6 +1264,7 @@ fn check_plan(statement: &Statement, label: &str, allow: &[String]) -> (Verdict,
         label,
         allow,
         plan_only: true,
+        skip_top: false,
         ctes: Vec::new(),
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
@@ -1267,6 +1280,9 @@ struct QueryCheck<'a> {
     allow: &'a [String],
     /// Only what planning does (function binding, file access) counts.
     plan_only: bool,
+    /// The first statement visited is the one a rule names (its own write is
+    /// not a finding); everything nested in it still is.
+    skip_top: bool,
     /// CTEs seen so far, with the unlinked groups their bodies multiply.
     ctes: Vec<(String, usize)>,
     verdict: Verdict,
@@ -1624,6 +1640,9 @@ impl Visitor for QueryCheck<'_> {
     type Break = ();
 
     fn pre_visit_statement(&mut self, statement: &Statement) -> ControlFlow<()> {
+        if std::mem::take(&mut self.skip_top) {
+            return ControlFlow::Continue(());
+        }
         // Statements nested in a query: data-modifying CTEs and the like.
         if !self.plan_only && !matches!(statement, Statement::Query(_)) {
             let (verdict, findings) = not_read(statement, self.label);
