@@ -379,17 +379,6 @@ export interface ApprovalRequest {
   proposed: Rule[];
 }
 
-/** A rule, as configured or as a grant holds it (effect, tool glob, one matcher per kind). */
-export interface Rule {
-  id?: string;
-  effect: 'allow' | 'ask' | 'deny';
-  tool?: string;
-  command?: string[];
-  sql?: { statements: string[]; tables: string[] };
-  file?: { operations: string[]; paths: string[] };
-  http?: { methods?: string[]; hosts: string[]; paths?: string[] };
-}
-
 /** Where a grant lives: this session (memory), the project or the user (the gate's store). */
 export type GrantScope = 'session' | 'project' | 'user';
 
