@@ -43,6 +43,12 @@ Commands:
           Check a configuration file, JSON or TOML (read by its content)
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
+  grants list --key-file FILE DIR
+          List the grants (approvals given "always") kept in a checkpoint
+          directory; a forged, unsigned or expired one is listed with why (exit 4)
+  grants revoke --key-file FILE [--audit FILE] DIR ID
+          Revoke a grant: no later call is decided with it; --audit appends the
+          revocation's record to that audit log
 
 Options:
   --component FILE  Load this policy component instead of the embedded one
@@ -61,7 +67,7 @@ Exit codes:
   1   error: unreadable file or configuration, policy fault
   2   usage error
   3   check: some input lines were malformed (see the error objects in the output)
-  4   audit verify, approvals list: a record failed verification
+  4   audit verify, approvals list, grants list: a record failed verification
   10  at least one call needs confirmation, none denied
   11  at least one call denied
 `;
@@ -85,6 +91,7 @@ const OPTIONS = new Map([
   ['--only', true],
   ['--exclude', true],
   ['--category', true],
+  ['--audit', true],
 ]);
 
 /** Each command: its options, required and optional operands. */
@@ -97,6 +104,8 @@ const SHAPES = {
   'config check': { options: [], required: ['FILE'], optional: [] },
   'audit verify': { options: ['--key-file', '--head'], required: ['FILE'], optional: [] },
   'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
+  'grants list': { options: ['--key-file'], required: ['DIR'], optional: [] },
+  'grants revoke': { options: ['--key-file', '--audit'], required: ['DIR', 'ID'], optional: [] },
 };
 
 /** The parent commands and their one subcommand. */
@@ -104,6 +113,9 @@ const NESTED = { config: 'check', audit: 'verify', approvals: 'list' };
 
 /** The commands only the Rust CLI has (its checkpoint directory). */
 const RUST_ONLY = new Set(['approvals list']);
+/** The parent commands with several subcommands, and how the usage error names them. */
+const NESTED_MANY = { grants: { subs: ['list', 'revoke'], named: 'list or revoke' } };
+
 
 /** `text` with control characters written as `\u{…}`, for a terminal. */
 function printable(text) {
@@ -159,6 +171,12 @@ function parseArgs(argv) {
     if (positional[1] !== sub) throw new UsageError(`unknown command '${command} ${printable(positional[1])}'`);
     command = `${command} ${sub}`;
     words = 2;
+  } else if (Object.hasOwn(NESTED_MANY, command)) {
+    const { subs, named } = NESTED_MANY[command];
+    if (positional.length < 2) throw new UsageError(`'${command}' needs a subcommand: ${named}`);
+    if (!subs.includes(positional[1])) throw new UsageError(`unknown command '${command} ${printable(positional[1])}'`);
+    command = `${command} ${positional[1]}`;
+    words = 2;
   } else if (!Object.hasOwn(SHAPES, command)) {
     throw new UsageError(`unknown command '${printable(command)}'`);
   }
@@ -182,10 +200,15 @@ function parseArgs(argv) {
       throw new UsageError("'approvals list' needs --key-file FILE or --unsigned");
     }
   }
+  if ((command === 'grants list' || command === 'grants revoke') && !given.has('--key-file')) {
+    // Stored grants are always signed: no key, no grants.
+    throw new UsageError(`'${command}' needs --key-file FILE`);
+  }
   return {
     globals,
     command,
     operands,
+    audit: given.get('--audit') ?? null,
     config: given.get('--config') ?? null,
     json: given.has('--json'),
     format: given.get('--format') ?? null,
@@ -275,6 +298,15 @@ function importReport(imported) {
   for (const line of imported.summary) lines.push(`  ${line}`);
   for (const note of imported.notes) lines.push(`toolgate: note: ${note}`);
   return lines.map((line) => `${line}\n`).join('');
+}
+
+/** The gate over a checkpoint directory that `grants list` and `grants revoke` work with. */
+async function grantsGate(policy, opts) {
+  const { Gate } = await import('../src/index.js');
+  const { FileStore, JsonlSink } = await import('../src/node.js');
+  const key = await readKey(opts.keyFile);
+  const audit = opts.audit === null ? [] : [new JsonlSink(opts.audit)];
+  return new Gate(policy, { key, store: new FileStore(opts.operands[0]), audit });
 }
 
 /** Why a file could not be read, in the words the Rust CLI uses. */
@@ -516,6 +548,33 @@ async function run(argv) {
         await write(`broken: ${e.message}\n`);
         return EXIT.BROKEN;
       }
+    }
+    case 'grants list': {
+      const gate = await grantsGate(policy, opts);
+      let refused = false;
+      try {
+        for (const listed of await gate.grants()) {
+          if (listed.ok) await write(`{"id":${JSON.stringify(listed.id)},"grant":${JSON.stringify(listed.grant)}}\n`);
+          else {
+            refused = true;
+            await write(`{"id":${JSON.stringify(listed.id)},"error":${JSON.stringify(listed.error)}}\n`);
+          }
+        }
+      } finally {
+        gate.dispose?.();
+      }
+      return refused ? EXIT.BROKEN : EXIT.OK;
+    }
+    case 'grants revoke': {
+      const gate = await grantsGate(policy, opts);
+      const [dir, id] = opts.operands;
+      try {
+        if (!(await gate.revoke(id))) throw new ToolgateError(`no grant \`${printable(id)}\` in ${dir}`);
+      } finally {
+        gate.dispose?.();
+      }
+      await write(`revoked ${printable(id)}\n`);
+      return EXIT.OK;
     }
     default:
       throw new ToolgateError(`'${opts.command}' is not implemented`);

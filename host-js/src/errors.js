@@ -64,7 +64,7 @@ export class AuditBrokenError extends ToolgateError {
 /** A gate operation was refused; `code` says why. */
 export class GateError extends ToolgateError {
   /**
-   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key'} code
+   * @param {'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key' | 'audit'} code
    * @param {string} message
    * @param {object} [options]
    */

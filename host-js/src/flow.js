@@ -88,6 +88,18 @@ export class Flow {
     return this.#step((h) => h.gap(w, t, p));
   }
 
+  /** A sealed grant's JSON text, if this flow's key signed it and it has not expired at `now`. */
+  openGrant(grant, now) {
+    const [g, t] = [String(grant), time(now)];
+    return this.#step((h) => h.openGrant(g, t));
+  }
+
+  /** The audit line recording that a sealed grant was revoked at `now`. */
+  revoke(grant, now, previous) {
+    const [g, t, p] = [String(grant), time(now), optional(previous)];
+    return this.#step((h) => h.revoke(g, t, p));
+  }
+
   /** Frees the flow in the component. */
   dispose() {
     this.#policy._disposeFlow(this.#id);

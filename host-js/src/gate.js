@@ -103,6 +103,7 @@ function requestOf(p) {
     context: p.context ?? null,
     configHash: p.config_hash ?? '',
     gate: p.gate ?? '',
+    proposed: p.proposed ?? [],
     decision: decisionOf(p.decision),
     requestedAt: p.requested_at,
     deadline: p.deadline,
@@ -141,17 +142,24 @@ const EVENT_TYPES = new Map([
   ['requested', 'approval-requested'],
   ['responded', 'approval-responded'],
   ['processed', 'approval-processed'],
+  ['grant_refused', 'grant-refused'],
+  ['expiring', 'approval-expiring'],
 ]);
+
+/** The prefix under which a store keeps grants (approval ids never take it). */
+export const GRANT_PREFIX = 'grant-';
 
 /** An event of the flow as the `detail` of the gate's event. */
 function detailOf(event) {
   if (event.type === 'requested') return requestOf(event.request);
   if (event.type === 'responded') return { id: event.id, answer: event.answer, by: event.by ?? null };
+  if (event.type === 'expiring') return { id: event.id, deadline: event.deadline };
+  if (event.type === 'grant_refused') return { id: event.id ?? null, code: event.code, reason: event.reason };
   return { id: event.id ?? null, tool: event.tool, status: event.status };
 }
 
-/** The call as the flow reads it. */
-function callText(call) {
+/** The call as the flow reads it, with the sealed grants in force. */
+function callText(call, grants = []) {
   if (call === null || typeof call !== 'object') throw new TypeError('a call is an object with `tool` and `args`');
   const c = { tool: String(call.tool ?? ''), args: call.args === undefined ? '{}' : textOf(call.args) };
   if (call.callId !== undefined && call.callId !== null) c.call_id = String(call.callId);
@@ -159,6 +167,7 @@ function callText(call) {
   if (call.sessionId !== undefined && call.sessionId !== null) c.session_id = String(call.sessionId);
   if (call.userId !== undefined && call.userId !== null) c.user_id = String(call.userId);
   if (call.context !== undefined && call.context !== null) c.context = textOf(call.context);
+  if (grants.length > 0) c.grants = grants;
   return json(c);
 }
 
@@ -171,6 +180,14 @@ function answerText(response) {
   if (response.args !== undefined && response.args !== null) a.args = textOf(response.args);
   for (const key of ['message', 'instruction', 'by']) {
     if (response[key] !== undefined && response[key] !== null) a[key] = String(response[key]);
+  }
+  const remember = response.remember;
+  if (remember !== undefined && remember !== null) {
+    // `remember: 'session'` is short for `{scope: 'session'}`.
+    const r = typeof remember === 'string' ? { scope: remember } : remember;
+    a.remember = { scope: r.scope };
+    if (r.rules !== undefined && r.rules !== null) a.remember.rules = r.rules;
+    if (r.expiresAt !== undefined && r.expiresAt !== null) a.remember.expires_at = r.expiresAt;
   }
   return json(a);
 }
@@ -201,6 +218,7 @@ export class Gate extends EventTarget {
   #store;
   #sinks;
   #approve;
+  #warnBeforeMs;
   #chain = null;
   #chainReady;
   /** Why the chain's last line could not be read: nothing is appended after an unknown line. */
@@ -211,6 +229,8 @@ export class Gate extends EventTarget {
   #finished = new Set();
   #nextId = 0;
   #prefix = idPrefix();
+  /** Grants given "for this session", sealed, by id: in memory only. */
+  #sessionGrants = new Map();
 
   /**
    * @param {import('./index.js').Policy} policy
@@ -227,6 +247,7 @@ export class Gate extends EventTarget {
    * @param {object} [options.store] where pending approvals are checkpointed (MemoryStore by default)
    * @param {object[]} [options.audit] audit sinks; the first one's last line continues the chain
    * @param {(request: object) => Promise<object> | object} [options.approve] answers every request
+   * @param {number} [options.warnBeforeMs] dispatch `approval-expiring` this long before an unanswered approval's deadline
    */
   constructor(policy, options = {}) {
     super();
@@ -263,6 +284,7 @@ export class Gate extends EventTarget {
     this.#auditRequired = settings.audit_required;
     this.#store = options.store ?? new MemoryStore();
     this.#approve = options.approve ?? null;
+    this.#warnBeforeMs = options.warnBeforeMs ?? null;
     this.#chainReady = this.#locked(async () => {
       if (this.#sinks.length === 0) return;
       this.#chain = (await this.#sinks[0].last?.()) ?? null;
@@ -416,7 +438,9 @@ export class Gate extends EventTarget {
    * when `runs`). Resolves with the step taken and, when appended, committed.
    */
   async #begin(call, runs) {
-    const text = callText(call);
+    callText(call);
+    // Read at each call, so gates sharing a store see each other's grants at once.
+    const text = callText(call, (await this.#sealedGrants()).map(([, sealed]) => sealed));
     await this.#chainReady.catch(() => {});
     const id = this.#newId();
     const now = Date.now();
@@ -535,9 +559,84 @@ export class Gate extends EventTarget {
         throw new GateError('already-answered', `approval \`${id}\` was already answered`);
       }
       await this.#store.remove(id);
-      return this.#commit(step);
+      // The grant is kept before its record is written: one that cannot be
+      // kept rejects, and nothing runs.
+      const grant = step.step.step === 'run' ? step.step.grant ?? null : null;
+      if (grant !== null) await this.#keep(grant.grant, grant.sealed);
+      const done = await this.#commit(step);
+      // Its record not written and the gate runs nothing unrecorded: the
+      // call will not run, and the grant that record carried is not kept.
+      if (grant !== null && !done.primary && this.#auditRequired) await this.#forget(grant.grant);
+      return done;
     });
     return committed.step.step === 'run' ? this.#carry(committed, execute) : this.#result(committed);
+  }
+
+  /** Keeps a grant just made: a session grant in memory, the others in the store. */
+  async #keep(grant, sealed) {
+    if (grant.scope === 'session') {
+      this.#sessionGrants.set(grant.id, sealed);
+      return;
+    }
+    try {
+      await this.#store.put(GRANT_PREFIX + grant.id, sealed);
+    } catch (e) {
+      throw new GateError('checkpoint', `grant \`${grant.id}\` could not be stored: ${messageOf(e)}`, { cause: e });
+    }
+  }
+
+  async #forget(grant) {
+    this.#sessionGrants.delete(grant.id);
+    if (grant.scope !== 'session') await this.#store.remove(GRANT_PREFIX + grant.id).catch(() => {});
+  }
+
+  /** The sealed grants of the session and the store, as `[id, sealed]`. */
+  async #sealedGrants() {
+    const stored = (await this.#store.list())
+      .filter(([key]) => key.startsWith(GRANT_PREFIX))
+      .map(([key, text]) => [key.slice(GRANT_PREFIX.length), text]);
+    return [...this.#sessionGrants.entries(), ...stored];
+  }
+
+  /**
+   * Every grant this gate holds (session) or its store keeps (project,
+   * user), each opened by the component: `{ok: true, id, grant}`, or `{ok:
+   * false, id, error}` (its finding code first) for a forged, unsigned or
+   * expired one, which does not apply.
+   */
+  async grants() {
+    const now = Date.now();
+    return (await this.#sealedGrants()).map(([id, sealed]) => {
+      try {
+        return { ok: true, id, grant: JSON.parse(this.#flow.openGrant(sealed, now)) };
+      } catch (e) {
+        if (!(e instanceof StepError)) throw e;
+        return { ok: false, id, error: e.message };
+      }
+    });
+  }
+
+  /**
+   * Revokes grant `id` (session or stored): the revocation is audited and
+   * the grant removed, so no later call is decided with it. Resolves with
+   * whether there was such a grant.
+   */
+  async revoke(id) {
+    const found = (await this.#sealedGrants()).find(([key]) => key === id);
+    if (found === undefined) return false;
+    const [, sealed] = found;
+    await this.#chainReady.catch(() => {});
+    await this.#locked(async () => {
+      if (this.#sinks.length > 0) {
+        const now = Date.now();
+        const line = (previous) => ({ audit: this.#flow.revoke(sealed, now, previous) });
+        const { error } = await this.#commit({ step: line(this.#chain), used: this.#chain, redo: line });
+        if (error !== null) throw new GateError('audit', `the revocation could not be recorded: ${error}`);
+      }
+      if (this.#sessionGrants.has(id)) this.#sessionGrants.delete(id);
+      else await this.#store.remove(GRANT_PREFIX + id);
+    });
+    return true;
   }
 
   /**
@@ -568,6 +667,7 @@ export class Gate extends EventTarget {
   async pending() {
     const out = [];
     for (const [id, text] of await this.#store.list()) {
+      if (id.startsWith(GRANT_PREFIX)) continue;
       try {
         out.push({ ok: true, request: requestOf(this.#open(id, text)) });
       } catch (error) {
@@ -625,6 +725,7 @@ export class Gate extends EventTarget {
     let closed = 0;
     await this.#chainReady.catch(() => {});
     for (const [id, text] of await this.#store.list()) {
+      if (id.startsWith(GRANT_PREFIX)) continue;
       let pending;
       try {
         pending = this.#open(id, text);
@@ -679,6 +780,7 @@ export class Gate extends EventTarget {
   async #wait(pending, checkpoint, events, execute) {
     const { id } = pending;
     let stopTimer = () => {};
+    let stopWarning = () => {};
     const answered = new Promise((resolve) => {
       const slot = {
         checkpoint,
@@ -695,6 +797,11 @@ export class Gate extends EventTarget {
         const now = Date.now();
         slot.take(() => this.#settled(id, checkpoint, '{"answer":"none"}', now));
       });
+      if (this.#warnBeforeMs !== null) {
+        stopWarning = timerUntil(pending.deadline - this.#warnBeforeMs, () => {
+          if (!slot.taken) this.#emit([{ type: 'expiring', id, deadline: pending.deadline }]);
+        });
+      }
     });
     this.#emit(events);
     if (this.#approve !== null) {
@@ -711,6 +818,7 @@ export class Gate extends EventTarget {
       taken = await answered;
     } finally {
       stopTimer();
+      stopWarning();
       this.#waiting.delete(id);
       this.#finished.add(id);
     }

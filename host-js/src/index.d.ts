@@ -348,7 +348,7 @@ export const DEFAULT_TIMEOUT_MS: number;
 
 /** A gate operation was refused. */
 export class GateError extends ToolgateError {
-  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key';
+  code: 'unknown' | 'already-answered' | 'invalid-edit' | 'checkpoint' | 'key' | 'audit';
 }
 
 /** A tool call to run through the gate. */
@@ -381,7 +381,34 @@ export interface ApprovalRequest {
   configHash: string;
   /** The identity of the gate that asked. */
   gate: string;
+  /**
+   * The narrowest allow rules that cover this call: what "for this session"
+   * or "always" grants unless the response passes narrower ones. Empty: no
+   * grant may cover it, and a dialog must not offer one.
+   */
+  proposed: Rule[];
 }
+
+/** Where a grant lives: this session (memory), the project or the user (the gate's store). */
+export type GrantScope = 'session' | 'project' | 'user';
+
+/** An approval remembered: allow rules the gate applies to later calls until expiry or revocation. */
+export interface Grant {
+  id: string;
+  scope: GrantScope;
+  tool: string;
+  rules: Rule[];
+  created_at: number;
+  expires_at: number | null;
+  approval_id: string;
+  by: string | null;
+  session_id: string | null;
+  user_id: string | null;
+  gate: string;
+}
+
+/** A grant as `Gate.grants` lists it. */
+export type GrantListing = { ok: true; id: string; grant: Grant } | { ok: false; id: string; error: string };
 
 /** A person's answer. */
 export type ApprovalResponse = {
@@ -394,6 +421,12 @@ export type ApprovalResponse = {
   instruction?: string;
   /** Who answered, for the audit. */
   by?: string;
+  /**
+   * With `approve`: remember it ("for this session" or "always"). The rules
+   * default to the request's `proposed`; narrower ones must name the call's
+   * tool exactly and still cover it, else `GateError('invalid-edit')`.
+   */
+  remember?: GrantScope | { scope: GrantScope; rules?: Rule[]; expiresAt?: number };
 };
 
 export type Status = 'executed' | 'failed' | 'denied' | 'rejected' | 'expired' | 'cancelled';
@@ -410,6 +443,10 @@ export class Flow {
   settle(checkpoint: string, answer: string, now: number, previous?: string | null): string;
   finish(ticket: string, ran: string, now: number, previous?: string | null): string;
   gap(what: string, now: number, previous?: string | null): string;
+  /** A sealed grant's JSON, if this flow's key signed it and it has not expired at `now`. */
+  openGrant(grant: string, now: number): string;
+  /** The audit line recording that a sealed grant was revoked at `now`. */
+  revoke(grant: string, now: number, previous?: string | null): string;
   dispose(): void;
   [Symbol.dispose](): void;
 }
@@ -531,6 +568,8 @@ export interface GateOptions {
   store?: CheckpointStore;
   audit?: AuditSink[];
   approve?: (request: ApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+  /** Dispatch `approval-expiring` this long (ms) before an unanswered approval's deadline. */
+  warnBeforeMs?: number;
 }
 
 /** The detail of `approval-responded`: a person answered an approval. */
@@ -555,6 +594,10 @@ export interface GateEventMap {
   'approval-requested': CustomEvent<ApprovalRequest>;
   'approval-responded': CustomEvent<ApprovalResponded>;
   'approval-processed': CustomEvent<ApprovalProcessed>;
+  /** An unanswered approval nears its deadline (with the `warnBeforeMs` option). */
+  'approval-expiring': CustomEvent<{ id: string; deadline: number }>;
+  /** A grant passed with a call was refused (forged, unsigned, expired) and did not apply. */
+  'grant-refused': CustomEvent<{ id: string | null; code: string; reason: string }>;
 }
 
 /** Options of `addEventListener`, written out: Node's declarations have no global `AddEventListenerOptions`. */
@@ -581,6 +624,10 @@ export class Gate extends EventTarget {
   resume(id: string, execute: Executor): Promise<ToolResult>;
   /** Closes pending approvals past their deadline (expired, never run) and removes old tombstones. */
   sweep(): Promise<number>;
+  /** The grants of this session and of the store, each opened and checked. */
+  grants(): Promise<GrantListing[]>;
+  /** Revokes a grant (audited); resolves with whether there was one. */
+  revoke(id: string): Promise<boolean>;
   respond(id: string, response: ApprovalResponse): void;
   cancel(id: string): void;
   /** Decides `call` now; a `confirm` is stored for `settle` (check-now / settle-later). */

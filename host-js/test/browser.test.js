@@ -201,3 +201,44 @@ test('the approval demo: allow, approve, reject, edit, deny, expire, resume; scr
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the approval demo remembers: npm test approved always, then allowed by rule; a chained command still asks', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}/demo/gate.html?timeout=6000&script=grants`);
+  await page.waitForSelector('#next:not([disabled])', { timeout: 30_000 });
+  const statusOf = async (n) => {
+    await page.waitForSelector(`#turn-${n}[data-status]`, { timeout: 15_000 });
+    return page.getAttribute(`#turn-${n}`, 'data-status');
+  };
+  const dialogOpen = () => page.waitForSelector('#dialog[open]', { timeout: 10_000 });
+
+  // 1. npm test is confirmed; the dialog shows the rule "always" would allow.
+  await page.click('#next');
+  await dialogOpen();
+  assert.equal(await page.textContent('#d-tool'), 'execute_command');
+  const proposed = (await page.textContent('#d-proposed')).split('\n').map((line) => JSON.parse(line));
+  assert.ok(proposed.length > 0 && proposed.every((rule) => rule.effect === 'allow' && rule.tool === 'execute_command'));
+  assert.equal(await page.isVisible('#d-always'), true);
+  await page.click('#d-always');
+  assert.equal(await statusOf(1), 'executed');
+
+  // 2. The same call runs at once, allowed by the grant's rule.
+  await page.click('#next');
+  assert.equal(await statusOf(2), 'executed');
+  assert.equal(await page.$('#dialog[open]'), null);
+  assert.equal(await page.textContent('#turn-2 .source'), 'rule');
+  const grants = await page.evaluate(() => window.toolgateGate.grants());
+  assert.equal(grants.length, 1);
+  assert.equal(grants[0].grant.scope, 'project');
+
+  // 3. The bypass is never covered (needs the rule matchers): asked, and rejected.
+  await page.click('#next');
+  await dialogOpen();
+  await page.click('#d-reject');
+  assert.equal(await statusOf(3), 'rejected');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

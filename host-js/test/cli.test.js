@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseVectors } from './conformance-lib.js';
@@ -210,6 +210,14 @@ const dir = join(scratch, 'a-directory');
 mkdirSync(dir, { recursive: true });
 const deny = join(scratch, 'parity-deny.json');
 writeFileSync(deny, '{"denied_tools":["execute_command"]}');
+const grantKey = join(scratch, 'grant-key');
+writeFileSync(grantKey, 'grants-cli-key-0123456789\n');
+const forgedGrants = join(scratch, 'forged-grants');
+mkdirSync(forgedGrants, { recursive: true });
+writeFileSync(
+  join(forgedGrants, 'grant-g-x.json'),
+  `{"format":"toolgate.grant/1","grant":{"id":"g-x","scope":"project","tool":"execute_command","rules":[{"id":"g-x","effect":"allow","tool":"execute_command"}],"created_at":0,"expires_at":null,"approval_id":"x","by":null,"session_id":null,"user_id":null,"gate":"g"},"mac":"${'0'.repeat(64)}"}`,
+);
 const badConfig = join(scratch, 'parity-bad.json');
 writeFileSync(badConfig, '{"strict":"yes"}');
 // Over the component's memory cap (256 MiB, the same in both CLIs): the
@@ -270,6 +278,15 @@ const PARITY = [
   ['import-openapi --category without a value', ['import-openapi', '--category'], '', 2],
   ['approvals list without a key or --unsigned', ['approvals', 'list', dir], '', 2],
   ['approvals list with both', ['approvals', 'list', '--unsigned', '--key-file', 'k', dir], '', 2],
+  ['grants without a subcommand', ['grants'], '', 2],
+  ['grants with an unknown subcommand', ['grants', 'show'], '', 2],
+  ['grants list without a key', ['grants', 'list', dir], '', 2],
+  ['grants list with --unsigned', ['grants', 'list', '--unsigned', '--key-file', grantKey, dir], '', 2],
+  ['grants revoke without ID', ['grants', 'revoke', '--key-file', grantKey, dir], '', 2],
+  ['grants list --audit', ['grants', 'list', '--audit', 'a.jsonl', '--key-file', grantKey, dir], '', 2],
+  ['grants list of a directory without grants', ['grants', 'list', '--key-file', grantKey, dir], '', 0],
+  ['grants list with a forged grant', ['grants', 'list', '--key-file', grantKey, forgedGrants], '', 4],
+  ['grants revoke of an unknown grant', ['grants', 'revoke', '--key-file', grantKey, dir, 'g-none'], '', 1],
   ['guidance with an operand', ['guidance', 'zh'], '', 2],
   ['guidance in an unknown language', ['guidance', '--lang=xx'], '', 0],
   ['check a missing file', ['check', '/nonexistent/calls.jsonl'], '', 1],
@@ -357,4 +374,31 @@ test('import-openapi: the JavaScript CLI imports the Petstore exactly as the Rus
   assert.equal(out.definitions[0].function.parameters.properties.body, undefined, 'an object body is spread into arguments');
   assert.match(r.stderr, /^toolgate: imported 19 operations: 8 level 1 \(query\), 8 level 2 \(modify\), 3 level 3 \(delete\)\n/);
   assert.match(r.stderr, /the header parameter `api_key` is left to the host/);
+});
+
+test('grants made by a JavaScript gate are listed and revoked by both CLIs, the revocation audited', async () => {
+  const { loadPolicy, Gate } = await import('../src/index.js');
+  const { FileStore } = await import('../src/node.js');
+  const policy = await loadPolicy();
+  const store = join(scratch, 'grants-store');
+  const key = 'grants-cli-key-0123456789';
+  const gate = new Gate(policy, { key, store: new FileStore(store), approve: () => ({ answer: 'approve', remember: 'project' }) });
+  const first = await gate.run({ tool: 'execute_command', args: { command: 'npm test' } }, async () => 'ok');
+  assert.equal(first.status, 'executed');
+  const listed = (cli) => runCli(cli, ['grants', 'list', '--key-file', grantKey, store], '');
+  const [rs, js] = [listed([rustCli]), listed([process.execPath, jsCli])];
+  assert.equal(rs.status, 0, rs.stderr.toString());
+  assert.equal(js.stdout.toString(), rs.stdout.toString());
+  const line = JSON.parse(rs.stdout.toString());
+  assert.equal(line.grant.scope, 'project');
+  assert.equal(line.grant.tool, 'execute_command');
+  const audit = join(scratch, 'grants-audit.jsonl');
+  const revoked = runCli([rustCli], ['grants', 'revoke', '--key-file', grantKey, '--audit', audit, store, line.id], '');
+  assert.equal(revoked.stdout.toString(), `revoked ${line.id}\n`, revoked.stderr.toString());
+  assert.equal(listed([process.execPath, jsCli]).stdout.toString(), '');
+  assert.match(readFileSync(audit, 'utf8'), /"status":"revoked"/);
+  const again = runCli([process.execPath, jsCli], ['grants', 'revoke', '--key-file', grantKey, store, line.id], '');
+  assert.equal(again.status, 1);
+  const asked = await gate.check({ tool: 'execute_command', args: { command: 'npm test' } });
+  assert.notEqual(asked.pending, null, 'a revoked grant no longer applies');
 });

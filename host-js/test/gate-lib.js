@@ -7,6 +7,11 @@
 // - `settle` and `open` take the checkpoint of the last `ask` step unless they
 //   name one; `tamper: [from, to]` replaces the first `from` in it; `finish`
 //   the ticket of the last `run` step unless it names one;
+// - a `run` step's `grant` is held, as a host keeps it: a `begin` with
+//   `"granted": true` passes every held grant with its call (each tampered with
+//   as `grant_tamper: [from, to]` says); `revoke` takes the last held grant (or
+//   the step's `grant`), outputs `{"line":L}` and drops it; `open_grant` opens
+//   the last held grant;
 // - `previous` is the last audit line any step produced (or the step's own
 //   `previous`), so a script's lines form one chain;
 // - a step's output is the component's text, or for an error
@@ -41,6 +46,7 @@ export function runScript(policy, script) {
   let checkpoint = null;
   let ticket = null;
   let previous = null;
+  const held = [];
   const outputs = [];
   try {
     for (const step of script.steps ?? []) {
@@ -69,7 +75,18 @@ export function runScript(policy, script) {
       else {
         const f = flow.ok;
         try {
-          if (doing === 'begin') out = f.begin(text(step.call) ?? '', str(step.id, ''), now, prev);
+          if (doing === 'begin') {
+            let call = text(step.call) ?? '';
+            if (step.granted === true) {
+              const [from, to] = Array.isArray(step.grant_tamper) ? step.grant_tamper : [];
+              const tamper = (g) => (typeof from === 'string' && typeof to === 'string' && g.includes(from) ? g.replace(from, () => to) : g);
+              const value = JSON.parse(call);
+              value.grants = held.map(tamper);
+              call = JSON.stringify(value);
+            }
+            out = f.begin(call, str(step.id, ''), now, prev);
+          } else if (doing === 'open_grant') out = f.openGrant(text(step.grant) ?? held.at(-1) ?? '', now);
+          else if (doing === 'revoke') out = JSON.stringify({ line: f.revoke(text(step.grant) ?? held.pop() ?? '', now, prev) });
           else if (doing === 'open') out = f.open(taken(step, checkpoint));
           else if (doing === 'settle') out = f.settle(taken(step, checkpoint), text(step.answer) ?? '', now, prev);
           else if (doing === 'finish') out = f.finish(text(step.ticket) ?? ticket ?? '', text(step.ran) ?? '', now, prev);
@@ -88,7 +105,11 @@ export function runScript(policy, script) {
       }
       if (value !== null && typeof value === 'object') {
         if (value.step === 'ask') checkpoint = text(value.checkpoint);
-        else if (value.step === 'run') ticket = text(value.ticket);
+        else if (value.step === 'run') {
+          ticket = text(value.ticket);
+          const sealed = text(value.grant?.sealed);
+          if (sealed !== null) held.push(sealed);
+        }
         const line = text(value.audit) ?? text(value.line);
         if (line !== null) previous = line;
       }

@@ -194,6 +194,22 @@ impl Flow {
         self.call(|f, store, flow| f.call_gap(store, flow, what, now, previous))
     }
 
+    /// A sealed grant's JSON, if this flow's key signed it and it has not
+    /// expired at `now`.
+    pub fn open_grant(&self, grant: &str, now: u64) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_open_grant(store, flow, grant, now))
+    }
+
+    /// The audit line recording that a sealed grant was revoked at `now`.
+    pub fn revoke(
+        &self,
+        grant: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<String, StepError> {
+        self.call(|f, store, flow| f.call_revoke(store, flow, grant, now, previous))
+    }
+
     /// Reads a step's text; text the component wrote always reads.
     pub fn step(text: &str) -> Result<Step, StepError> {
         serde_json::from_str(text)

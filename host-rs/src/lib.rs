@@ -40,8 +40,8 @@ pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,
 };
 pub use gate::{
-    Answer, ApprovalRequest, Call, Checked, Event, ForModel, Gate, GateBuilder, GateError, Pending,
-    Ready, Response, Status, ToolResult,
+    Answer, ApprovalRequest, Call, Checked, Event, ForModel, Gate, GateBuilder, GateError, Grant,
+    GrantListing, Pending, Ready, Response, Scope, Status, ToolResult,
 };
 pub use lines::CheckedLine;
 pub use records::{AuditError, AuditSummary, CheckpointError};

@@ -342,6 +342,51 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             }
             Ok(if refused { exit::BROKEN } else { exit::OK })
         }
+        Command::GrantsList { dir, key_file } => {
+            let gate = toolgate::Gate::builder(policy)
+                .store(toolgate::gate::store::DirStore::new(dir))
+                .key(read_key(key_file)?)
+                .build()?;
+            let mut refused = false;
+            for listed in gate.grants()? {
+                let id = serde_json::to_string(&listed.id)?;
+                match (&listed.grant, &listed.refused) {
+                    (Some(grant), _) => writeln!(
+                        out,
+                        "{{\"id\":{id},\"grant\":{}}}",
+                        serde_json::to_string(grant)?
+                    )?,
+                    (None, why) => {
+                        refused = true;
+                        let why = serde_json::to_string(why.as_deref().unwrap_or_default())?;
+                        writeln!(out, "{{\"id\":{id},\"error\":{why}}}")?;
+                    }
+                }
+            }
+            Ok(if refused { exit::BROKEN } else { exit::OK })
+        }
+        Command::GrantsRevoke {
+            dir,
+            id,
+            key_file,
+            audit,
+        } => {
+            let mut builder = toolgate::Gate::builder(policy)
+                .store(toolgate::gate::store::DirStore::new(dir))
+                .key(read_key(key_file)?);
+            if let Some(log) = audit {
+                builder = builder.audit(
+                    toolgate::gate::audit::JsonlSink::open(log)
+                        .map_err(|e| anyhow::anyhow!("cannot open {log}: {e}"))?,
+                );
+            }
+            let gate = builder.build()?;
+            if !gate.revoke(id)? {
+                anyhow::bail!("no grant `{}` in {}", args::printable(id), dir);
+            }
+            writeln!(out, "revoked {}", args::printable(id))?;
+            Ok(exit::OK)
+        }
     }
 }
 

@@ -117,6 +117,8 @@ fn approve_runs_once_and_the_events_come_in_order() {
             Event::Requested { .. } => "requested",
             Event::Responded { .. } => "responded",
             Event::Processed { .. } => "processed",
+            Event::GrantRefused { .. } => "grant_refused",
+            Event::Expiring { .. } => "expiring",
         })
     });
     let call = Call::new("execute_sql", DELETE)
@@ -779,4 +781,36 @@ fn check_now_and_settle_later() {
     };
     assert_eq!(gate.execute(ready, exec).unwrap().status, Status::Executed);
     assert_eq!(count.load(Ordering::SeqCst), 2);
+}
+
+/// Asked to warn, a waiting call reports that its deadline nears, once, and
+/// an answer given then still counts.
+#[test]
+fn an_unanswered_approval_warns_before_it_expires() {
+    let gate = Gate::builder(&policy())
+        .timeout(Duration::from_millis(1_500))
+        .warn_before(Duration::from_millis(1_000))
+        .build()
+        .unwrap();
+    let events = gate.subscribe();
+    let (count, exec) = counting();
+    let runner = {
+        let gate = gate.clone();
+        let call = Call::new("execute_sql", DELETE);
+        std::thread::spawn(move || gate.run(&call, exec).unwrap())
+    };
+    let request = next_request(&events);
+    let warned = loop {
+        match events.recv_timeout(Duration::from_secs(10)).unwrap() {
+            Event::Expiring { id, deadline } => break (id, deadline),
+            _ => continue,
+        }
+    };
+    assert_eq!(warned, (request.id.clone(), request.deadline));
+    gate.respond(&request.id, Response::approve()).unwrap();
+    assert_eq!(runner.join().unwrap().status, Status::Executed);
+    assert_eq!(count.load(Ordering::SeqCst), 1);
+    assert!(events
+        .try_iter()
+        .all(|e| !matches!(e, Event::Expiring { .. })));
 }

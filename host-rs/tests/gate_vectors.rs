@@ -74,6 +74,14 @@ impl GateRuntime for Wasmtime {
     fn gap(f: &Flow, what: &str, now: u64, previous: Option<&str>) -> Output {
         f.gap(what, now, previous).map_err(refusal)
     }
+
+    fn open_grant(f: &Flow, grant: &str, now: u64) -> Output {
+        f.open_grant(grant, now).map_err(refusal)
+    }
+
+    fn revoke(f: &Flow, grant: &str, now: u64, previous: Option<&str>) -> Output {
+        f.revoke(grant, now, previous).map_err(refusal)
+    }
 }
 
 #[test]

@@ -217,3 +217,18 @@ pub const COMMAND_TOO_LONG: &str = "command.too-long";
 /// An outbound network read the `egress` setting does not allow without
 /// confirmation (`confirm`, or a host off `allow_hosts`).
 pub const NETWORK_EGRESS: &str = "network.egress";
+
+// Grants (answers "for this session" or "always"): a grant passed with a call
+// that does not apply, and the audit of a revocation.
+
+/// A grant whose signature does not match: forged or changed.
+pub const GRANT_FORGED: &str = "grant.forged";
+/// An unsigned grant where only signed ones are accepted (every stored grant,
+/// and any grant at a gate with a key).
+pub const GRANT_UNSIGNED: &str = "grant.unsigned";
+/// A grant past its expiry.
+pub const GRANT_EXPIRED: &str = "grant.expired";
+/// Not a sealed grant of the expected shape.
+pub const GRANT_INVALID: &str = "grant.invalid";
+/// A grant was revoked (the finding of the revocation's audit record).
+pub const GRANT_REVOKED: &str = "grant.revoked";

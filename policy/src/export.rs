@@ -335,6 +335,8 @@ fn step_error(e: crate::gate::StepError) -> StepError {
     match e {
         crate::gate::StepError::Checkpoint(c) => StepError::Checkpoint(checkpoint_error(c)),
         crate::gate::StepError::Invalid(m) => StepError::Invalid(m),
+        // A refused grant reads as invalid input, its finding code first.
+        e @ crate::gate::StepError::Grant(_) => StepError::Invalid(e.to_string()),
     }
 }
 
@@ -402,6 +404,21 @@ impl GuestFlow for FlowResource {
     fn gap(&self, what: String, now: u64, previous: Option<String>) -> Result<String, StepError> {
         self.0
             .gap(&what, now, previous.as_deref())
+            .map_err(step_error)
+    }
+
+    fn open_grant(&self, grant: String, now: u64) -> Result<String, StepError> {
+        self.0.open_grant(&grant, now).map_err(step_error)
+    }
+
+    fn revoke(
+        &self,
+        grant: String,
+        now: u64,
+        previous: Option<String>,
+    ) -> Result<String, StepError> {
+        self.0
+            .revoke(&grant, now, previous.as_deref())
             .map_err(step_error)
     }
 }

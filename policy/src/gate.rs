@@ -25,9 +25,11 @@ use crate::config::ConfigError;
 use crate::decision::{Action, Decision};
 use crate::engine::Engine;
 use crate::records::{
-    args_diff, checkpoint, config_hash, open_checkpoint, recheck, seal_audit, seal_audit_keyed,
-    seal_checkpoint, CheckpointError, Recheck,
+    args_diff, checkpoint, config_hash, open_checkpoint, open_grant, read_grant, recheck,
+    seal_audit, seal_audit_keyed, seal_checkpoint, seal_grant, CheckpointError, Grant, GrantError,
+    Granted, Recheck, Remember, Scope,
 };
+use crate::rules::Rule;
 use toolgate_shapes::gate::{
     Answer, AnswerKind, Event, GateCall, GateSettings, Ran, Step, ToolResult,
 };
@@ -64,6 +66,9 @@ pub enum StepError {
     /// host's mistake, or an edit that is not one clean JSON object).
     #[error("{0}")]
     Invalid(String),
+    /// A grant passed to be opened or revoked was refused.
+    #[error("{code}: {0}", code = .0.code())]
+    Grant(GrantError),
 }
 
 /// The state a run carries from [`Step::Run`] to [`Flow::finish`].
@@ -142,6 +147,18 @@ fn approval(
         instruction: answer.and_then(|a| a.instruction.clone()),
         diff: Vec::new(),
         answered_at,
+        grant: None,
+    }
+}
+
+/// Whether a grant (already opened) applies to `call`: a session grant to
+/// its own session's calls, a user grant to its own user's, a project grant
+/// to every call.
+fn applies(grant: &Grant, call: &GateCall) -> bool {
+    match grant.scope {
+        Scope::Session => grant.session_id == call.session_id,
+        Scope::User => grant.user_id == call.user_id,
+        Scope::Project => true,
     }
 }
 
@@ -195,8 +212,43 @@ impl Flow {
         now: u64,
         previous: Option<&str>,
     ) -> Result<Step, StepError> {
-        let call: GateCall = read("call", call)?;
-        let decision = self.decide(&call);
+        let mut call: GateCall = read("call", call)?;
+        let (rules, refused) = self.in_force(&mut call, now);
+        let decision = self.decide_granted(&call, &rules);
+        let mut step = self.begin_decided(call, decision, id, now, previous)?;
+        let (Step::Run { events, .. } | Step::Done { events, .. } | Step::Ask { events, .. }) =
+            &mut step;
+        events.splice(0..0, refused);
+        Ok(step)
+    }
+
+    /// The rules of the grants passed with `call` (taken out of it) that are
+    /// in force at `now` and apply to it, and an event for each one refused.
+    fn in_force(&self, call: &mut GateCall, now: u64) -> (Vec<Rule>, Vec<Event>) {
+        let mut rules = Vec::new();
+        let mut refused = Vec::new();
+        for sealed in std::mem::take(&mut call.grants) {
+            match open_grant(&sealed, self.checkpoint_key.as_deref(), now) {
+                Ok(grant) if applies(&grant, call) => rules.extend(grant.rules),
+                Ok(_) => {}
+                Err(e) => refused.push(Event::GrantRefused {
+                    id: read_grant(&sealed).ok().map(|g| g.id),
+                    code: String::from(e.code()),
+                    reason: e.to_string(),
+                }),
+            }
+        }
+        (rules, refused)
+    }
+
+    fn begin_decided(
+        &self,
+        call: GateCall,
+        decision: Decision,
+        id: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<Step, StepError> {
         if self.settings.shadow {
             // Shadow mode never blocks: the tool gets what the model sent,
             // `risk_level` stripped where there is one object to strip it from.
@@ -235,6 +287,7 @@ impl Flow {
             .get(&call.tool)
             .copied()
             .unwrap_or(self.settings.timeout_ms);
+        let proposed = crate::rules::narrowest(&self.engine, &call.tool, &call.args);
         let pending = Pending {
             id: id.to_owned(),
             session_id: call.session_id,
@@ -249,6 +302,7 @@ impl Flow {
             context: call.context,
             config_hash: self.config_hash.clone(),
             gate: self.settings.identity.clone(),
+            proposed,
         };
         let text =
             serde_json::to_string(&pending).map_err(|e| StepError::Invalid(e.to_string()))?;
@@ -306,6 +360,7 @@ impl Flow {
             session_id: pending.session_id.clone(),
             user_id: pending.user_id.clone(),
             context: pending.context.clone(),
+            grants: Vec::new(),
         };
         let sealed = pending.decision.clone();
         // The deadline holds when the answer is taken, not only while waiting:
@@ -335,6 +390,19 @@ impl Flow {
                 previous,
             ));
         }
+        // After the deadline and a cancel, which hold whatever the answer
+        // asks to remember.
+        let grant = match (&answer.remember, answer.answer) {
+            (Some(remember), AnswerKind::Approve) => {
+                Some(self.grant_for(&pending, &call, remember, answer.by.clone(), now)?)
+            }
+            (Some(_), _) => {
+                return Err(StepError::Invalid(String::from(
+                    "only an approval can be remembered",
+                )))
+            }
+            (None, _) => None,
+        };
         let responded = Event::Responded {
             id: pending.id.clone(),
             answer: answer.answer,
@@ -374,7 +442,7 @@ impl Flow {
                 }
             }
             (AnswerKind::Approve, _) => {
-                let approval = approval(&pending, Outcome::Approved, Some(&answer), Some(now));
+                let mut approval = approval(&pending, Outcome::Approved, Some(&answer), Some(now));
                 // Decided again under the current configuration: the answer
                 // covers only what the person was shown.
                 let current = self.decide(&call);
@@ -403,7 +471,11 @@ impl Flow {
                     Recheck::Stands => match strip_risk_level(&call.args) {
                         Ok(args) => {
                             let instruction = answer.instruction.clone();
-                            self.run(
+                            if let Some(made) = &grant {
+                                approval.outcome = Outcome::Granted;
+                                approval.grant = Some(made.grant.clone());
+                            }
+                            let mut step = self.run(
                                 call,
                                 sealed,
                                 Some(approval),
@@ -411,7 +483,13 @@ impl Flow {
                                 instruction,
                                 now,
                                 previous,
-                            )
+                            );
+                            // The grant is the host's to keep only with a run
+                            // whose write-ahead record carries it.
+                            if let Step::Run { grant: slot, .. } = &mut step {
+                                *slot = grant.map(Box::new);
+                            }
+                            step
                         }
                         // Only one clean object reaches a tool: what the
                         // dialog showed is what runs.
@@ -444,6 +522,159 @@ impl Flow {
             events.insert(0, responded);
         }
         Ok(step)
+    }
+
+    /// The grant an approval "for this session" or "always" leaves: the
+    /// rules proposed with the request (or the host's narrower list, checked
+    /// here), sealed with the checkpoint key. Refused, so the call is not run
+    /// and the host can tell whoever answered, when no rule may cover the
+    /// call, when the host's rules name another tool or do not cover the
+    /// approved call, when the expiry is already past, or when a stored
+    /// grant would be unsigned.
+    fn grant_for(
+        &self,
+        pending: &Pending,
+        call: &GateCall,
+        remember: &Remember,
+        by: Option<String>,
+        now: u64,
+    ) -> Result<Granted, StepError> {
+        let refuse = |why: String| Err(StepError::Invalid(format!("not remembered: {why}")));
+        if remember.scope.persisted() && self.checkpoint_key.is_none() {
+            return refuse(format!(
+                "a {} grant is stored, and a gate without a key never stores an unsigned grant",
+                remember.scope.as_str()
+            ));
+        }
+        if remember.expires_at.is_some_and(|at| at <= now) {
+            return refuse(String::from("its expiry is already past"));
+        }
+        let mut rules = remember
+            .rules
+            .clone()
+            .unwrap_or_else(|| pending.proposed.clone());
+        if rules.is_empty() {
+            return refuse(String::from(
+                "no rule may cover this call; approve it once instead",
+            ));
+        }
+        if let Some(rule) = rules
+            .iter()
+            .find(|r| r.tool.as_deref() != Some(pending.tool.as_str()))
+        {
+            return refuse(format!(
+                "every rule names the tool `{}` exactly, and one names {}",
+                pending.tool,
+                rule.tool
+                    .as_deref()
+                    .map_or_else(|| String::from("none"), |t| format!("`{t}`")),
+            ));
+        }
+        let id = format!("g-{}", pending.id);
+        for rule in &mut rules {
+            if rule.effect != crate::rules::Effect::Allow {
+                return refuse(String::from("a grant holds allow rules only"));
+            }
+            rule.id = Some(id.clone());
+        }
+        // The rules must still cover what was approved, judged as the grant
+        // will be: the call alone with only these rules, no model risk.
+        let args = strip_risk_level(&call.args).map_err(|e| StepError::Invalid(unclean(&e)))?;
+        let context = match &call.context {
+            Some(text) => crate::context::Context::from_json(text)
+                .map_err(|e| StepError::Invalid(format!("not remembered: {e}")))?,
+            None => crate::context::Context::default(),
+        };
+        let covered = self
+            .engine
+            .assess_granted(&call.tool, &args, &context, &rules);
+        if covered.action != Action::Allow || covered.source != crate::Source::Rule {
+            return refuse(format!(
+                "the rules do not cover the approved call ({})",
+                covered.summary
+            ));
+        }
+        let grant = Grant {
+            id,
+            scope: remember.scope,
+            tool: pending.tool.clone(),
+            rules,
+            created_at: now,
+            expires_at: remember.expires_at,
+            approval_id: pending.id.clone(),
+            by,
+            session_id: (remember.scope == Scope::Session)
+                .then(|| pending.session_id.clone())
+                .flatten(),
+            user_id: (remember.scope == Scope::User)
+                .then(|| pending.user_id.clone())
+                .flatten(),
+            gate: self.settings.identity.clone(),
+        };
+        let sealed =
+            seal_grant(&grant, self.checkpoint_key.as_deref()).map_err(StepError::Grant)?;
+        Ok(Granted { grant, sealed })
+    }
+
+    /// A sealed grant opened at `now` (JSON, the fields of [`Grant`]), if
+    /// this gate's key signed it and it has not expired: what a host lists.
+    pub fn open_grant(&self, sealed: &str, now: u64) -> Result<String, StepError> {
+        let grant =
+            open_grant(sealed, self.checkpoint_key.as_deref(), now).map_err(StepError::Grant)?;
+        serde_json::to_string(&grant).map_err(|e| StepError::Invalid(e.to_string()))
+    }
+
+    /// The audit line recording that the sealed grant was revoked at `now`,
+    /// after `previous`. A revocation only takes power away, so a grant that
+    /// no longer opens (forged, expired) is recorded all the same, its
+    /// refusal's code among the findings; only text that is no grant at all
+    /// is refused.
+    pub fn revoke(
+        &self,
+        sealed: &str,
+        now: u64,
+        previous: Option<&str>,
+    ) -> Result<String, StepError> {
+        let grant = read_grant(sealed).map_err(StepError::Grant)?;
+        let mut findings = vec![String::from(crate::codes::GRANT_REVOKED)];
+        if let Err(e) = open_grant(sealed, self.checkpoint_key.as_deref(), now) {
+            findings.push(String::from(e.code()));
+        }
+        let parameters =
+            serde_json::to_string(&grant.rules).map_err(|e| StepError::Invalid(e.to_string()))?;
+        let entry = AuditEntry {
+            time: now,
+            session_id: grant.session_id.clone(),
+            user_id: grant.user_id.clone(),
+            tool: grant.tool.clone(),
+            call_id: None,
+            parameters,
+            decision: AuditDecision {
+                action: Action::Allow,
+                risk: crate::Risk::Low,
+                source: crate::Source::Rule,
+                findings,
+                policy_version: String::from(crate::VERSION),
+            },
+            approval: Some(AuditApproval {
+                id: grant.approval_id.clone(),
+                outcome: Outcome::Revoked,
+                by: None,
+                message: None,
+                instruction: None,
+                diff: Vec::new(),
+                answered_at: Some(now),
+                grant: Some(grant),
+            }),
+            shadow: self.settings.shadow,
+            status: Status::Revoked,
+            success: false,
+            result: None,
+            error: None,
+            execution_time_ms: 0,
+        };
+        self.seal_entry(&entry, previous)
+            .map_err(StepError::Invalid)
     }
 
     /// Step 3: how the run of a [`Step::Run`] ended (`ran`, JSON, the fields
@@ -566,9 +797,32 @@ impl Flow {
     }
 
     fn decide(&self, call: &GateCall) -> Decision {
+        self.decide_granted(call, &[])
+    }
+
+    /// Decides `call` with the rules of the grants in force.
+    fn decide_granted(&self, call: &GateCall, grants: &[Rule]) -> Decision {
+        if grants.is_empty() {
+            return match &call.context {
+                Some(context) => self.engine.assess_in(&call.tool, &call.args, context),
+                None => self.engine.assess(&call.tool, &call.args),
+            };
+        }
         match &call.context {
-            Some(context) => self.engine.assess_in(&call.tool, &call.args, context),
-            None => self.engine.assess(&call.tool, &call.args),
+            Some(text) => match crate::context::Context::from_json(text) {
+                Ok(context) => self
+                    .engine
+                    .assess_granted(&call.tool, &call.args, &context, grants),
+                // Unreadable context: decided as without grants (which
+                // reports it and fails closed).
+                Err(_) => self.engine.assess_in(&call.tool, &call.args, text),
+            },
+            None => self.engine.assess_granted(
+                &call.tool,
+                &call.args,
+                &crate::context::Context::default(),
+                grants,
+            ),
         }
     }
 
@@ -628,6 +882,7 @@ impl Flow {
             audit,
             audit_error,
             events: Vec::new(),
+            grant: None,
         }
     }
 

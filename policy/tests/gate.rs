@@ -14,6 +14,7 @@ struct Native;
 fn refusal(e: StepError) -> Refusal {
     match e {
         StepError::Invalid(detail) => Refusal::Invalid(detail),
+        e @ StepError::Grant(_) => Refusal::Invalid(e.to_string()),
         StepError::Checkpoint(c) => match c {
             CheckpointError::Invalid(m) => Refusal::Checkpoint("invalid", json!(m)),
             CheckpointError::Format(f) => Refusal::Checkpoint("format", json!(f)),
@@ -67,6 +68,14 @@ impl GateRuntime for Native {
 
     fn gap(f: &Flow, what: &str, now: u64, previous: Option<&str>) -> Output {
         f.gap(what, now, previous).map_err(refusal)
+    }
+
+    fn open_grant(f: &Flow, grant: &str, now: u64) -> Output {
+        f.open_grant(grant, now).map_err(refusal)
+    }
+
+    fn revoke(f: &Flow, grant: &str, now: u64, previous: Option<&str>) -> Output {
+        f.revoke(grant, now, previous).map_err(refusal)
     }
 }
 

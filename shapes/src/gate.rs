@@ -67,6 +67,13 @@ pub struct GateCall {
     /// The caller's context (JSON, e.g. `{"permissions": [...]}`).
     #[serde(default)]
     pub context: Option<String>,
+    /// The sealed grants in force (the host's session grants and its store's
+    /// project and user grants): passed with the call so one crossing decides
+    /// it, and gates sharing a store see each other's grants at once. A
+    /// forged, unsigned, expired or malformed one is refused (a
+    /// `grant_refused` event) and does not apply.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<String>,
 }
 
 /// What a person (or the host's waiting) decided about a pending approval.
@@ -116,6 +123,9 @@ pub struct Answer {
     /// Who answered, for the audit.
     #[serde(default)]
     pub by: Option<String>,
+    /// With an approval: remember it ("for this session", "always").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remember: Option<crate::grants::Remember>,
 }
 
 /// How a tool's run ended, as the host reports it to [`Step::Run`]'s ticket.
@@ -163,6 +173,25 @@ pub enum Event {
         tool: String,
         /// What became of it.
         status: Status,
+    },
+    /// An approval still unanswered nears its deadline (reported by the
+    /// host, when it was asked to warn): the last chance to answer it.
+    Expiring {
+        /// The request.
+        id: String,
+        /// When it expires, in ms since the Unix epoch.
+        deadline: u64,
+    },
+    /// A grant passed with the call was refused and did not apply.
+    #[serde(rename = "grant_refused")]
+    GrantRefused {
+        /// The grant's id, when it could be read.
+        id: Option<String>,
+        /// The finding code: `grant.forged`, `grant.unsigned`,
+        /// `grant.expired` or `grant.invalid`.
+        code: String,
+        /// Why, in words.
+        reason: String,
     },
 }
 
@@ -216,6 +245,11 @@ pub enum Step {
         audit_error: Option<String>,
         /// Events to report, in order.
         events: Vec<Event>,
+        /// The grant the answer left, for the host to keep (session: in
+        /// memory; project, user: in its store) once the write-ahead line is
+        /// written.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        grant: Option<Box<crate::grants::Granted>>,
     },
     /// Store `checkpoint` under the pending approval's id and wait for an
     /// answer until its deadline.

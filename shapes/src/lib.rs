@@ -11,6 +11,7 @@ pub mod calls;
 pub mod config;
 pub mod decision;
 pub mod gate;
+pub mod grants;
 pub mod records;
 pub mod rules;
 

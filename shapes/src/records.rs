@@ -40,6 +40,13 @@ pub struct Pending {
     /// `resume::config_hash`).
     #[serde(default)]
     pub config_hash: String,
+    /// The narrowest allow rules that cover this call: what an answer "for
+    /// this session" or "always" grants unless the host passes narrower
+    /// ones. Empty: no grant may cover it, and a dialog must not offer one.
+    /// Left out of the text when empty, so a checkpoint sealed before grants
+    /// existed reads back to the same canonical bytes and its MAC holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposed: Vec<crate::rules::Rule>,
     /// The identity of the gate that asked (a deployment's name, or the id
     /// prefix of one process).
     #[serde(default)]
@@ -80,6 +87,9 @@ pub enum Status {
     /// Not a call: the log was found torn (a partial last line) and repaired;
     /// `parameters` says what was set aside.
     Gap,
+    /// Not a call: a grant was revoked; `parameters` is the grant, and the
+    /// approval names the one that granted it.
+    Revoked,
 }
 
 impl Status {
@@ -94,6 +104,7 @@ impl Status {
             Status::Cancelled => "cancelled",
             Status::Executing => "executing",
             Status::Gap => "gap",
+            Status::Revoked => "revoked",
         }
     }
 }
@@ -112,6 +123,10 @@ pub enum Outcome {
     Expired,
     /// The wait was cancelled.
     Cancelled,
+    /// Approved, and remembered as a grant (the approval's `grant`).
+    Granted,
+    /// A grant this approval left was revoked.
+    Revoked,
 }
 
 /// The decision, as the audit keeps it.
@@ -153,6 +168,10 @@ pub struct AuditApproval {
     /// When the answer came, in milliseconds since the Unix epoch.
     #[serde(default)]
     pub answered_at: Option<u64>,
+    /// The grant the answer left (outcome `granted`) or that was revoked
+    /// (outcome `revoked`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant: Option<crate::grants::Grant>,
 }
 
 /// A [`Change`] as the audit stores it (read back as well as written).

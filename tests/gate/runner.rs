@@ -15,6 +15,11 @@
 //! - `settle` and `open` take the checkpoint of the last `ask` step unless
 //!   they name one; `tamper: [from, to]` replaces the first `from` in it;
 //!   `finish` takes the ticket of the last `run` step unless it names one;
+//! - a `run` step's `grant` is held, as a host keeps it: a `begin` with
+//!   `"granted": true` passes every held grant with its call (each tampered
+//!   with as `grant_tamper: [from, to]` says); `revoke` takes the last held
+//!   grant (or the step's `grant`), outputs `{"line":L}` and drops it;
+//!   `open_grant` opens the last held grant;
 //! - `previous` is the last audit line any step produced (or the step's own
 //!   `previous`), so a script's lines form one chain;
 //! - a step's output is the component's text (`gap`: `{"line":L}`), or for an
@@ -77,6 +82,10 @@ pub trait GateRuntime {
     fn finish(f: &Self::Flow, ticket: &str, ran: &str, now: u64, previous: Option<&str>) -> Output;
     /// `gap`: the sealed line.
     fn gap(f: &Self::Flow, what: &str, now: u64, previous: Option<&str>) -> Output;
+    /// `open-grant`: the grant's JSON text.
+    fn open_grant(f: &Self::Flow, grant: &str, now: u64) -> Output;
+    /// `revoke`: the sealed line.
+    fn revoke(f: &Self::Flow, grant: &str, now: u64, previous: Option<&str>) -> Output;
 }
 
 fn dir() -> PathBuf {
@@ -120,6 +129,7 @@ fn run<R: GateRuntime>(runtime: &R, case: &Value) -> Vec<String> {
     let mut checkpoint: Option<String> = None;
     let mut ticket: Option<String> = None;
     let mut previous: Option<String> = None;
+    let mut held: Vec<String> = Vec::new();
     let mut outputs = Vec::new();
     let steps = case["steps"].as_array().cloned().unwrap_or_default();
     for step in &steps {
@@ -147,7 +157,24 @@ fn run<R: GateRuntime>(runtime: &R, case: &Value) -> Vec<String> {
             ("create", Ok(_)) => Ok(String::from("{\"ok\":true}")),
             (_, Err(e)) => Ok(json!({"error": "create", "detail": e}).to_string()),
             ("begin", Ok(f)) => {
-                let call = text(step.get("call")).unwrap_or_default();
+                let mut call = text(step.get("call")).unwrap_or_default();
+                if step["granted"].as_bool() == Some(true) {
+                    let grants: Vec<String> = held
+                        .iter()
+                        .map(|g| {
+                            match (
+                                step["grant_tamper"][0].as_str(),
+                                step["grant_tamper"][1].as_str(),
+                            ) {
+                                (Some(from), Some(to)) => g.replacen(from, to, 1),
+                                _ => g.clone(),
+                            }
+                        })
+                        .collect();
+                    let mut value: Value = serde_json::from_str(&call).expect("a call object");
+                    value["grants"] = json!(grants);
+                    call = value.to_string();
+                }
                 R::begin(
                     f,
                     &call,
@@ -171,6 +198,18 @@ fn run<R: GateRuntime>(runtime: &R, case: &Value) -> Vec<String> {
             }
             ("gap", Ok(f)) => R::gap(f, step["what"].as_str().unwrap_or(""), now, previous_now)
                 .map(|line| json!({"line": line}).to_string()),
+            ("open_grant", Ok(f)) => {
+                let g = text(step.get("grant"))
+                    .or_else(|| held.last().cloned())
+                    .unwrap_or_default();
+                R::open_grant(f, &g, now)
+            }
+            ("revoke", Ok(f)) => {
+                let g = text(step.get("grant"))
+                    .or_else(|| held.pop())
+                    .unwrap_or_default();
+                R::revoke(f, &g, now, previous_now).map(|line| json!({"line": line}).to_string())
+            }
             (other, Ok(_)) => panic!("unknown step `{other}`"),
         };
         let out = out.unwrap_or_else(refusal_text);
@@ -178,7 +217,12 @@ fn run<R: GateRuntime>(runtime: &R, case: &Value) -> Vec<String> {
         if let Ok(value) = serde_json::from_str::<Value>(&out) {
             match value["step"].as_str() {
                 Some("ask") => checkpoint = text(value.get("checkpoint")),
-                Some("run") => ticket = text(value.get("ticket")),
+                Some("run") => {
+                    ticket = text(value.get("ticket"));
+                    if let Some(sealed) = text(value.get("grant").and_then(|g| g.get("sealed"))) {
+                        held.push(sealed);
+                    }
+                }
                 _ => {}
             }
             if let Some(line) = text(value.get("audit")).or_else(|| text(value.get("line"))) {

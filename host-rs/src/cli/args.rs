@@ -61,6 +61,12 @@ Commands:
           Check a configuration file, JSON or TOML (read by its content)
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
+  grants list --key-file FILE DIR
+          List the grants (approvals given \"always\") kept in a checkpoint
+          directory; a forged, unsigned or expired one is listed with why (exit 4)
+  grants revoke --key-file FILE [--audit FILE] DIR ID
+          Revoke a grant: no later call is decided with it; --audit appends the
+          revocation's record to that audit log
 
 Options:
   --component FILE  Load this policy component instead of the embedded one
@@ -79,7 +85,7 @@ Exit codes:
   1   error: unreadable file or configuration, policy fault
   2   usage error
   3   check: some input lines were malformed (see the error objects in the output)
-  4   audit verify, approvals list: a record failed verification
+  4   audit verify, approvals list, grants list: a record failed verification
   10  at least one call needs confirmation, none denied
   11  at least one call denied
 ";
@@ -101,6 +107,7 @@ const OPTIONS: &[(&str, bool)] = &[
     ("--only", true),
     ("--exclude", true),
     ("--category", true),
+    ("--audit", true),
 ];
 
 /// What the arguments ask for.
@@ -164,6 +171,15 @@ pub enum Command {
         key_file: Option<String>,
         head: Option<String>,
     },
+    /// `grants list`.
+    GrantsList { dir: String, key_file: String },
+    /// `grants revoke`.
+    GrantsRevoke {
+        dir: String,
+        id: String,
+        key_file: String,
+        audit: Option<String>,
+    },
     /// `approvals list`.
     ApprovalsList {
         dir: String,
@@ -221,6 +237,28 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
         Some(word) if word == sub => Ok((shape, 2)),
         Some(word) => usage(format!("unknown command '{parent} {}'", printable(word))),
     };
+    let grants = || match words.get(1).map(String::as_str) {
+        None => usage(String::from("'grants' needs a subcommand: list or revoke")),
+        Some("list") => Ok((
+            Shape {
+                name: "grants list",
+                options: &["--key-file"],
+                required: &["DIR"],
+                optional: &[],
+            },
+            2,
+        )),
+        Some("revoke") => Ok((
+            Shape {
+                name: "grants revoke",
+                options: &["--key-file", "--audit"],
+                required: &["DIR", "ID"],
+                optional: &[],
+            },
+            2,
+        )),
+        Some(word) => usage(format!("unknown command 'grants {}'", printable(word))),
+    };
     match first.as_str() {
         "assess" => single("assess", &["--config", "--json"], &["TOOL"], &["ARGS_JSON"]),
         "check" => single("check", &["--config"], &[], &["FILE"]),
@@ -262,6 +300,7 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
                 optional: &[],
             },
         ),
+        "grants" => grants(),
         other => usage(format!("unknown command '{}'", printable(other))),
     }
 }
@@ -408,6 +447,25 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
             key_file: option("--key-file").flatten(),
             head: option("--head").flatten(),
         },
+        "grants list" | "grants revoke" => {
+            // Stored grants are always signed: no key, no grants.
+            let Some(key_file) = option("--key-file").flatten() else {
+                return usage(format!("'{}' needs --key-file FILE", shape.name));
+            };
+            if shape.name == "grants list" {
+                Command::GrantsList {
+                    dir: operand(0).unwrap_or_default(),
+                    key_file,
+                }
+            } else {
+                Command::GrantsRevoke {
+                    dir: operand(0).unwrap_or_default(),
+                    id: operand(1).unwrap_or_default(),
+                    key_file,
+                    audit: option("--audit").flatten(),
+                }
+            }
+        }
         _ => {
             let key_file = option("--key-file").flatten();
             let unsigned = option("--unsigned").is_some();
@@ -444,6 +502,32 @@ mod tests {
             Err(UsageError(message)) => message,
             Ok(parsed) => panic!("{args:?} parsed as {parsed:?}"),
         }
+    }
+
+    #[test]
+    fn grants_take_a_key_and_their_operands() {
+        assert_eq!(
+            error(&["grants"]),
+            "'grants' needs a subcommand: list or revoke"
+        );
+        assert_eq!(error(&["grants", "show"]), "unknown command 'grants show'");
+        assert_eq!(
+            error(&["grants", "list", "d"]),
+            "'grants list' needs --key-file FILE"
+        );
+        assert_eq!(
+            error(&["grants", "revoke", "--key-file", "k", "d"]),
+            "'grants revoke' needs ID"
+        );
+        assert_eq!(
+            error(&["grants", "list", "--audit", "a", "--key-file", "k", "d"]),
+            "option '--audit' does not apply to 'grants list'"
+        );
+        assert!(matches!(
+            parse_strs(&["grants", "revoke", "--audit=a", "--key-file", "k", "d", "g-1"]),
+            Ok(Parsed::Run(_, Command::GrantsRevoke { ref id, ref audit, .. }))
+                if id == "g-1" && audit.as_deref() == Some("a")
+        ));
     }
 
     #[test]

@@ -68,7 +68,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use store::{CheckpointStore, MemoryStore, StoreError};
 use toolgate_shapes::gate::{AnswerKind, GateCall, GateSettings, Ran, Step};
 pub use toolgate_shapes::gate::{Event, ToolResult};
+pub use toolgate_shapes::grants::{Grant, Remember, Scope};
 pub use toolgate_shapes::records::{Pending, Status};
+pub use toolgate_shapes::rules::{Effect, Rule};
 
 /// The default time a person has to answer (seed 004: 30 s).
 pub const DEFAULT_TIMEOUT: Duration =
@@ -175,6 +177,19 @@ pub struct Response {
     pub instruction: Option<String>,
     /// Who answered, for the audit.
     pub by: Option<String>,
+    /// With an approval: remember it for the session or always.
+    pub remember: Option<Remember>,
+}
+
+/// A grant as [`Gate::grants`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantListing {
+    /// The grant's id, as the store or the session keeps it.
+    pub id: String,
+    /// The grant, when it opens (signed with this gate's key, not expired).
+    pub grant: Option<Grant>,
+    /// Why it does not apply (its finding code first), when it does not open.
+    pub refused: Option<String>,
 }
 
 impl Response {
@@ -185,7 +200,39 @@ impl Response {
             message: None,
             instruction: None,
             by: None,
+            remember: None,
         }
+    }
+
+    /// Approve, and remember it in `scope` (session, project or user) with
+    /// the rules the request proposed.
+    pub fn approve_remembered(scope: Scope) -> Response {
+        Response {
+            remember: Some(Remember {
+                scope,
+                rules: None,
+                expires_at: None,
+            }),
+            ..Response::approve()
+        }
+    }
+
+    /// Grants these (narrower) rules instead of the proposed ones; the gate
+    /// refuses the answer unless they name the call's tool exactly and still
+    /// cover the approved call.
+    pub fn with_rules(mut self, rules: Vec<Rule>) -> Response {
+        if let Some(remember) = &mut self.remember {
+            remember.rules = Some(rules);
+        }
+        self
+    }
+
+    /// Lets the grant expire at `at` (ms since the Unix epoch).
+    pub fn expiring_at(mut self, at: u64) -> Response {
+        if let Some(remember) = &mut self.remember {
+            remember.expires_at = Some(at);
+        }
+        self
     }
 
     /// Approve with edited arguments.
@@ -230,6 +277,7 @@ impl Response {
             message: self.message.clone(),
             instruction: self.instruction.clone(),
             by: self.by.clone(),
+            remember: self.remember.clone(),
         }
     }
 }
@@ -242,6 +290,7 @@ fn no_answer(kind: AnswerKind) -> toolgate_shapes::gate::Answer {
         message: None,
         instruction: None,
         by: None,
+        remember: None,
     }
 }
 
@@ -355,9 +404,17 @@ pub struct GateBuilder {
     audit_key: Option<Vec<u8>>,
     sinks: Vec<Arc<dyn AuditSink>>,
     approver: Option<Approver>,
+    warn_before: Option<Duration>,
 }
 
 impl GateBuilder {
+    /// Reports [`Event::Expiring`] this long before an unanswered approval's
+    /// deadline (once per wait), so a dialog can say time is running out.
+    pub fn warn_before(mut self, before: Duration) -> Self {
+        self.warn_before = Some(before);
+        self
+    }
+
     /// The policy configuration (JSON; `{}` by default).
     pub fn config(mut self, config: impl Into<String>) -> Self {
         self.config = config.into();
@@ -510,6 +567,8 @@ impl GateBuilder {
                 checked: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(0),
                 id_prefix: prefix,
+                session_grants: Mutex::new(BTreeMap::new()),
+                warn_before_ms: self.warn_before.map(ms),
             }),
         };
         if let Some(gap) = gap {
@@ -607,6 +666,10 @@ struct Inner {
     checked: Mutex<HashMap<String, u64>>,
     next_id: AtomicU64,
     id_prefix: String,
+    /// The grants given "for this session", sealed, by id: in memory only.
+    session_grants: Mutex<BTreeMap<String, String>>,
+    /// How long before a deadline a waiting call reports [`Event::Expiring`], in ms.
+    warn_before_ms: Option<u64>,
 }
 
 /// The approval gate. Cheap to clone; clones share their pending approvals.
@@ -686,6 +749,7 @@ impl Gate {
             policy: policy.clone(),
             config: String::from("{}"),
             timeout: DEFAULT_TIMEOUT,
+            warn_before: None,
             tool_timeouts: HashMap::new(),
             shadow: false,
             key: None,
@@ -907,9 +971,128 @@ impl Gate {
                 return Err(GateError::AlreadyAnswered(id.to_owned()));
             }
             self.inner.store.remove(id)?;
+            // The grant is kept before its record is written: a grant that
+            // cannot be kept fails the step, and nothing runs.
+            if let Step::Run {
+                grant: Some(made), ..
+            } = &step
+            {
+                self.keep(&made.grant, &made.sealed)?;
+            }
             Ok(step)
         })?;
-        self.outcome(step, unwritten)
+        let kept = match &step {
+            Step::Run {
+                grant: Some(made), ..
+            } => Some(made.grant.clone()),
+            _ => None,
+        };
+        let outcome = self.outcome(step, unwritten)?;
+        if let (Outcome::Done(..), Some(grant)) = (&outcome, kept) {
+            // The call was not run (its record could not be written): neither
+            // is the grant that record would have carried kept.
+            self.forget(&grant);
+        }
+        Ok(outcome)
+    }
+
+    /// Keeps a grant just made: a session grant in memory, the others in the
+    /// store.
+    fn keep(&self, grant: &Grant, sealed: &str) -> Result<(), GateError> {
+        if grant.scope == Scope::Session {
+            lock(&self.inner.session_grants).insert(grant.id.clone(), sealed.to_owned());
+        } else {
+            self.inner.store.put_grant(&grant.id, sealed)?;
+        }
+        Ok(())
+    }
+
+    fn forget(&self, grant: &Grant) {
+        lock(&self.inner.session_grants).remove(&grant.id);
+        if grant.scope != Scope::Session {
+            let _ = self.inner.store.remove_grant(&grant.id);
+        }
+    }
+
+    /// The sealed grants a call is decided with: the session's and the
+    /// store's, read at each call so gates sharing a store see each other's
+    /// grants at once. The component checks each one.
+    fn sealed_grants(&self) -> Result<Vec<(String, String)>, GateError> {
+        let mut all: Vec<(String, String)> = lock(&self.inner.session_grants)
+            .iter()
+            .map(|(id, text)| (id.clone(), text.clone()))
+            .collect();
+        all.extend(self.inner.store.grants()?);
+        Ok(all)
+    }
+
+    /// Every grant this gate holds (session) or its store keeps (project,
+    /// user), each opened by the component: a forged, unsigned or expired one
+    /// is listed with why it does not apply.
+    pub fn grants(&self) -> Result<Vec<GrantListing>, GateError> {
+        let now = now_ms();
+        Ok(self
+            .sealed_grants()?
+            .into_iter()
+            .map(
+                |(id, sealed)| match self.inner.flow.open_grant(&sealed, now) {
+                    Ok(text) => match serde_json::from_str::<Grant>(&text) {
+                        Ok(grant) => GrantListing {
+                            id,
+                            grant: Some(grant),
+                            refused: None,
+                        },
+                        Err(e) => GrantListing {
+                            id,
+                            grant: None,
+                            refused: Some(e.to_string()),
+                        },
+                    },
+                    Err(e) => GrantListing {
+                        id,
+                        grant: None,
+                        refused: Some(e.to_string()),
+                    },
+                },
+            )
+            .collect())
+    }
+
+    /// Revokes grant `id` (session or stored): the revocation is audited and
+    /// the grant removed, so no later call is decided with it. Returns
+    /// whether there was such a grant.
+    pub fn revoke(&self, id: &str) -> Result<bool, GateError> {
+        let session = lock(&self.inner.session_grants).get(id).cloned();
+        let stored = match &session {
+            Some(_) => None,
+            None => self
+                .inner
+                .store
+                .grants()?
+                .into_iter()
+                .find_map(|(key, text)| (key == id).then_some(text)),
+        };
+        let Some(sealed) = session.clone().or(stored) else {
+            return Ok(false);
+        };
+        if !self.inner.sinks.is_empty() {
+            let now = now_ms();
+            let (_, failed) = self.stepped(whole, |previous| {
+                self.inner
+                    .flow
+                    .revoke(&sealed, now, previous)
+                    .map_err(host_error)
+            })?;
+            if let Some(why) = failed {
+                return Err(GateError::Sink(SinkError::Io(std::io::Error::other(why))));
+            }
+        }
+        if session.is_some() {
+            lock(&self.inner.session_grants).remove(id);
+        } else {
+            self.inner.store.remove_grant(id)?;
+        }
+        Ok(true)
     }
 
     fn next_id(&self) -> String {
@@ -923,7 +1106,13 @@ impl Gate {
     /// Step 1: decides `call`; for a confirm, checkpoints the approval.
     fn begin(&self, call: &Call) -> Result<(Step, Option<String>), GateError> {
         let id = self.next_id();
-        let text = json(&call.0)?;
+        let mut with_grants = call.0.clone();
+        with_grants.grants = self
+            .sealed_grants()?
+            .into_iter()
+            .map(|(_, sealed)| sealed)
+            .collect();
+        let text = json(&with_grants)?;
         let now = now_ms();
         let (step, unwritten) = self.stepped(audit_of, |previous| {
             let step = self
@@ -1077,7 +1266,7 @@ impl Gate {
         Ok(self
             .inner
             .store
-            .list()?
+            .approvals()?
             .into_iter()
             .map(|(id, text)| self.open(&id, &text))
             .collect())
@@ -1144,7 +1333,7 @@ impl Gate {
     pub fn sweep(&self) -> Result<usize, GateError> {
         let now = now_ms();
         let mut closed = 0;
-        for (id, text) in self.inner.store.list()? {
+        for (id, text) in self.inner.store.approvals()? {
             let Ok(request) = self.open(&id, &text) else {
                 continue;
             };
@@ -1242,6 +1431,11 @@ impl Gate {
                 });
             drop(spawned);
         }
+        // When to warn that the deadline nears (never, once warned).
+        let mut warn_at = self
+            .inner
+            .warn_before_ms
+            .map(|before| slot.deadline.saturating_sub(before));
         let settled = {
             let mut state = lock(&slot.state);
             loop {
@@ -1265,7 +1459,19 @@ impl Gate {
                     *state = SlotState::Taken;
                     break settled;
                 }
-                let left = Duration::from_millis(slot.deadline - now);
+                if warn_at.is_some_and(|at| now >= at) {
+                    warn_at = None;
+                    // Listeners may answer at once: they run without the lock.
+                    drop(state);
+                    self.emit(&[Event::Expiring {
+                        id: id.clone(),
+                        deadline: slot.deadline,
+                    }]);
+                    state = lock(&slot.state);
+                    continue;
+                }
+                let until = warn_at.map_or(slot.deadline, |at| at.min(slot.deadline));
+                let left = Duration::from_millis(until.saturating_sub(now));
                 state = slot
                     .ready
                     .wait_timeout(state, left)

@@ -26,7 +26,13 @@ pub enum StoreError {
     BadId(String),
 }
 
-/// A place for checkpoints of pending approvals.
+/// The prefix under which a store keeps grants (approval ids never take it).
+pub const GRANT_PREFIX: &str = "grant-";
+
+/// A place for checkpoints of pending approvals, and for the grants
+/// (project, user) approvals "always" leave: sealed texts the component
+/// writes and checks, kept beside the checkpoints under [`GRANT_PREFIX`], so
+/// gates sharing a store share their grants too.
 pub trait CheckpointStore: Send + Sync {
     /// Saves (or replaces) the checkpoint of approval `id`.
     fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError>;
@@ -48,6 +54,34 @@ pub trait CheckpointStore: Send + Sync {
     }
     /// Every checkpoint, by id.
     fn list(&self) -> Result<Vec<(String, String)>, StoreError>;
+    /// Keeps (or replaces) sealed grant `id`.
+    fn put_grant(&self, id: &str, sealed: &str) -> Result<(), StoreError> {
+        self.put(&format!("{GRANT_PREFIX}{id}"), sealed)
+    }
+    /// Removes grant `id`; removing what is not there is not an error.
+    fn remove_grant(&self, id: &str) -> Result<(), StoreError> {
+        self.remove(&format!("{GRANT_PREFIX}{id}"))
+    }
+    /// Every sealed grant, by grant id.
+    fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter_map(|(key, text)| {
+                key.strip_prefix(GRANT_PREFIX)
+                    .map(|id| (id.to_owned(), text))
+            })
+            .collect())
+    }
+    /// Every checkpoint of a pending approval, by id (what [`Self::list`]
+    /// holds but the grants).
+    fn approvals(&self) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter(|(key, _)| !key.starts_with(GRANT_PREFIX))
+            .collect())
+    }
     /// One checkpoint.
     fn get(&self, id: &str) -> Result<Option<String>, StoreError> {
         Ok(self

@@ -164,6 +164,16 @@ mod tests {
         assert!(open_checkpoint(&unsigned, None).is_ok());
     }
 
+    /// A checkpoint sealed before approvals carried proposed rules (a
+    /// pending approval left across an upgrade) still opens: an empty
+    /// `proposed` is left out of the canonical text.
+    #[test]
+    fn checkpoints_sealed_before_grants_still_open() {
+        const BEFORE: &str = r#"{"format":"toolgate.checkpoint/2","pending":{"id":"ap-1","session_id":"s-1","user_id":"u-1","tool":"execute_sql","description":"Runs SQL","args":"{\"sql\": \"DELETE FROM users WHERE id = 7\"}","call_id":"call-1","decision":{"action":"confirm","risk":"high","source":"default","llm_risk":null,"findings":[{"code":"default.unproven","message":"not proven read-only, so a person confirms"},{"code":"sql.destructive","message":"`DELETE FROM users WHERE id = 7` deletes rows"}],"summary":"execute_sql: DELETE FROM users WHERE id = 7 — `DELETE FROM users WHERE id = 7` deletes rows; needs confirmation"},"requested_at":1767225600000,"deadline":1767225630000,"context":null,"config_hash":"54cd616831019200fa54129f969fb9878ad007b22ca4291c2b7a6ebeed55a5db","gate":"gate-a"},"mac":"57a9a768fd1bcac61a1475b509d684ee5b81b556ccb196b192d933decc53f931"}"#;
+        let opened = open_checkpoint(BEFORE, Some(b"checkpoint-key-0123456789".as_slice()));
+        assert!(opened.is_ok(), "{opened:?}");
+    }
+
     #[test]
     fn short_and_empty_keys_never_sign_or_check() {
         for key in [b"".as_slice(), b"short".as_slice(), &[7_u8; 15]] {

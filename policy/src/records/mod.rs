@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod checkpoint;
 pub mod diff;
+pub mod grant;
 mod mac;
 pub mod resume;
 
@@ -16,4 +17,5 @@ pub use audit::{
 };
 pub use checkpoint::{open_checkpoint, seal_checkpoint, CheckpointError, Pending};
 pub use diff::{args_diff, Change, DiffError};
+pub use grant::{open_grant, read_grant, seal_grant, Grant, GrantError, Granted, Remember, Scope};
 pub use resume::{config_hash, recheck, recheck_json, Recheck};
