@@ -8,9 +8,10 @@
 //!   read-only (a reader held back by its arguments: `cat .env`,
 //!   `sort -o out in`), for a segment the floor finds
 //!   destructive, for a program
-//!   that runs other programs (wrappers, shells, interpreters) and for every
-//!   segment of a line that pipes into a shell. Nothing when any segment has
-//!   a substitution, expansion, assignment or redirection, or the line is
+//!   that runs other programs (wrappers, shells, interpreters). Nothing when
+//!   the line pipes into a shell or interpreter (rules cover segments one by
+//!   one, so its parts would recombine), when any segment has a
+//!   substitution, expansion, assignment or redirection, or when the line is
 //!   not flat.
 //! - sql: per statement not proven read-only (all when every one is), its
 //!   kind on its tables.
@@ -166,17 +167,22 @@ fn command(f: &CommandFacts) -> Option<Vec<Vec<String>>> {
     }
     let all_read = argvs.iter().all(|(_, read_only, _)| *read_only);
     // A line that pipes into a shell or interpreter runs what the others
-    // print: every part of it is named exactly.
+    // print: nothing of it is remembered. Rules cover segments one by one,
+    // so even exact rules for `curl URL` and `sh` would later cover
+    // `curl URL | sh` with whatever the URL serves then.
     let feeds_code = argvs.iter().any(|(argv, _, _)| {
         argv.first()
             .is_some_and(|p| runs_others(p) && argv.iter().skip(1).all(|w| w.starts_with('-')))
     });
+    if feeds_code {
+        return None;
+    }
     let mut out: Vec<Vec<String>> = Vec::new();
     for (argv, read_only, destructive) in argvs {
         if read_only && !all_read {
             continue;
         }
-        let exact = destructive || feeds_code || argv.first().is_some_and(|p| runs_others(p));
+        let exact = destructive || argv.first().is_some_and(|p| runs_others(p));
         let words = if exact {
             argv.clone()
         } else {
