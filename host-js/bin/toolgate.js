@@ -41,6 +41,9 @@ Commands:
           on standard error. LIST: tags or operation ids, comma-separated
   config check FILE
           Check a configuration file, JSON or TOML (read by its content)
+  config explain [--managed FILE] [--user FILE] [FILE]
+          Merge the managed, project (FILE) and user layers and print each
+          effective setting and rule with the layer it came from
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
   grants list --key-file FILE DIR
@@ -92,6 +95,8 @@ const OPTIONS = new Map([
   ['--exclude', true],
   ['--category', true],
   ['--audit', true],
+  ['--managed', true],
+  ['--user', true],
 ]);
 
 /** Each command: its options, required and optional operands. */
@@ -102,6 +107,7 @@ const SHAPES = {
   guidance: { options: ['--lang'], required: [], optional: [] },
   'import-openapi': { options: ['--only', '--exclude', '--category'], required: [], optional: ['FILE'] },
   'config check': { options: [], required: ['FILE'], optional: [] },
+  'config explain': { options: ['--managed', '--user'], required: [], optional: ['FILE'] },
   'audit verify': { options: ['--key-file', '--head'], required: ['FILE'], optional: [] },
   'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
   'grants list': { options: ['--key-file'], required: ['DIR'], optional: [] },
@@ -109,12 +115,15 @@ const SHAPES = {
 };
 
 /** The parent commands and their one subcommand. */
-const NESTED = { config: 'check', audit: 'verify', approvals: 'list' };
+const NESTED = { audit: 'verify', approvals: 'list' };
 
 /** The commands only the Rust CLI has (its checkpoint directory). */
 const RUST_ONLY = new Set(['approvals list']);
 /** The parent commands with several subcommands, and how the usage error names them. */
-const NESTED_MANY = { grants: { subs: ['list', 'revoke'], named: 'list or revoke' } };
+const NESTED_MANY = {
+  config: { subs: ['check', 'explain'], named: 'check or explain' },
+  grants: { subs: ['list', 'revoke'], named: 'list or revoke' },
+};
 
 
 /** `text` with control characters written as `\u{…}`, for a terminal. */
@@ -209,6 +218,8 @@ function parseArgs(argv) {
     command,
     operands,
     audit: given.get('--audit') ?? null,
+    managed: given.get('--managed') ?? null,
+    user: given.get('--user') ?? null,
     config: given.get('--config') ?? null,
     json: given.has('--json'),
     format: given.get('--format') ?? null,
@@ -219,6 +230,16 @@ function parseArgs(argv) {
     exclude: list(given.get('--exclude')),
     category: given.get('--category') ?? null,
   };
+}
+
+/** The component's merge of configuration layers, as its JSON text; a refusal is the error. */
+function unwrapLayers(policy, layers) {
+  try {
+    return policy.layerConfigJson(JSON.stringify(layers));
+  } catch (e) {
+    if (e instanceof RejectedError) throw new ToolgateError(e.message);
+    throw e;
+  }
 }
 
 /** A comma-separated option value as a list (no empty items). */
@@ -525,6 +546,15 @@ async function run(argv) {
       const cut = text.lastIndexOf(',"summary":[');
       await write(`${prettyJson(`${text.slice(0, cut)}}`)}\n`);
       process.stderr.write(importReport(imported));
+      return EXIT.OK;
+    }
+    case 'config explain': {
+      const layers = [];
+      for (const [layer, path] of [['managed', opts.managed], ['project', opts.operands[0] ?? null], ['user', opts.user]]) {
+        if (path !== null) layers.push({ layer, config: await readText(path) });
+      }
+      const merged = JSON.parse(unwrapLayers(policy, layers));
+      await write(merged.explain.map((line) => `${line}\n`).join(''));
       return EXIT.OK;
     }
     case 'config check': {

@@ -252,6 +252,10 @@ export class Policy {
   readResponse(status: number, body: string): { ok: true; result: string } | { ok: false; error: string };
   /** Registry entries and tool definitions from an OpenAPI 3 or Swagger 2 document (JSON text or object). */
   importOpenapi(spec: string | object, options?: ImportOptions): Imported;
+  /** Layered configuration merged, with where each effective setting came from. */
+  layerConfig(layers: Array<{ layer: 'managed' | 'project' | 'user'; config: string | object }>): { config: string; explain: string[] };
+  /** `layerConfig` as the component's exact JSON text. */
+  layerConfigJson(layers: string): string;
   /** `importOpenapi` as the component's exact JSON text. */
   importOpenapiJson(spec: string, options: string): string;
   /** Verifies an audit log (JSON Lines); throws `AuditBrokenError` at the first broken line. */

@@ -655,6 +655,33 @@ export class Policy {
    * @param {string} options JSON text
    * @returns {string}
    */
+  /**
+   * `layerConfig` as the component's exact JSON text, for JSON text in.
+   *
+   * @param {string} layers
+   * @returns {string}
+   */
+  layerConfigJson(layers) {
+    const text = String(layers);
+    return unwrap(this.#call((live) => live.policy.layerConfig(text)));
+  }
+
+  /**
+   * Layered configuration: `layers` (`[{layer: 'managed' | 'project' |
+   * 'user', config: text}]`) merged into the configuration a policy runs with
+   * (denials and rules accumulate, a denied tool is never auto-approved, the
+   * rest comes whole from the highest layer), with one line per effective
+   * setting saying where it came from. Pass `config` to `policy.engine` or a
+   * gate. Throws `RejectedError` naming the layer at fault.
+   *
+   * @param {Array<{layer: 'managed' | 'project' | 'user', config: string | object}>} layers
+   * @returns {{config: string, explain: string[]}}
+   */
+  layerConfig(layers) {
+    const list = Array.from(layers, (l) => ({ layer: String(l.layer), config: asText(l.config, 'config') }));
+    return JSON.parse(this.layerConfigJson(JSON.stringify(list)));
+  }
+
   importOpenapiJson(spec, options) {
     const s = String(spec);
     const o = String(options);

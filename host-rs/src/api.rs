@@ -21,6 +21,7 @@
 use crate::bindings::exports::toolgate::policy::types as wit;
 use crate::decision::Finding;
 use crate::runtime::{Engine, Error, Policy};
+use toolgate_shapes::config::{LayerText, Layered};
 
 pub use toolgate_shapes::api::{ApiRequest, Candidate};
 
@@ -126,6 +127,20 @@ impl Policy {
     /// text; a non-empty `error` or a status outside 2xx is an error.
     pub fn read_response(&self, status: u16, body: &str) -> Result<Result<String, String>, Error> {
         self.call_policy_fn(|policy, store| policy.call_read_response(store, status, body))
+    }
+
+    /// Layered configuration: the managed, project and user `layers` merged
+    /// into the configuration a policy runs with (pass `config` to
+    /// [`Policy::engine`] or a gate), with one line per effective setting
+    /// saying where it came from. A refused layer is
+    /// [`Error::Rejected`], naming it.
+    pub fn layer_config(&self, layers: &[LayerText]) -> Result<Layered, Error> {
+        let text = serde_json::to_string(layers)
+            .map_err(|e| Error::Rejected(format!("invalid layers: {e}")))?;
+        let answer = self.call_policy_fn(|policy, store| policy.call_layer_config(store, &text))?;
+        let json = answer.map_err(Error::Rejected)?;
+        serde_json::from_str(&json)
+            .map_err(|e| Error::Fault(format!("the merge could not be read: {e}")))
     }
 
     /// Registry entries and tool definitions from an OpenAPI document given as

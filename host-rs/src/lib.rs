@@ -21,6 +21,10 @@
 //! ```
 
 pub mod api;
+/// Layered configuration's shapes (see [`Policy::layer_config`]).
+pub mod config {
+    pub use toolgate_shapes::config::{Layer, LayerText, Layered};
+}
 mod bindings {
     wasmtime::component::bindgen!({
         world: "toolgate",

@@ -10,6 +10,7 @@
 use anyhow::Context;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
+use toolgate::config::{Layer, LayerText};
 use toolgate::{Action, Decision, Engine, Policy};
 
 #[path = "cli/args.rs"]
@@ -253,6 +254,30 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             out.flush()?;
             for line in import_report(&imported) {
                 eprintln!("{line}");
+            }
+            Ok(exit::OK)
+        }
+        Command::ConfigExplain {
+            managed,
+            project,
+            user,
+        } => {
+            let mut layers = Vec::new();
+            for (layer, path) in [
+                (Layer::Managed, managed),
+                (Layer::Project, project),
+                (Layer::User, user),
+            ] {
+                if let Some(path) = path {
+                    layers.push(LayerText {
+                        layer,
+                        config: config_text(path)?,
+                    });
+                }
+            }
+            let merged = policy.layer_config(&layers)?;
+            for line in &merged.explain {
+                writeln!(out, "{line}")?;
             }
             Ok(exit::OK)
         }

@@ -307,6 +307,15 @@ impl Default for Config {
 /// Why a configuration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
+    /// One layer of a layered configuration was refused (see
+    /// [`layers`]): which, and why.
+    #[error("the {layer} layer: {source}")]
+    InLayer {
+        /// `managed`, `project` or `user`.
+        layer: &'static str,
+        /// Why that layer was refused.
+        source: Box<ConfigError>,
+    },
     /// The text is not JSON, or a field has the wrong name, type or value.
     #[error("invalid configuration at `{path}`: {message}")]
     Invalid {

@@ -59,6 +59,9 @@ Commands:
           on standard error. LIST: tags or operation ids, comma-separated
   config check FILE
           Check a configuration file, JSON or TOML (read by its content)
+  config explain [--managed FILE] [--user FILE] [FILE]
+          Merge the managed, project (FILE) and user layers and print each
+          effective setting and rule with the layer it came from
   approvals list (--key-file FILE | --unsigned) DIR
           List the pending approvals of a checkpoint directory (Rust CLI only)
   grants list --key-file FILE DIR
@@ -108,6 +111,8 @@ const OPTIONS: &[(&str, bool)] = &[
     ("--exclude", true),
     ("--category", true),
     ("--audit", true),
+    ("--managed", true),
+    ("--user", true),
 ];
 
 /// What the arguments ask for.
@@ -165,6 +170,15 @@ pub enum Command {
     },
     /// `config check`.
     ConfigCheck { file: String },
+    /// `config explain`.
+    ConfigExplain {
+        /// `--managed`: the organisation's layer.
+        managed: Option<String>,
+        /// The project's layer.
+        project: Option<String>,
+        /// `--user`: the user's layer.
+        user: Option<String>,
+    },
     /// `audit verify`.
     AuditVerify {
         file: String,
@@ -270,16 +284,30 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
             &[],
             &["FILE"],
         ),
-        "config" => nested(
-            "config",
-            "check",
-            Shape {
-                name: "config check",
-                options: &[],
-                required: &["FILE"],
-                optional: &[],
-            },
-        ),
+        "config" => match words.get(1).map(String::as_str) {
+            None => usage(String::from(
+                "'config' needs a subcommand: check or explain",
+            )),
+            Some("check") => Ok((
+                Shape {
+                    name: "config check",
+                    options: &[],
+                    required: &["FILE"],
+                    optional: &[],
+                },
+                2,
+            )),
+            Some("explain") => Ok((
+                Shape {
+                    name: "config explain",
+                    options: &["--managed", "--user"],
+                    required: &[],
+                    optional: &["FILE"],
+                },
+                2,
+            )),
+            Some(word) => usage(format!("unknown command 'config {}'", printable(word))),
+        },
         "audit" => nested(
             "audit",
             "verify",
@@ -439,6 +467,11 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
                 category: option("--category").flatten(),
             }
         }
+        "config explain" => Command::ConfigExplain {
+            managed: option("--managed").flatten(),
+            project: operand(0),
+            user: option("--user").flatten(),
+        },
         "config check" => Command::ConfigCheck {
             file: operand(0).unwrap_or_default(),
         },

@@ -41,9 +41,9 @@ const SCALARS: &[(&str, &str)] = &[
 const MAPS: &[&str] = &["tools", "mcp_servers"];
 
 fn invalid(layer: Layer, e: &ConfigError) -> ConfigError {
-    ConfigError::Invalid {
-        path: format!("({} layer)", layer.as_str()),
-        message: e.to_string(),
+    ConfigError::InLayer {
+        layer: layer.as_str(),
+        source: Box::new(e.clone()),
     }
 }
 
@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn an_error_names_its_layer_and_an_empty_stack_is_the_default() {
         let e = layered(&[layer(Layer::Project, r#"{"strcit": true}"#)]).unwrap_err();
-        assert!(e.to_string().contains("(project layer)"), "{e}");
+        assert!(e.to_string().starts_with("the project layer: invalid configuration at `strcit`"), "{e}");
         let out = layered(&[]).unwrap();
         assert_eq!(Config::from_json(&out.config).unwrap(), Config::default());
         assert_eq!(out.explain.len(), SCALARS.len());
