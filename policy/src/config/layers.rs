@@ -246,7 +246,11 @@ mod tests {
     #[test]
     fn an_error_names_its_layer_and_an_empty_stack_is_the_default() {
         let e = layered(&[layer(Layer::Project, r#"{"strcit": true}"#)]).unwrap_err();
-        assert!(e.to_string().starts_with("the project layer: invalid configuration at `strcit`"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("the project layer: invalid configuration at `strcit`"),
+            "{e}"
+        );
         let out = layered(&[]).unwrap();
         assert_eq!(Config::from_json(&out.config).unwrap(), Config::default());
         assert_eq!(out.explain.len(), SCALARS.len());
