@@ -462,7 +462,11 @@ fn config_check_json_and_toml() {
     std::fs::write(&bad_toml, "strict = [\n").unwrap();
     let out = toolgate(&["config", "check", bad_toml.to_str().unwrap()], "");
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("not valid TOML"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not JSON, and not TOML") && stderr(&out).contains("at line 1"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -430,11 +430,17 @@ impl Config {
             return Config::from_json(text);
         }
         let value = Config::value_of_text(text)?;
-        let text = serde_json::to_string(&value).map_err(|e| ConfigError::Invalid {
-            path: String::from("."),
-            message: e.to_string(),
+        // Read from the value itself: positions in a JSON text made from TOML
+        // would point nowhere the author wrote.
+        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            ConfigError::Invalid {
+                path,
+                message: e.into_inner().to_string(),
+            }
         })?;
-        Config::from_json(&text)
+        config.validate()?;
+        Ok(config)
     }
 
     /// The JSON value of a configuration text (JSON or TOML, seed 004's shape
@@ -450,9 +456,22 @@ impl Config {
                 message: e.to_string(),
             })?
         } else {
-            toml::from_str(text).map_err(|e| ConfigError::Invalid {
-                path: String::from("."),
-                message: format!("not JSON, and not TOML: {}", e.message()),
+            toml::from_str(text).map_err(|e| {
+                // Where: the line of the error's first byte, as JSON errors say.
+                let line = e.span().map_or(0, |span| {
+                    text.get(..span.start)
+                        .map_or(0, |before| before.matches('\n').count())
+                        + 1
+                });
+                let at = if line > 0 {
+                    format!(" at line {line}")
+                } else {
+                    String::new()
+                };
+                ConfigError::Invalid {
+                    path: String::from("."),
+                    message: format!("not JSON, and not TOML: {}{at}", e.message().trim_end()),
+                }
             })?
         };
         workflow::lift(value)
