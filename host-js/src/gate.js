@@ -267,7 +267,9 @@ export class Gate extends EventTarget {
     for (const [tool, ms] of entries) toolTimeouts[tool] = ms;
     const settings = {
       identity: options.identity ?? `tg-${this.#prefix}`,
-      timeout_ms: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Unset: the configuration's approval_timeout_ms (seed 004's
+      // approvalTimeout), else DEFAULT_TIMEOUT_MS, decided in the component.
+      timeout_ms: options.timeoutMs ?? null,
       tool_timeouts: toolTimeouts,
       shadow: options.shadow === true,
       audit: this.#sinks.length > 0,

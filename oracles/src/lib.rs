@@ -58,7 +58,7 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
         let config = v.get("config").cloned();
         let engine = match &config {
             Some(c) => {
-                Engine::from_json(&c.to_string()).map_err(|e| format!("{file}:{}: {e}", i + 1))?
+                Engine::from_text(&c.to_string()).map_err(|e| format!("{file}:{}: {e}", i + 1))?
             }
             None => Engine::default(),
         };

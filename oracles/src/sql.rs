@@ -89,7 +89,7 @@ pub fn engine_for(dialect: Option<&str>) -> Result<Engine, String> {
         None => Ok(Engine::default()),
         Some(d) => {
             let config = serde_json::json!({"tools": {"execute_sql": {"dialect": d}}});
-            Engine::from_json(&config.to_string()).map_err(|e| e.to_string())
+            Engine::from_text(&config.to_string()).map_err(|e| e.to_string())
         }
     }
 }
@@ -135,7 +135,7 @@ pub fn vectors(target: Target) -> Result<Gathered, String> {
                 continue;
             }
             let engine = match config {
-                Some(c) => Engine::from_json(&c.to_string())
+                Some(c) => Engine::from_text(&c.to_string())
                     .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?,
                 None => Engine::default(),
             };

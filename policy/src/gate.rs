@@ -173,7 +173,7 @@ impl Flow {
         checkpoint_key: Option<&[u8]>,
         audit_key: Option<&[u8]>,
     ) -> Result<Flow, FlowError> {
-        let engine = Engine::from_json(config)?;
+        let engine = Engine::from_text(config)?;
         let settings: GateSettings =
             read("settings", settings).map_err(|e| FlowError::Settings(e.to_string()))?;
         for (which, key) in [("checkpoint", checkpoint_key), ("audit", audit_key)] {
@@ -286,7 +286,9 @@ impl Flow {
             .tool_timeouts
             .get(&call.tool)
             .copied()
-            .unwrap_or(self.settings.timeout_ms);
+            .or(self.settings.timeout_ms)
+            .or(self.engine.config().approval_timeout_ms)
+            .unwrap_or(toolgate_shapes::gate::DEFAULT_TIMEOUT_MS);
         let proposed = crate::rules::narrowest(&self.engine, &call.tool, &call.args);
         let pending = Pending {
             id: id.to_owned(),

@@ -14,10 +14,6 @@ use std::collections::BTreeMap;
 /// The default time a person has to answer, in milliseconds (seed 004: 30 s).
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
-fn default_timeout() -> u64 {
-    DEFAULT_TIMEOUT_MS
-}
-
 /// How a gate behaves, besides the policy configuration and the keys (which
 /// cross separately, so they never sit in a settings text).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,9 +21,11 @@ fn default_timeout() -> u64 {
 pub struct GateSettings {
     /// The gate's identity, bound into its checkpoints.
     pub identity: String,
-    /// How long a person has to answer, in milliseconds.
-    #[serde(default = "default_timeout")]
-    pub timeout_ms: u64,
+    /// How long a person has to answer, in milliseconds; `None` for the
+    /// configuration's `approval_timeout_ms` (seed 004's `approvalTimeout`),
+    /// else [`DEFAULT_TIMEOUT_MS`].
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
     /// Other answer times for some tools, in milliseconds.
     #[serde(default)]
     pub tool_timeouts: BTreeMap<String, u64>,

@@ -392,7 +392,7 @@ type Approver = Arc<dyn Fn(ApprovalRequest) -> Response + Send + Sync>;
 pub struct GateBuilder {
     policy: Policy,
     config: String,
-    timeout: Duration,
+    timeout: Option<Duration>,
     tool_timeouts: HashMap<String, Duration>,
     shadow: bool,
     key: Option<Vec<u8>>,
@@ -421,9 +421,11 @@ impl GateBuilder {
         self
     }
 
-    /// How long a person has to answer ([`DEFAULT_TIMEOUT`] by default).
+    /// How long a person has to answer (by default the configuration's
+    /// `approval_timeout_ms`, seed 004's `approvalTimeout`, else
+    /// [`DEFAULT_TIMEOUT`]).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.timeout = Some(timeout);
         self
     }
 
@@ -521,7 +523,7 @@ impl GateBuilder {
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let settings = GateSettings {
             identity: self.identity.unwrap_or_else(|| format!("tg-{prefix}")),
-            timeout_ms: ms(self.timeout),
+            timeout_ms: self.timeout.map(ms),
             tool_timeouts: self
                 .tool_timeouts
                 .iter()
@@ -748,7 +750,7 @@ impl Gate {
         GateBuilder {
             policy: policy.clone(),
             config: String::from("{}"),
-            timeout: DEFAULT_TIMEOUT,
+            timeout: None,
             warn_before: None,
             tool_timeouts: HashMap::new(),
             shadow: false,
