@@ -310,17 +310,6 @@ function prettyJson(text) {
   return out;
 }
 
-/** What `import-openapi` tells people on standard error (as the Rust CLI does). */
-function importReport(imported) {
-  const count = (level) => imported.summary.filter((line) => line.startsWith(level)).length;
-  const lines = [
-    `toolgate: imported ${imported.summary.length} operations: ${count('1')} level 1 (query), ${count('2')} level 2 (modify), ${count('3')} level 3 (delete)`,
-  ];
-  for (const line of imported.summary) lines.push(`  ${line}`);
-  for (const note of imported.notes) lines.push(`toolgate: note: ${note}`);
-  return lines.map((line) => `${line}\n`).join('');
-}
-
 /** The gate over a checkpoint directory that `grants list` and `grants revoke` work with. */
 async function grantsGate(policy, opts) {
   const { Gate } = await import('../src/index.js');
@@ -545,7 +534,7 @@ async function run(argv) {
       // does, without a parse that could reorder keys or rewrite numbers.
       const cut = text.lastIndexOf(',"summary":[');
       await write(`${prettyJson(`${text.slice(0, cut)}}`)}\n`);
-      process.stderr.write(importReport(imported));
+      process.stderr.write(imported.report.map((line) => `${line}\n`).join(''));
       return EXIT.OK;
     }
     case 'config explain': {

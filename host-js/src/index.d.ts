@@ -716,4 +716,6 @@ export interface Imported {
   definitions: Array<Record<string, unknown>>;
   summary: string[];
   notes: string[];
+  /** What a command line prints about the import (counts, operations, notes). */
+  report: string[];
 }

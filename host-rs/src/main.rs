@@ -114,42 +114,12 @@ fn unreadable(what: &str, e: &std::io::Error) -> anyhow::Error {
     anyhow::anyhow!("cannot read {what}: {}", io_reason(e))
 }
 
-/// What `import-openapi` tells people on standard error: the counts by level,
-/// one line per operation, and what was left to the host.
-fn import_report(imported: &toolgate::openapi::Imported) -> Vec<String> {
-    let count = |level: char| {
-        imported
-            .summary
-            .iter()
-            .filter(|l| l.starts_with(level))
-            .count()
-    };
-    let mut lines = vec![format!(
-        "toolgate: imported {} operations: {} level 1 (query), {} level 2 (modify), {} level 3 (delete)",
-        imported.summary.len(),
-        count('1'),
-        count('2'),
-        count('3')
-    )];
-    lines.extend(imported.summary.iter().map(|line| format!("  {line}")));
-    lines.extend(
-        imported
-            .notes
-            .iter()
-            .map(|note| format!("toolgate: note: {note}")),
-    );
-    lines
-}
-
-/// A configuration file's text, JSON or TOML: the component reads both (by
-/// content, so both CLIs read a file alike whatever its name).
-fn config_text(path: &str) -> anyhow::Result<String> {
-    read_text(Some(path))
-}
-
+/// The engine for `--config`: the file's text goes to the component as it is,
+/// which reads JSON and TOML by content, so both CLIs read a file alike
+/// whatever its name.
 fn engine(policy: &Policy, config: Option<&str>) -> anyhow::Result<Engine> {
     let text = match config {
-        Some(path) => config_text(path)?,
+        Some(path) => read_text(Some(path))?,
         None => String::from("{}"),
     };
     policy.engine(&text).with_context(|| match config {
@@ -252,7 +222,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&output)?)?;
             out.flush()?;
-            for line in import_report(&imported) {
+            for line in &imported.report {
                 eprintln!("{line}");
             }
             Ok(exit::OK)
@@ -271,7 +241,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                 if let Some(path) = path {
                     layers.push(LayerText {
                         layer,
-                        config: config_text(path)?,
+                        config: read_text(Some(path))?,
                     });
                 }
             }
@@ -282,7 +252,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             Ok(exit::OK)
         }
         Command::ConfigCheck { file } => {
-            let text = config_text(file)?;
+            let text = read_text(Some(file))?;
             policy
                 .engine(&text)
                 .with_context(|| format!("configuration {file}"))?;

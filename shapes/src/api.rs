@@ -78,4 +78,8 @@ pub struct Imported {
     pub summary: Vec<String>,
     /// What was left to the host, and why.
     pub notes: Vec<String>,
+    /// What a command line tells people (on standard error): the counts by
+    /// level, a line per operation and the notes — worded once, here, for
+    /// both CLIs.
+    pub report: Vec<String>,
 }

@@ -252,6 +252,22 @@ fn object_schema(properties: Map<String, Value>, required: Vec<Value>) -> Value 
     Value::Object(schema)
 }
 
+/// The lines a command line prints about an import: the counts by level,
+/// each operation, and what was left to the host.
+fn report(summary: &[String], levels: &[u8], notes: &[String]) -> Vec<String> {
+    let count = |level: u8| levels.iter().filter(|&&l| l == level).count();
+    let mut lines = vec![format!(
+        "toolgate: imported {} operations: {} level 1 (query), {} level 2 (modify), {} level 3 (delete)",
+        summary.len(),
+        count(1),
+        count(2),
+        count(3)
+    )];
+    lines.extend(summary.iter().map(|line| format!("  {line}")));
+    lines.extend(notes.iter().map(|note| format!("toolgate: note: {note}")));
+    lines
+}
+
 /// Whether an operation is selected by `only` and `exclude`.
 fn selected(options: &ImportOptions, name: &str, id: Option<&str>, tags: &[String]) -> bool {
     let names = |list: &[String]| {
@@ -282,7 +298,10 @@ pub fn import_openapi(spec: &str, options: &str) -> Result<Imported, ImportError
         definitions: Vec::new(),
         summary: Vec::new(),
         notes: Vec::new(),
+        report: Vec::new(),
     };
+    // The level of each operation, beside its summary line.
+    let mut levels: Vec<u8> = Vec::new();
     for (path, item) in paths {
         let shared: Vec<Value> = item
             .get("parameters")
@@ -368,11 +387,13 @@ pub fn import_openapi(spec: &str, options: &str) -> Result<Imported, ImportError
             imported
                 .summary
                 .push(format!("{level} {upper} {path} {name}"));
+            levels.push(level);
         }
     }
     if imported.summary.is_empty() && !(options.only.is_empty() && options.exclude.is_empty()) {
         return Err(ImportError::Nothing);
     }
+    imported.report = report(&imported.summary, &levels, &imported.notes);
     Ok(imported)
 }
 

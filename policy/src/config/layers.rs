@@ -52,7 +52,9 @@ fn invalid(layer: Layer, e: &ConfigError) -> ConfigError {
 pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
     let mut ranked: Vec<(Layer, Map<String, Value>)> = Vec::new();
     for layer in layers {
-        // Each layer must be a valid configuration on its own.
+        // Each layer must be a valid configuration on its own. Checked on the
+        // text (not the value read next) so a JSON error keeps its line and
+        // column in the author's file; layers are read once per engine.
         Config::from_text(&layer.config).map_err(|e| invalid(layer.layer, &e))?;
         let value = Config::value_of_text(&layer.config).map_err(|e| invalid(layer.layer, &e))?;
         let Value::Object(map) = value else {
