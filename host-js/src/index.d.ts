@@ -6,14 +6,24 @@
 // declarations lack are written out here (`WebStorage`, `CoreModule`,
 // `GateListenerOptions`). `npm run typecheck` checks both.
 
+// The WIT's enums are the ones the component's bindings generate (shipped in
+// gen/interfaces/): a case added to the WIT reaches these types with no edit
+// here.
+import type {
+  Risk as WitRisk,
+  Action as WitAction,
+  Source as WitSource,
+  CallFormat as WitCallFormat,
+} from '../gen/interfaces/toolgate-policy-types.js';
+
 /** How risky a call is judged. */
-export type Risk = 'low' | 'medium' | 'high';
+export type Risk = WitRisk;
 
 /** What the host must do with a call. */
-export type Action = 'allow' | 'confirm' | 'deny';
+export type Action = WitAction;
 
 /** Which rule of the decision order decided. */
-export type Source = 'config' | 'strict' | 'llm' | 'floor' | 'whitelist' | 'registry' | 'default' | 'rule';
+export type Source = WitSource;
 
 /** One reason behind a decision. */
 export interface Finding {
@@ -174,7 +184,7 @@ export interface ToolConfig {
 }
 
 /** The wire format a tool call was recognised as. */
-export type CallFormat = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini' | 'ai-sdk';
+export type CallFormat = WitCallFormat;
 
 /** A tool call as the model sent it, normalised. */
 export interface ToolCall {

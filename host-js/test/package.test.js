@@ -28,7 +28,8 @@ const packed = (() => {
 
 /**
  * The package files a module loads: its relative static and dynamic imports
- * and the assets it resolves with `new URL('…', import.meta.url)`.
+ * and the assets it resolves with `new URL('…', import.meta.url)`; for a
+ * declaration file, the declarations it imports.
  */
 function references(file) {
   const text = readFileSync(join(pkg, file), 'utf8');
@@ -42,7 +43,8 @@ function references(file) {
   for (const pattern of patterns) {
     for (const m of text.matchAll(pattern)) found.push(normalize(join(dirname(file), m[1])));
   }
-  return found;
+  // A declaration file's `.js` imports name the declarations beside that module.
+  return file.endsWith('.d.ts') ? found.map((f) => f.replace(/\.js$/, '.d.ts')) : found;
 }
 
 /** Every package file reachable from the manifest's entry points. */
@@ -57,7 +59,7 @@ function reachable() {
     const file = queue.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    if (file.endsWith('.js')) queue.push(...references(file));
+    if (file.endsWith('.js') || file.endsWith('.d.ts')) queue.push(...references(file));
   }
   return seen;
 }
