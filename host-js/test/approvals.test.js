@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -206,6 +206,34 @@ test('the audit: a torn tail is repaired and recorded, write-ahead, lone surroga
     assert.equal(out.status, 4);
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(out.stdout), JSON.stringify(out.stdout));
   }
+});
+
+test('a restarted gate continues a log larger than a string can hold, reading only its end', async () => {
+  const dir = scratch();
+  const log = join(dir, 'audit.jsonl');
+  const select = { tool: 'execute_sql', args: { sql: 'SELECT 1' } };
+  await new Gate(policy, { audit: [new JsonlSink(log)] }).run(select, () => '1');
+  const last = readFileSync(log, 'utf8').trim().split('\n').at(-1);
+  // 600 MiB of earlier history (a sparse hole: no disk used, no line in it
+  // valid), then the chain's last sealed record. Reading the whole file would
+  // pass the largest string Node can make (~512 MiB) and fail.
+  const big = 600 * 1024 * 1024;
+  writeFileSync(log, '');
+  truncateSync(log, big);
+  appendFileSync(log, `\n${last}\n`);
+  const r = await new Gate(policy, { audit: [new JsonlSink(log)] }).run(select, () => '1');
+  assert.equal(r.auditError, null);
+  assert.equal(statSync(log).size > big, true);
+  // The two new lines continue the old head: write-ahead, then the outcome.
+  const handle = await import('node:fs/promises').then((fs) => fs.open(log, 'r'));
+  const end = Buffer.alloc(64 * 1024);
+  const { bytesRead } = await handle.read(end, 0, end.length, statSync(log).size - end.length);
+  await handle.close();
+  const lines = end.subarray(0, bytesRead).toString('utf8').trim().split('\n').slice(-3);
+  assert.equal(lines[0], last);
+  const [a, b, c] = lines.map((l) => JSON.parse(l));
+  assert.deepEqual([b.seq, b.prev, b.status], [a.seq + 1, a.hash, 'executing']);
+  assert.deepEqual([c.seq, c.prev, c.status], [b.seq + 1, b.hash, 'executed']);
 });
 
 test('tool names never index a plain object; long timeouts wait; unclean arguments never run', async () => {
