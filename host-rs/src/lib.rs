@@ -48,7 +48,7 @@ pub use gate::{
     GrantListing, Pending, Ready, Response, Scope, Status, ToolResult,
 };
 pub use lines::CheckedLine;
-pub use records::{AuditError, AuditSummary, CheckpointError};
+pub use records::{AuditError, AuditSummary, CheckpointError, CheckpointFailure};
 pub use runtime::cache;
 pub use runtime::cache::LoadSource;
 pub use runtime::{

@@ -5,24 +5,15 @@
 use crate::bindings::exports::toolgate::policy::records as wit;
 use crate::runtime::{Error, Policy};
 
-/// Why a checkpoint was refused.
+pub use toolgate_shapes::records::CheckpointError;
+
+/// Why a checkpoint could not be sealed or opened: the component refused it,
+/// or the component faulted and decided nothing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CheckpointError {
-    /// Not the expected shape; the message names the field.
-    #[error("invalid checkpoint: {0}")]
-    Invalid(String),
-    /// A format this version does not read.
-    #[error("unsupported checkpoint format `{0}`")]
-    Format(String),
-    /// The gate has a key and the checkpoint is not signed.
-    #[error("the checkpoint is not signed, and this gate requires signed checkpoints")]
-    Unsigned,
-    /// The signature does not match: forged or changed.
-    #[error("the checkpoint's signature does not match: it was forged or changed")]
-    Forged,
-    /// The key is shorter than 16 bytes (its length): refused, never used.
-    #[error("the checkpoint key is {0} bytes long; a key has at least 16 (make one with `head -c 32 /dev/urandom > key`)")]
-    WeakKey(u32),
+pub enum CheckpointFailure {
+    /// Refused: forged, changed, unsigned, not one, or a weak key.
+    #[error(transparent)]
+    Refused(#[from] CheckpointError),
     /// The policy faulted.
     #[error(transparent)]
     Policy(#[from] Error),
@@ -65,9 +56,9 @@ impl Policy {
         &self,
         pending: &str,
         key: Option<&[u8]>,
-    ) -> Result<String, CheckpointError> {
+    ) -> Result<String, CheckpointFailure> {
         self.call_records(|r, store| r.call_seal_checkpoint(store, pending, key))?
-            .map_err(CheckpointError::from)
+            .map_err(|e| CheckpointFailure::Refused(e.into()))
     }
 
     /// Reads a checkpoint; returns its pending approval as canonical JSON. With a
@@ -76,9 +67,9 @@ impl Policy {
         &self,
         checkpoint: &str,
         key: Option<&[u8]>,
-    ) -> Result<String, CheckpointError> {
+    ) -> Result<String, CheckpointFailure> {
         self.call_records(|r, store| r.call_open_checkpoint(store, checkpoint, key))?
-            .map_err(CheckpointError::from)
+            .map_err(|e| CheckpointFailure::Refused(e.into()))
     }
 
     /// Seals an audit entry (JSON) as the line after `previous`.

@@ -159,7 +159,12 @@ fn keys_that_are_not_keys_fail_loudly() {
         r#"{"id":"a","tool":"t","args":"{}","decision":{"action":"confirm","risk":"high","source":"default","llm_risk":null,"findings":[],"summary":"s"},"requested_at":1,"deadline":2}"#,
         Some(b""),
     );
-    assert!(matches!(sealed, Err(toolgate::CheckpointError::WeakKey(0))));
+    assert!(matches!(
+        sealed,
+        Err(toolgate::CheckpointFailure::Refused(
+            toolgate::CheckpointError::WeakKey(0)
+        ))
+    ));
 
     // The CLI refuses an empty key file, and a listing without any key.
     let empty = dir.join("empty.key");

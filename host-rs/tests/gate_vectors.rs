@@ -22,7 +22,6 @@ fn refusal(e: StepError) -> Refusal {
             CheckpointError::Unsigned => Refusal::Checkpoint("unsigned", Value::Null),
             CheckpointError::Forged => Refusal::Checkpoint("forged", Value::Null),
             CheckpointError::WeakKey(n) => Refusal::Checkpoint("weak-key", json!(n)),
-            CheckpointError::Policy(e) => panic!("the component faulted: {e}"),
         },
         StepError::Policy(e) => panic!("the component faulted: {e}"),
     }

@@ -315,9 +315,7 @@ fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
         crate::CheckpointError::Format(f) => CheckpointError::Format(f),
         crate::CheckpointError::Unsigned => CheckpointError::Unsigned,
         crate::CheckpointError::Forged => CheckpointError::Forged,
-        crate::CheckpointError::WeakKey(n) => {
-            CheckpointError::WeakKey(u32::try_from(n).unwrap_or(u32::MAX))
-        }
+        crate::CheckpointError::WeakKey(n) => CheckpointError::WeakKey(n),
     }
 }
 

@@ -4,6 +4,62 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The format tag of the checkpoints the policy writes and reads.
+pub const CHECKPOINT_FORMAT: &str = "toolgate.checkpoint/2";
+
+/// The shortest key that signs or checks a checkpoint, in bytes.
+pub const MIN_KEY_LEN: usize = 16;
+
+/// Why a checkpoint could not be written or read (the WIT's
+/// `checkpoint-error`): one definition for the policy that refuses and the
+/// hosts that report it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// The pending approval or the checkpoint is not well-formed JSON of the
+    /// expected shape; the message names the field.
+    Invalid(String),
+    /// The checkpoint was written in a format this version does not read.
+    Format(String),
+    /// The host has a key but the checkpoint carries no MAC.
+    Unsigned,
+    /// The MAC does not match: the checkpoint was forged or changed.
+    Forged,
+    /// The key is shorter than [`MIN_KEY_LEN`] bytes (its length, or empty):
+    /// refused rather than used.
+    WeakKey(u32),
+}
+
+impl CheckpointError {
+    /// The refusal for a key of `len` bytes.
+    pub fn weak_key(len: usize) -> CheckpointError {
+        CheckpointError::WeakKey(u32::try_from(len).unwrap_or(u32::MAX))
+    }
+}
+
+impl std::fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckpointError::Invalid(m) => write!(f, "invalid checkpoint: {m}"),
+            CheckpointError::Format(t) => write!(
+                f,
+                "unsupported checkpoint format `{t}` (this version reads {CHECKPOINT_FORMAT})"
+            ),
+            CheckpointError::Unsigned => f.write_str(
+                "the checkpoint is not signed, and this gate requires signed checkpoints",
+            ),
+            CheckpointError::Forged => {
+                f.write_str("the checkpoint's signature does not match: it was forged or changed")
+            }
+            CheckpointError::WeakKey(n) => write!(
+                f,
+                "the checkpoint key is {n} bytes long; a key has at least {MIN_KEY_LEN} (make one with `head -c 32 /dev/urandom > key`)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
 /// A call waiting for a person's answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -20,37 +20,13 @@ use serde::{Deserialize, Serialize};
 pub use toolgate_shapes::records::Pending;
 
 /// The format tag of checkpoints this version writes and reads.
-pub const FORMAT: &str = "toolgate.checkpoint/2";
-
-/// The shortest key that signs or checks a checkpoint, in bytes.
-pub const MIN_KEY_LEN: usize = 16;
-
-/// Why a checkpoint could not be written or read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CheckpointError {
-    /// The pending approval or the checkpoint is not well-formed JSON of the
-    /// expected shape; the message names the field.
-    #[error("invalid checkpoint: {0}")]
-    Invalid(String),
-    /// The checkpoint was written in a format this version does not read.
-    #[error("unsupported checkpoint format `{0}` (this version reads {FORMAT})")]
-    Format(String),
-    /// The host has a key but the checkpoint carries no MAC.
-    #[error("the checkpoint is not signed, and this gate requires signed checkpoints")]
-    Unsigned,
-    /// The MAC does not match: the checkpoint was forged or changed.
-    #[error("the checkpoint's signature does not match: it was forged or changed")]
-    Forged,
-    /// The key is shorter than [`MIN_KEY_LEN`] bytes (or empty): refused
-    /// rather than used.
-    #[error("the checkpoint key is {0} bytes long; a key has at least 16 (make one with `head -c 32 /dev/urandom > key`)")]
-    WeakKey(usize),
-}
+pub use toolgate_shapes::records::CHECKPOINT_FORMAT as FORMAT;
+pub use toolgate_shapes::records::{CheckpointError, MIN_KEY_LEN};
 
 /// Refuses a key that is too short to be a secret.
 pub fn check_key(key: &[u8]) -> Result<(), CheckpointError> {
     if key.len() < MIN_KEY_LEN {
-        Err(CheckpointError::WeakKey(key.len()))
+        Err(CheckpointError::weak_key(key.len()))
     } else {
         Ok(())
     }
@@ -179,7 +155,7 @@ mod tests {
         for key in [b"".as_slice(), b"short".as_slice(), &[7_u8; 15]] {
             assert_eq!(
                 seal_checkpoint(PENDING, Some(key)),
-                Err(CheckpointError::WeakKey(key.len()))
+                Err(CheckpointError::weak_key(key.len()))
             );
         }
         let sealed = seal_checkpoint(PENDING, Some(&[7_u8; 16])).unwrap_or_default();
