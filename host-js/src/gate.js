@@ -149,6 +149,14 @@ const EVENT_TYPES = new Map([
 /** The prefix under which a store keeps grants (approval ids never take it). */
 export const GRANT_PREFIX = 'grant-';
 
+/**
+ * The prefix of a revoked grant's tombstone; its text is the time (ms since
+ * the Unix epoch) until which it must stay, the grant's expiry, or `never`.
+ * A sealed grant put back in the store after its revocation (a restored
+ * backup, a copied file: its MAC is still good) never applies again.
+ */
+export const REVOKED_PREFIX = 'revoked-';
+
 /** An event of the flow as the `detail` of the gate's event. */
 function detailOf(event) {
   if (event.type === 'requested') return requestOf(event.request);
@@ -594,8 +602,10 @@ export class Gate extends EventTarget {
 
   /** The sealed grants of the session and the store, as `[id, sealed]`. */
   async #sealedGrants() {
-    const stored = (await this.#store.list())
-      .filter(([key]) => key.startsWith(GRANT_PREFIX))
+    const all = await this.#store.list();
+    const revoked = new Set(all.filter(([key]) => key.startsWith(REVOKED_PREFIX)).map(([key]) => key.slice(REVOKED_PREFIX.length)));
+    const stored = all
+      .filter(([key]) => key.startsWith(GRANT_PREFIX) && !revoked.has(key.slice(GRANT_PREFIX.length)))
       .map(([key, text]) => [key.slice(GRANT_PREFIX.length), text]);
     return [...this.#sessionGrants.entries(), ...stored];
   }
@@ -635,8 +645,21 @@ export class Gate extends EventTarget {
         const { error } = await this.#commit({ step: line(this.#chain), used: this.#chain, redo: line });
         if (error !== null) throw new GateError('audit', `the revocation could not be recorded: ${error}`);
       }
-      if (this.#sessionGrants.has(id)) this.#sessionGrants.delete(id);
-      else await this.#store.remove(GRANT_PREFIX + id);
+      if (this.#sessionGrants.has(id)) {
+        this.#sessionGrants.delete(id);
+        return;
+      }
+      // The tombstone first (until the grant would have expired; for good when
+      // it never does or cannot be opened), then the grant.
+      let until = 'never';
+      try {
+        const expires = JSON.parse(this.#flow.openGrant(sealed, Date.now())).expires_at;
+        if (typeof expires === 'number') until = String(expires);
+      } catch (e) {
+        if (!(e instanceof StepError)) throw e;
+      }
+      await this.#store.put(REVOKED_PREFIX + id, until);
+      await this.#store.remove(GRANT_PREFIX + id);
     });
     return true;
   }
@@ -669,7 +692,7 @@ export class Gate extends EventTarget {
   async pending() {
     const out = [];
     for (const [id, text] of await this.#store.list()) {
-      if (id.startsWith(GRANT_PREFIX)) continue;
+      if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
       try {
         out.push({ ok: true, request: requestOf(this.#open(id, text)) });
       } catch (error) {
@@ -727,7 +750,7 @@ export class Gate extends EventTarget {
     let closed = 0;
     await this.#chainReady.catch(() => {});
     for (const [id, text] of await this.#store.list()) {
-      if (id.startsWith(GRANT_PREFIX)) continue;
+      if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
       let pending;
       try {
         pending = this.#open(id, text);
@@ -745,6 +768,11 @@ export class Gate extends EventTarget {
       }
     }
     await this.#store.sweep?.(now);
+    // A revoked grant's tombstone goes once the grant has expired: put back
+    // after that, the component refuses it as expired anyway.
+    for (const [id, until] of await this.#store.list()) {
+      if (id.startsWith(REVOKED_PREFIX) && /^\d+$/.test(until) && Number(until) < now) await this.#store.remove(id);
+    }
     return closed;
   }
 

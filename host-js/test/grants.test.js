@@ -124,6 +124,28 @@ test('a forged grant in a file store is listed with its finding and does not app
   assert.deepEqual(refused.map((r) => r.code), ['grant.forged']);
 });
 
+test('a revoked grant put back in the store never applies again, in files and in Web Storage', async () => {
+  for (const [name, store] of [
+    ['files', new FileStore(scratch())],
+    ['web storage', new WebStorageStore(storage())],
+  ]) {
+    const gate = new Gate(policy, { key: KEY, store, approve: () => ({ answer: 'approve', remember: 'project' }) });
+    const call = { tool: 'execute_command', args: NPM_TEST };
+    assert.equal((await gate.run(call, exec)).status, 'executed', name);
+    assert.equal((await gate.check(call)).pending, null, name);
+    const [{ id }] = await gate.grants();
+    const sealed = (await store.list()).find(([key]) => key === `grant-${id}`)[1];
+    assert.equal(await gate.revoke(id), true, name);
+    assert.notEqual((await gate.check(call)).pending, null, name);
+    // Put back exactly as it was: still revoked, through a sweep too.
+    await store.put(`grant-${id}`, sealed);
+    assert.deepEqual(await gate.grants(), [], name);
+    await gate.sweep();
+    assert.notEqual((await gate.check(call)).pending, null, name);
+    assert.deepEqual((await gate.pending()).filter((p) => !p.ok), [], name);
+  }
+});
+
 test('a gate without a key never stores a grant', async () => {
   const dir = scratch();
   const gate = new Gate(policy, { store: new FileStore(dir), unsigned: true });

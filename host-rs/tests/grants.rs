@@ -308,3 +308,62 @@ fn grants_add_no_crossing() {
     assert_eq!(crossings(&run), ((Status::Executed, Source::Default), 3));
     assert_eq!(crossings(&run), ((Status::Executed, Source::Rule), 2));
 }
+
+/// A revoked grant put back in the store (a restored backup, a copied file:
+/// its MAC is still good) never applies again: the revocation leaves a
+/// tombstone, in every kind of store.
+#[test]
+fn a_revoked_grant_put_back_never_applies_again() {
+    let dir = scratch("revoked");
+    let policy = Policy::embedded().unwrap();
+    for (name, store) in [
+        (
+            "dir",
+            Box::new(DirStore::new(dir.join("d")))
+                as Box<dyn toolgate::gate::store::CheckpointStore>,
+        ),
+        (
+            "sqlite",
+            Box::new(SqliteStore::open(dir.join("gate.db")).unwrap()),
+        ),
+        (
+            "memory",
+            Box::new(toolgate::gate::store::MemoryStore::default()),
+        ),
+    ] {
+        let store: Arc<dyn toolgate::gate::store::CheckpointStore> = Arc::from(store);
+        let gate = Gate::builder(&policy)
+            .key(KEY)
+            .store(Arc::clone(&store))
+            .approver(|_| Response::approve_remembered(Scope::Project))
+            .build()
+            .unwrap();
+        let call = Call::new("execute_command", NPM_TEST);
+        assert_eq!(gate.run(&call, exec).unwrap().status, Status::Executed);
+        assert!(
+            matches!(gate.check(&call).unwrap(), Checked::Run(_)),
+            "{name}"
+        );
+        let (id, sealed) = store.grants().unwrap().remove(0);
+        assert!(gate.revoke(&id).unwrap(), "{name}");
+        assert!(
+            matches!(gate.check(&call).unwrap(), Checked::Ask(_)),
+            "{name}"
+        );
+        // Put back exactly as it was.
+        store.put_grant(&id, &sealed).unwrap();
+        assert!(store.grants().unwrap().is_empty(), "{name}");
+        assert!(gate.grants().unwrap().is_empty(), "{name}");
+        assert!(
+            matches!(gate.check(&call).unwrap(), Checked::Ask(_)),
+            "{name}"
+        );
+        // A grant that never expires keeps its tombstone through a sweep.
+        gate.sweep().unwrap();
+        assert_eq!(store.revoked().unwrap(), vec![(id.clone(), None)], "{name}");
+        assert!(
+            matches!(gate.check(&call).unwrap(), Checked::Ask(_)),
+            "{name}"
+        );
+    }
+}

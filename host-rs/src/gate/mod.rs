@@ -65,7 +65,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use store::{CheckpointStore, MemoryStore, StoreError};
+use store::{CheckpointStore, MemoryStore, StoreError, REVOKED_PREFIX};
 use toolgate_shapes::gate::{AnswerKind, GateCall, GateSettings, Ran, Step};
 pub use toolgate_shapes::gate::{Event, ToolResult};
 pub use toolgate_shapes::grants::{Grant, Remember, Scope};
@@ -1092,7 +1092,16 @@ impl Gate {
         if session.is_some() {
             lock(&self.inner.session_grants).remove(id);
         } else {
-            self.inner.store.remove_grant(id)?;
+            // Until the grant would have expired; for good when it never
+            // does, or when it cannot be opened (then nothing says when).
+            let until = self
+                .inner
+                .flow
+                .open_grant(&sealed, now_ms())
+                .ok()
+                .and_then(|text| serde_json::from_str::<Grant>(&text).ok())
+                .and_then(|grant| grant.expires_at);
+            self.inner.store.revoke_grant(id, until)?;
         }
         Ok(true)
     }
@@ -1354,6 +1363,13 @@ impl Gate {
         }
         lock(&self.inner.checked).retain(|_, deadline| *deadline >= now);
         self.inner.store.sweep(now)?;
+        // A revoked grant's tombstone goes once the grant has expired: put
+        // back after that, the component refuses it as expired anyway.
+        for (id, until) in self.inner.store.revoked()? {
+            if until.is_some_and(|t| t < now) {
+                self.inner.store.remove(&format!("{REVOKED_PREFIX}{id}"))?;
+            }
+        }
         Ok(closed)
     }
 

@@ -29,6 +29,13 @@ pub enum StoreError {
 /// The prefix under which a store keeps grants (approval ids never take it).
 pub const GRANT_PREFIX: &str = "grant-";
 
+/// The prefix of a revoked grant's tombstone. Its text is the time (ms since
+/// the Unix epoch) until which it must stay, the grant's expiry, or `never`
+/// for a grant that does not expire: a sealed grant put back in the store
+/// after its revocation (a restored backup, a copied file) never applies
+/// again, because its MAC is still good and only the tombstone says no.
+pub const REVOKED_PREFIX: &str = "revoked-";
+
 /// A place for checkpoints of pending approvals, and for the grants
 /// (project, user) approvals "always" leave: sealed texts the component
 /// writes and checks, kept beside the checkpoints under [`GRANT_PREFIX`], so
@@ -62,14 +69,41 @@ pub trait CheckpointStore: Send + Sync {
     fn remove_grant(&self, id: &str) -> Result<(), StoreError> {
         self.remove(&format!("{GRANT_PREFIX}{id}"))
     }
-    /// Every sealed grant, by grant id.
+    /// Revokes grant `id`: leaves its tombstone (kept until `until`, ms since
+    /// the Unix epoch, or for good when `None`), then removes the grant. The
+    /// tombstone is written first, so a failure leaves the grant revoked or
+    /// untouched, never half done.
+    fn revoke_grant(&self, id: &str, until: Option<u64>) -> Result<(), StoreError> {
+        let until = until.map_or_else(|| "never".to_owned(), |t| t.to_string());
+        self.put(&format!("{REVOKED_PREFIX}{id}"), &until)?;
+        self.remove_grant(id)
+    }
+    /// Every sealed grant, by grant id, but those revoked (see
+    /// [`REVOKED_PREFIX`]).
     fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let all = self.list()?;
+        let revoked: std::collections::BTreeSet<&str> = all
+            .iter()
+            .filter_map(|(key, _)| key.strip_prefix(REVOKED_PREFIX))
+            .collect();
+        Ok(all
+            .iter()
+            .filter_map(|(key, text)| {
+                key.strip_prefix(GRANT_PREFIX)
+                    .filter(|id| !revoked.contains(id))
+                    .map(|id| (id.to_owned(), text.clone()))
+            })
+            .collect())
+    }
+    /// The tombstones of revoked grants: grant id and the time until which
+    /// each must stay (`None`: for good).
+    fn revoked(&self) -> Result<Vec<(String, Option<u64>)>, StoreError> {
         Ok(self
             .list()?
             .into_iter()
             .filter_map(|(key, text)| {
-                key.strip_prefix(GRANT_PREFIX)
-                    .map(|id| (id.to_owned(), text))
+                key.strip_prefix(REVOKED_PREFIX)
+                    .map(|id| (id.to_owned(), text.trim().parse::<u64>().ok()))
             })
             .collect())
     }
@@ -79,7 +113,7 @@ pub trait CheckpointStore: Send + Sync {
         Ok(self
             .list()?
             .into_iter()
-            .filter(|(key, _)| !key.starts_with(GRANT_PREFIX))
+            .filter(|(key, _)| !key.starts_with(GRANT_PREFIX) && !key.starts_with(REVOKED_PREFIX))
             .collect())
     }
     /// One checkpoint.
@@ -119,6 +153,47 @@ impl MemoryStore {
 
     fn items(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
         self.items.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A store shared by handle: the gate and its caller (or several gates) use
+/// one store, each call forwarded as it is.
+impl<S: CheckpointStore + ?Sized> CheckpointStore for std::sync::Arc<S> {
+    fn put(&self, id: &str, checkpoint: &str) -> Result<(), StoreError> {
+        (**self).put(id, checkpoint)
+    }
+    fn remove(&self, id: &str) -> Result<(), StoreError> {
+        (**self).remove(id)
+    }
+    fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError> {
+        (**self).claim(id, deadline)
+    }
+    fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        (**self).sweep(now)
+    }
+    fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
+        (**self).list()
+    }
+    fn put_grant(&self, id: &str, sealed: &str) -> Result<(), StoreError> {
+        (**self).put_grant(id, sealed)
+    }
+    fn remove_grant(&self, id: &str) -> Result<(), StoreError> {
+        (**self).remove_grant(id)
+    }
+    fn revoke_grant(&self, id: &str, until: Option<u64>) -> Result<(), StoreError> {
+        (**self).revoke_grant(id, until)
+    }
+    fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
+        (**self).grants()
+    }
+    fn revoked(&self) -> Result<Vec<(String, Option<u64>)>, StoreError> {
+        (**self).revoked()
+    }
+    fn approvals(&self) -> Result<Vec<(String, String)>, StoreError> {
+        (**self).approvals()
+    }
+    fn get(&self, id: &str) -> Result<Option<String>, StoreError> {
+        (**self).get(id)
     }
 }
 
