@@ -739,7 +739,8 @@ export class Gate extends EventTarget {
   /**
    * Cleans the store: every pending approval past its deadline that no call
    * of this gate waits for is closed as `expired` (claimed, removed, audited;
-   * never run), and tombstones past their deadline are removed. Checkpoints
+   * never run); tombstones past their deadline, grants past their expiry and
+   * the tombstones of revoked grants that have expired are removed. Checkpoints
    * that cannot be opened are left for a person to look at. Resolves with how
    * many approvals were closed.
    *
@@ -768,6 +769,13 @@ export class Gate extends EventTarget {
       }
     }
     await this.#store.sweep?.(now);
+    // A stored grant past its expiry (its MAC good: checked first) is removed;
+    // a forged or unreadable one is left for a person to see.
+    for (const listed of await this.grants()) {
+      if (!listed.ok && listed.error.startsWith('grant.expired') && !this.#sessionGrants.has(listed.id)) {
+        await this.#store.remove(GRANT_PREFIX + listed.id);
+      }
+    }
     // A revoked grant's tombstone goes once the grant has expired: put back
     // after that, the component refuses it as expired anyway.
     for (const [id, until] of await this.#store.list()) {

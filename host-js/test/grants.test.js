@@ -146,6 +146,23 @@ test('a revoked grant put back in the store never applies again, in files and in
   }
 });
 
+test('the sweep removes expired grants and leaves forged ones', async () => {
+  const store = new FileStore(scratch());
+  const expiresAt = Date.now() + 300;
+  const gate = new Gate(policy, { key: KEY, store, approve: () => ({ answer: 'approve', remember: { scope: 'project', expiresAt } }) });
+  assert.equal((await gate.run({ tool: 'execute_command', args: NPM_TEST }, exec)).status, 'executed');
+  assert.equal((await gate.run({ tool: 'execute_command', args: { command: 'npm run build' } }, exec)).status, 'executed');
+  const grants = (await store.list()).filter(([key]) => key.startsWith('grant-'));
+  assert.equal(grants.length, 2);
+  const [forged, sealed] = grants[1];
+  await store.put(forged, sealed.replaceAll('npm', 'pnpm'));
+  await gate.sweep();
+  assert.equal((await store.list()).filter(([key]) => key.startsWith('grant-')).length, 2, 'nothing has expired yet');
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await gate.sweep();
+  assert.deepEqual((await store.list()).filter(([key]) => key.startsWith('grant-')).map(([key]) => key), [forged]);
+});
+
 test('a gate without a key never stores a grant', async () => {
   const dir = scratch();
   const gate = new Gate(policy, { store: new FileStore(dir), unsigned: true });

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use toolgate::gate::audit::JsonlSink;
-use toolgate::gate::store::{DirStore, SqliteStore};
+use toolgate::gate::store::{CheckpointStore, DirStore, SqliteStore};
 use toolgate::gate::{Effect, Rule, Scope};
 use toolgate::{Call, Checked, Gate, GateError, Policy, Response, Source, Status};
 
@@ -319,8 +319,7 @@ fn a_revoked_grant_put_back_never_applies_again() {
     for (name, store) in [
         (
             "dir",
-            Box::new(DirStore::new(dir.join("d")))
-                as Box<dyn toolgate::gate::store::CheckpointStore>,
+            Box::new(DirStore::new(dir.join("d"))) as Box<dyn CheckpointStore>,
         ),
         (
             "sqlite",
@@ -331,7 +330,7 @@ fn a_revoked_grant_put_back_never_applies_again() {
             Box::new(toolgate::gate::store::MemoryStore::default()),
         ),
     ] {
-        let store: Arc<dyn toolgate::gate::store::CheckpointStore> = Arc::from(store);
+        let store: Arc<dyn CheckpointStore> = Arc::from(store);
         let gate = Gate::builder(&policy)
             .key(KEY)
             .store(Arc::clone(&store))
@@ -366,4 +365,42 @@ fn a_revoked_grant_put_back_never_applies_again() {
             "{name}"
         );
     }
+}
+
+/// A stored grant past its expiry is removed by the sweep; a forged one is
+/// left for a person to see.
+#[test]
+fn the_sweep_removes_expired_grants_and_leaves_forged_ones() {
+    let dir = scratch("expired");
+    let policy = Policy::embedded().unwrap();
+    let store = Arc::new(DirStore::new(&dir));
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 300;
+    let gate = Gate::builder(&policy)
+        .key(KEY)
+        .store(Arc::clone(&store))
+        .approver(move |_| Response::approve_remembered(Scope::Project).expiring_at(at))
+        .build()
+        .unwrap();
+    let call = Call::new("execute_command", NPM_TEST);
+    assert_eq!(gate.run(&call, exec).unwrap().status, Status::Executed);
+    let other = Call::new("execute_command", r#"{"command":"npm run build"}"#);
+    assert_eq!(gate.run(&other, exec).unwrap().status, Status::Executed);
+    let grants = store.grants().unwrap();
+    assert_eq!(grants.len(), 2);
+    // Forge the second one.
+    let (forged, sealed) = &grants[1];
+    store
+        .put_grant(forged, &sealed.replace("npm", "pnpm"))
+        .unwrap();
+    gate.sweep().unwrap();
+    assert_eq!(store.grants().unwrap().len(), 2, "nothing has expired yet");
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    gate.sweep().unwrap();
+    let left = store.grants().unwrap();
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(&left[0].0, forged);
 }

@@ -1338,7 +1338,9 @@ impl Gate {
 
     /// Cleans the store: every pending approval past its deadline that no
     /// call of this gate waits for is closed as `expired` (claimed, removed,
-    /// audited; never run), and tombstones past their deadline are removed.
+    /// audited; never run); tombstones past their deadline, grants past their
+    /// expiry and the tombstones of revoked grants that have expired are
+    /// removed.
     /// Checkpoints that cannot be opened (forged, unreadable) are left for a
     /// person to look at. Returns how many approvals were closed.
     pub fn sweep(&self) -> Result<usize, GateError> {
@@ -1363,6 +1365,17 @@ impl Gate {
         }
         lock(&self.inner.checked).retain(|_, deadline| *deadline >= now);
         self.inner.store.sweep(now)?;
+        // A stored grant past its expiry (its MAC good: checked first) is
+        // removed; a forged or unreadable one is left for a person to see.
+        for listed in self.grants()? {
+            let expired = listed
+                .refused
+                .as_deref()
+                .is_some_and(|why| why.starts_with("grant.expired"));
+            if expired && !lock(&self.inner.session_grants).contains_key(&listed.id) {
+                self.inner.store.remove_grant(&listed.id)?;
+            }
+        }
         // A revoked grant's tombstone goes once the grant has expired: put
         // back after that, the component refuses it as expired anyway.
         for (id, until) in self.inner.store.revoked()? {
