@@ -49,9 +49,9 @@ Commands:
   grants list --key-file FILE DIR
           List the grants (approvals given "always") kept in a checkpoint
           directory; a forged, unsigned or expired one is listed with why (exit 4)
-  grants revoke --key-file FILE [--audit FILE] DIR ID
+  grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID
           Revoke a grant: no later call is decided with it; --audit appends the
-          revocation's record to that audit log
+          revocation's record to that audit log (--audit-key-file: a keyed chain)
 
 Options:
   --component FILE  Load this policy component instead of the embedded one
@@ -95,6 +95,7 @@ const OPTIONS = new Map([
   ['--exclude', true],
   ['--category', true],
   ['--audit', true],
+  ['--audit-key-file', true],
   ['--managed', true],
   ['--user', true],
 ]);
@@ -111,7 +112,7 @@ const SHAPES = {
   'audit verify': { options: ['--key-file', '--head'], required: ['FILE'], optional: [] },
   'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
   'grants list': { options: ['--key-file'], required: ['DIR'], optional: [] },
-  'grants revoke': { options: ['--key-file', '--audit'], required: ['DIR', 'ID'], optional: [] },
+  'grants revoke': { options: ['--key-file', '--audit', '--audit-key-file'], required: ['DIR', 'ID'], optional: [] },
 };
 
 /** The parent commands and their one subcommand. */
@@ -213,11 +214,15 @@ function parseArgs(argv) {
     // Stored grants are always signed: no key, no grants.
     throw new UsageError(`'${command}' needs --key-file FILE`);
   }
+  if (given.has('--audit-key-file') && !given.has('--audit')) {
+    throw new UsageError("'--audit-key-file' needs --audit FILE");
+  }
   return {
     globals,
     command,
     operands,
     audit: given.get('--audit') ?? null,
+    auditKeyFile: given.get('--audit-key-file') ?? null,
     managed: given.get('--managed') ?? null,
     user: given.get('--user') ?? null,
     config: given.get('--config') ?? null,
@@ -316,7 +321,8 @@ async function grantsGate(policy, opts) {
   const { FileStore, JsonlSink } = await import('../src/node.js');
   const key = await readKey(opts.keyFile);
   const audit = opts.audit === null ? [] : [new JsonlSink(opts.audit)];
-  return new Gate(policy, { key, store: new FileStore(opts.operands[0]), audit });
+  const auditKey = opts.auditKeyFile === null ? undefined : await readKey(opts.auditKeyFile);
+  return new Gate(policy, { key, store: new FileStore(opts.operands[0]), audit, auditKey });
 }
 
 /** Why a file could not be read, in the words the Rust CLI uses. */

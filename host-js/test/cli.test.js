@@ -293,6 +293,8 @@ const PARITY = [
   ['grants list of a directory without grants', ['grants', 'list', '--key-file', grantKey, dir], '', 0],
   ['grants list with a forged grant', ['grants', 'list', '--key-file', grantKey, forgedGrants], '', 4],
   ['grants revoke of an unknown grant', ['grants', 'revoke', '--key-file', grantKey, dir, 'g-none'], '', 1],
+  ['grants revoke --audit-key-file without --audit', ['grants', 'revoke', '--key-file', grantKey, '--audit-key-file', grantKey, dir, 'g-1'], '', 2],
+  ['grants list --audit-key-file', ['grants', 'list', '--audit-key-file', grantKey, '--key-file', grantKey, dir], '', 2],
   ['guidance with an operand', ['guidance', 'zh'], '', 2],
   ['guidance in an unknown language', ['guidance', '--lang=xx'], '', 0],
   ['check a missing file', ['check', '/nonexistent/calls.jsonl'], '', 1],
@@ -407,4 +409,39 @@ test('grants made by a JavaScript gate are listed and revoked by both CLIs, the 
   assert.equal(again.status, 1);
   const asked = await gate.check({ tool: 'execute_command', args: { command: 'npm test' } });
   assert.notEqual(asked.pending, null, 'a revoked grant no longer applies');
+});
+
+test('grants revoke continues a keyed audit chain with --audit-key-file, in both CLIs', async () => {
+  const { loadPolicy, Gate } = await import('../src/index.js');
+  const { FileStore, JsonlSink } = await import('../src/node.js');
+  const policy = await loadPolicy();
+  const store = join(scratch, 'keyed-grants-store');
+  const audit = join(scratch, 'keyed-grants-audit.jsonl');
+  const auditKeyFile = join(scratch, 'audit.key');
+  const auditKey = 'an audit key of 16+ bytes';
+  writeFileSync(auditKeyFile, `${auditKey}\n`);
+  const key = readFileSync(grantKey);
+  const gate = new Gate(policy, { key, store: new FileStore(store), audit: [new JsonlSink(audit)], auditKey, approve: () => ({ answer: 'approve', remember: 'project' }) });
+  for (const command of ['npm test', 'npm run build']) {
+    assert.equal((await gate.run({ tool: 'execute_command', args: { command } }, async () => 'ok')).status, 'executed');
+  }
+  const ids = (await gate.grants()).map((g) => g.id);
+  assert.equal(ids.length, 2);
+  // Without the audit key the keyed chain is not continued, and nothing is revoked.
+  for (const cli of [[rustCli], [process.execPath, jsCli]]) {
+    const refused = runCli(cli, ['grants', 'revoke', '--key-file', grantKey, '--audit', audit, store, ids[0]], '');
+    assert.equal(refused.status, 1, refused.stderr.toString());
+  }
+  assert.equal((await gate.grants()).length, 2);
+  const clis = [[rustCli], [process.execPath, jsCli]];
+  for (const [i, cli] of clis.entries()) {
+    const done = runCli(cli, ['grants', 'revoke', '--key-file', grantKey, '--audit', audit, '--audit-key-file', auditKeyFile, store, ids[i]], '');
+    assert.equal(done.stdout.toString(), `revoked ${ids[i]}\n`, done.stderr.toString());
+  }
+  assert.deepEqual(await gate.grants(), []);
+  for (const cli of clis) {
+    const verified = runCli(cli, ['audit', 'verify', '--key-file', auditKeyFile, audit], '');
+    assert.equal(verified.status, 0, verified.stdout.toString() + verified.stderr.toString());
+  }
+  assert.equal((readFileSync(audit, 'utf8').match(/"status":"revoked"/g) ?? []).length, 2);
 });

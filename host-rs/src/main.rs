@@ -365,6 +365,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             id,
             key_file,
             audit,
+            audit_key_file,
         } => {
             let mut builder = toolgate::Gate::builder(policy)
                 .store(toolgate::gate::store::DirStore::new(dir))
@@ -374,6 +375,9 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                     toolgate::gate::audit::JsonlSink::open(log)
                         .map_err(|e| anyhow::anyhow!("cannot open {log}: {e}"))?,
                 );
+            }
+            if let Some(file) = audit_key_file {
+                builder = builder.audit_key(read_key(file)?);
             }
             let gate = builder.build()?;
             if !gate.revoke(id)? {

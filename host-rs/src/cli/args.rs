@@ -67,9 +67,9 @@ Commands:
   grants list --key-file FILE DIR
           List the grants (approvals given \"always\") kept in a checkpoint
           directory; a forged, unsigned or expired one is listed with why (exit 4)
-  grants revoke --key-file FILE [--audit FILE] DIR ID
+  grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID
           Revoke a grant: no later call is decided with it; --audit appends the
-          revocation's record to that audit log
+          revocation's record to that audit log (--audit-key-file: a keyed chain)
 
 Options:
   --component FILE  Load this policy component instead of the embedded one
@@ -111,6 +111,7 @@ const OPTIONS: &[(&str, bool)] = &[
     ("--exclude", true),
     ("--category", true),
     ("--audit", true),
+    ("--audit-key-file", true),
     ("--managed", true),
     ("--user", true),
 ];
@@ -193,6 +194,7 @@ pub enum Command {
         id: String,
         key_file: String,
         audit: Option<String>,
+        audit_key_file: Option<String>,
     },
     /// `approvals list`.
     ApprovalsList {
@@ -265,7 +267,7 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
         Some("revoke") => Ok((
             Shape {
                 name: "grants revoke",
-                options: &["--key-file", "--audit"],
+                options: &["--key-file", "--audit", "--audit-key-file"],
                 required: &["DIR", "ID"],
                 optional: &[],
             },
@@ -485,6 +487,9 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
             let Some(key_file) = option("--key-file").flatten() else {
                 return usage(format!("'{}' needs --key-file FILE", shape.name));
             };
+            if option("--audit-key-file").is_some() && option("--audit").is_none() {
+                return usage(String::from("'--audit-key-file' needs --audit FILE"));
+            }
             if shape.name == "grants list" {
                 Command::GrantsList {
                     dir: operand(0).unwrap_or_default(),
@@ -496,6 +501,7 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
                     id: operand(1).unwrap_or_default(),
                     key_file,
                     audit: option("--audit").flatten(),
+                    audit_key_file: option("--audit-key-file").flatten(),
                 }
             }
         }
