@@ -124,7 +124,7 @@ test('confirm without an approver stays pending; settle answers it later', async
   await mcp.close();
 });
 
-test('deny: never forwarded, even with the model's low; rules match mcp:server/*', async () => {
+test("deny: never forwarded, even with the model's low; rules match mcp:server/*", async () => {
   const { mcp, seen, lines } = await setup({ config: { rules: [{ effect: 'deny', tool: 'mcp:wiki/*' }] }, approve: () => ({ answer: 'approve' }) });
   const result = await mcp.callTool({ name: 'wiki__search', arguments: { q: 'x', risk_level: 'low' } });
   assert.equal(result.isError, true);
