@@ -44,6 +44,7 @@ export class Calls {
   state = bounded();
   /** Calls whose rejection was already looked at: history is not searched twice. */
   seen = bounded();
+  #anonymous = 0;
 
   /**
    * @param {() => import('../gate.js').Gate} gate the gate in force
@@ -113,13 +114,15 @@ export class Calls {
    * execution; its value is returned as it is when the gate ran it,
    * otherwise a `GatedCallError` carries the gate's result. A call no hook
    * decided is checked now; one that needs a person and has none pending
-   * is not run.
+   * is not run. `run` receives the arguments the gate passes (JSON text,
+   * `risk_level` stripped).
    */
   async execute(callId, tool, args, run) {
-    const id = String(callId);
+    // A call without an id (an SDK that passed none) is decided on its own.
+    const id = callId === undefined || callId === null ? `toolgate-anonymous-${++this.#anonymous}` : String(callId);
     let value;
-    const execute = async () => {
-      value = await run();
+    const execute = async (cleaned) => {
+      value = await run(cleaned);
       return value;
     };
     let state = this.state.get(id);
