@@ -45,7 +45,7 @@ function references(file) {
   return found;
 }
 
-/** Every package file reachable from the manifest's entry points. */
+/** Every package file reachable from the manifest's entry points (declarations included). */
 function reachable() {
   const entries = [manifest.main, ...Object.values(manifest.bin)];
   for (const target of Object.values(manifest.exports)) {
@@ -57,7 +57,10 @@ function reachable() {
     const file = queue.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    if (file.endsWith('.js')) queue.push(...references(file));
+    if (file.endsWith('.d.ts')) {
+      // A declaration's `./x.js` is the declaration beside it, `./x.d.ts`.
+      queue.push(...references(file).map((f) => f.replace(/\.js$/, '.d.ts')));
+    } else if (file.endsWith('.js')) queue.push(...references(file));
   }
   return seen;
 }
