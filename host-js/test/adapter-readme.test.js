@@ -29,8 +29,12 @@ function block(name) {
   return m[1];
 }
 
-/** Runs `code` as a module in a scratch directory (the working directory meanwhile), with `given` as free variables. */
-async function runBlock(code, given, outputs) {
+/**
+ * Runs `code` as a module in a scratch directory (the working directory
+ * until `after` has run: the audit file is opened relative to it), with
+ * `given` as free variables; `after(out)` gets `outputs` and the audit lines.
+ */
+async function runBlock(code, given, outputs, after = async () => {}) {
   const dir = mkdtempSync(join(pkg, 'test', '.readme-'));
   const cwd = process.cwd();
   try {
@@ -40,6 +44,8 @@ async function runBlock(code, given, outputs) {
     writeFileSync(file, `${prelude}${code}\nglobalThis.__readme.out = { ${outputs.join(', ')} };\n`);
     globalThis.__readme = given;
     await import(pathToFileURL(file).href);
+    const out = globalThis.__readme.out;
+    await after(out);
     // Nothing is recorded until a call ends (a pending approval is in the store).
     let text = '';
     try {
@@ -51,7 +57,7 @@ async function runBlock(code, given, outputs) {
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l));
-    return { ...globalThis.__readme.out, audit };
+    return { ...out, audit };
   } finally {
     process.chdir(cwd);
     rmSync(dir, { recursive: true, force: true });
@@ -125,21 +131,29 @@ test('README toolgate/mcp: the real filesystem server, a read allowed by its tru
     const asked = [];
     const ask = (request) => (asked.push(request), { answer: 'reject', message: 'not now' });
     const read = { name: 'files__read_text_file', arguments: { path: join(docs, 'note.txt'), risk_level: 'low' } };
-    const out = await runBlock(local, { config: {}, ask, call: read }, ['result', 'tools', 'mcp']);
-    try {
-      assert.ok(out.tools.some((t) => t.name === 'files__write_file' && t.inputSchema.properties.risk_level));
-      assert.equal(out.result.isError, undefined, JSON.stringify(out.result));
-      assert.match(out.result.content[0].text, /hello from the docs/);
-      assert.equal(asked.length, 0);
-      const write = await out.mcp.callTool({ name: 'files__write_file', arguments: { path: join(docs, 'new.txt'), content: 'x' } });
-      assert.equal(write.isError, true);
-      assert.equal(JSON.parse(write.content[0].text).status, 'rejected');
-      assert.equal(asked.length, 1);
-      assert.throws(() => readFileSync(join(docs, 'new.txt')), /ENOENT/);
-    } finally {
-      await out.mcp.close();
-    }
-    assert.equal(out.audit[0].tool, 'mcp:files/read_text_file');
+    const out = await runBlock(local, { config: {}, ask, call: read }, ['result', 'tools', 'mcp'], async (out) => {
+      try {
+        assert.ok(out.tools.some((t) => t.name === 'files__write_file' && t.inputSchema.properties.risk_level));
+        assert.equal(out.result.isError, undefined, JSON.stringify(out.result));
+        assert.match(out.result.content[0].text, /hello from the docs/);
+        assert.equal(asked.length, 0);
+        const write = await out.mcp.callTool({ name: 'files__write_file', arguments: { path: join(docs, 'new.txt'), content: 'x' } });
+        assert.equal(write.isError, true);
+        assert.equal(JSON.parse(write.content[0].text).status, 'rejected');
+        assert.equal(asked.length, 1);
+        assert.throws(() => readFileSync(join(docs, 'new.txt')), /ENOENT/);
+      } finally {
+        await out.mcp.close();
+      }
+    });
+    assert.deepEqual(
+      out.audit.map((l) => [l.tool, l.status]),
+      [
+        ['mcp:files/read_text_file', 'executing'],
+        ['mcp:files/read_text_file', 'executed'],
+        ['mcp:files/write_file', 'rejected'],
+      ],
+    );
   } finally {
     rmSync(docs, { recursive: true, force: true });
   }
