@@ -162,3 +162,47 @@ test('a tool run without any approval hook is decided at its execution, and a co
   await assert.rejects(denied.execute_sql.execute({ sql: 'SELECT 1' }, { toolCallId: 'y' }), GatedCallError);
   assert.equal(ran, 0);
 });
+
+test('ai 7 streamText: the stream middleware records the raw arguments; the request carries the model risk', async () => {
+  const gate = new Gate(policy, { config: {} });
+  const requests = [];
+  gate.addEventListener('approval-requested', (e) => requests.push(e.detail));
+  const tg = aiSdkGate(gate);
+  const chunks = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'tool-call', toolCallId: 'call-s', toolName: 'execute_sql', input: JSON.stringify(DELETE) },
+    { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage: USAGE },
+  ];
+  const base = new Mock7({ doStream: async () => ({ stream: ai7.simulateReadableStream({ chunks }) }) });
+  let ran = 0;
+  const tools = tg.tools({ execute_sql: ai7.tool({ inputSchema: z.object({ sql: z.string() }), execute: async () => ++ran }) });
+  const result = ai7.streamText({ model: ai7.wrapLanguageModel({ model: base, middleware: tg.middleware }), tools, toolApproval: tg.toolApproval, prompt: 'go' });
+  const parts = [];
+  for await (const part of result.fullStream) parts.push(part);
+  assert.ok(parts.some((p) => p.type === 'tool-approval-request'), JSON.stringify(parts.map((p) => p.type)));
+  assert.equal(requests.length, 1);
+  assert.equal(requests[0].decision.llmRisk, 'high');
+  assert.equal(ran, 0);
+});
+
+test('ai 7: an approval given after the deadline does not run; the model gets the gate text', async () => {
+  const r = await converse({ sdk: ai7, Mock: Mock7, v7: true, config: { approval_timeout_ms: 1 }, args: DELETE, answer: null });
+  assert.ok(r.approval);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Another process's adapter over the same store: the approval is found by call id.
+  const text = new Mock7({ doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage: USAGE, warnings: [] } });
+  const model = ai7.wrapLanguageModel({ model: text, middleware: aiSdkGate(r.gate).middleware });
+  let ran = 0;
+  const tools = aiSdkGate(r.gate).tools({ execute_sql: ai7.tool({ inputSchema: z.object({ sql: z.string() }), execute: async () => ++ran }) });
+  const messages = [
+    { role: 'user', content: 'go' },
+    ...r.first.response.messages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: r.approval.approvalId, approved: true }] },
+  ];
+  const second = await ai7.generateText({ model, tools, messages });
+  assert.equal(ran, 0);
+  assert.equal(second.text, 'ok');
+  const output = toolResults(text.doGenerateCalls[0]).get('call-1');
+  assert.equal(output?.type, 'error-text', JSON.stringify(output));
+  assert.match(output.value, /"status":"expired"/);
+});
