@@ -176,3 +176,18 @@ test('tools/list_changed rebuilds the configuration: a new tool is declared with
   assert.equal(result.content[0].text, 'tags');
   await mcp.close();
 });
+
+test('a server whose tools/list fails is left without tools: its calls are refused', async () => {
+  const seen = [];
+  const client = await connect(server('gone', seen));
+  await client.close();
+  await assert.rejects(gatedMcp(policy, { servers: { gone: client } }), 'the first listing reports the failure');
+  const { GatedMcpClient } = await import('toolgate/mcp');
+  const gated = new GatedMcpClient(policy, { servers: { gone: client } });
+  await assert.rejects(gated.refresh());
+  assert.deepEqual((await gated.listTools()).tools, []);
+  const result = await gated.callTool({ name: 'gone__search', arguments: { q: 'x', risk_level: 'low' } });
+  assert.equal(result.isError, true);
+  assert.match(result.content[0].text, /unknown tool/);
+  assert.deepEqual(seen, []);
+});

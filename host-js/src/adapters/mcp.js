@@ -80,6 +80,7 @@ export class GatedMcpClient {
       }
       const entry = typeof s?.callTool === 'function' ? { client: s, trusted: false } : { client: s.client, trusted: s.trusted === true };
       this.#servers.set(name, entry);
+      // The client's own handler for this notification, if any, is replaced.
       entry.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh(name).catch(() => {}));
     }
     this.#config = { ...(options.config ?? {}) };
@@ -122,15 +123,23 @@ export class GatedMcpClient {
   refresh(server) {
     const run = async () => {
       const names = server === undefined ? [...this.#servers.keys()] : [server];
+      let failure = null;
       for (const name of names) {
         const { client } = this.#servers.get(name);
         const tools = [];
-        let cursor;
-        do {
-          const page = await client.listTools(cursor === undefined ? {} : { cursor });
-          tools.push(...page.tools);
-          cursor = page.nextCursor;
-        } while (cursor !== undefined);
+        try {
+          let cursor;
+          do {
+            const page = await client.listTools(cursor === undefined ? {} : { cursor });
+            tools.push(...page.tools);
+            cursor = page.nextCursor;
+          } while (cursor !== undefined);
+        } catch (e) {
+          // A list that cannot be read leaves the server without tools: its
+          // calls are refused, never decided on definitions that may be stale.
+          tools.length = 0;
+          failure ??= e;
+        }
         this.#lists.set(name, tools);
       }
       this.#tools = new Map();
@@ -138,9 +147,12 @@ export class GatedMcpClient {
         for (const tool of list) this.#tools.set(`${name}${SEPARATOR}${tool.name}`, { server: name, name: tool.name, tool });
       }
       this.#gate = new Gate(this.#policy, { ...this.#gateOptions, config: this.config });
+      if (failure !== null) throw failure;
     };
-    this.#refreshing = this.#refreshing.then(run, run);
-    return this.#refreshing;
+    const done = this.#refreshing.then(run, run);
+    // Calls wait for a refresh under way, and go on after a failed one.
+    this.#refreshing = done.catch(() => {});
+    return done;
   }
 
   /**
