@@ -47,7 +47,7 @@ function references(file) {
   return file.endsWith('.d.ts') ? found.map((f) => f.replace(/\.js$/, '.d.ts')) : found;
 }
 
-/** Every package file reachable from the manifest's entry points. */
+/** Every package file reachable from the manifest's entry points (declarations included). */
 function reachable() {
   const entries = [manifest.main, ...Object.values(manifest.bin)];
   for (const target of Object.values(manifest.exports)) {
