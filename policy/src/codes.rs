@@ -11,6 +11,9 @@ pub const ARGS_MISSING_FIELD: &str = "args.missing-field";
 /// An argument of a registry API tool does not fit the entry's schemas (its
 /// path names the field, its message what was expected): confirm.
 pub const ARGS_SCHEMA: &str = "args.schema";
+/// The arguments hold a field the tool's check does not read (an `env`, a
+/// `cwd`, a `proxy`): the call is not proven, whatever the rest says.
+pub const ARGS_UNKNOWN_FIELD: &str = "args.unknown-field";
 /// A field the assessor needs has the wrong JSON type.
 pub const ARGS_WRONG_TYPE: &str = "args.wrong-type";
 /// The tool is listed in `denied_tools`.

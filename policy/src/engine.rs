@@ -174,7 +174,15 @@ impl Engine {
         tool: &str,
         args: &serde_json::Map<String, serde_json::Value>,
     ) -> Facts {
-        self.assessor(tool).map_or(Facts::None, |a| a.facts(args))
+        // Facts only of what the proof covers: an argument it does not read
+        // keeps every rule but those naming the tool alone from covering it.
+        self.assessor(tool).map_or(Facts::None, |a| {
+            if crate::assess::unknown_field(a, args).is_some() {
+                Facts::None
+            } else {
+                a.facts(args)
+            }
+        })
     }
 
     /// The configuration in force.
@@ -220,7 +228,23 @@ impl Engine {
         context: &Context,
     ) -> Assessment {
         if let Some(assessor) = self.assessor(tool) {
-            return assessor.assess(args, context);
+            let mut assessment = assessor.assess(args, context);
+            if assessment.verdict == Verdict::ReadOnly {
+                if let Some(name) = crate::assess::unknown_field(assessor, args) {
+                    assessment.verdict = Verdict::Unproven;
+                    assessment.findings.insert(
+                        0,
+                        Finding::new(
+                            codes::ARGS_UNKNOWN_FIELD,
+                            format!(
+                                "the argument `{}` is not one the check reads; what the tool does with it is not proven",
+                                preview(name, 40)
+                            ),
+                        ),
+                    );
+                }
+            }
+            return assessment;
         }
         let known = self.assessors.keys().map(String::as_str);
         if let Some(name) = crate::toolname::lookalike(tool, known) {

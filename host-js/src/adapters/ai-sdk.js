@@ -10,7 +10,7 @@
 // and approved calls run through the gate (`proceed` / `settle`), so the audit,
 // deadlines and checkpoints are the gate's.
 
-import { Calls } from './calls.js';
+import { Calls, sameArgs } from './calls.js';
 
 export { GatedCallError } from './calls.js';
 
@@ -82,7 +82,9 @@ export function aiSdkGate(gate, options = {}) {
 
   /** `ai` 7's `toolApproval`: allow → not applicable, confirm → the user, deny → denied. */
   const toolApproval = async ({ toolCall }) => {
-    const state = await calls.check(toolCall.toolCallId, toolCall.toolName, toolCall.input);
+    const state = await calls.check(toolCall.toolCallId, toolCall.toolName, toolCall.input, {
+      args: calls.inputArgs(toolCall.toolCallId, toolCall.input),
+    });
     if (state.kind === 'allow') return 'not-applicable';
     if (state.kind === 'deny') return { type: 'denied', reason: state.decision.summary };
     return { type: 'user-approval', reason: state.decision.summary };
@@ -97,12 +99,20 @@ export function aiSdkGate(gate, options = {}) {
       }
       const wrapped = {
         ...t,
+        // The SDK runs its own `input`, which may come back from a client (an
+        // approval answered in a browser): it runs only when it is exactly
+        // what the gate decided or the person approved.
         execute: (input, execOptions) =>
-          calls.execute(execOptions?.toolCallId, name, input, () => t.execute(input, execOptions)),
+          calls.execute(execOptions?.toolCallId, name, calls.inputArgs(execOptions?.toolCallId, input), (cleaned) => {
+            if (!sameArgs(cleaned, input)) {
+              throw new Error('the arguments to run are not the ones decided or approved; the call was not run');
+            }
+            return t.execute(input, execOptions);
+          }),
       };
       if (withApproval) {
         wrapped.needsApproval = async (input, approvalOptions) =>
-          (await calls.check(approvalOptions?.toolCallId, name, input)).kind === 'confirm';
+          (await calls.check(approvalOptions?.toolCallId, name, input, { args: calls.inputArgs(approvalOptions?.toolCallId, input) })).kind === 'confirm';
       }
       out[name] = wrapped;
     }

@@ -17,6 +17,28 @@ export class GatedCallError extends Error {
   }
 }
 
+/** JSON text of `value` with every object's keys sorted: equal values, equal texts. */
+function canonical(value) {
+  return JSON.stringify(value, (_, v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
+      : v,
+  );
+}
+
+/**
+ * Whether the gate's arguments (JSON text, `risk_level` stripped) are the
+ * SDK's `input`: the one check between what was decided (or approved) and
+ * what the SDK is about to run, whose input can come back from a client.
+ */
+export function sameArgs(cleaned, input) {
+  try {
+    return canonical(JSON.parse(cleaned)) === canonical(input);
+  } catch {
+    return false;
+  }
+}
+
 /** The most calls kept waiting for their next hook: older ones are forgotten first. */
 const MAX_KEPT = 10_000;
 
@@ -58,6 +80,26 @@ export class Calls {
   /** Records the model's arguments (JSON text or a value) for `callId`. */
   record(callId, args) {
     if (callId !== undefined && callId !== null) this.raw.set(String(callId), args);
+  }
+
+  /**
+   * The arguments the tool will receive (`input`, as the SDK validated them:
+   * schema defaults and transforms applied, unknown fields dropped) with the
+   * model's `risk_level` from its raw arguments: what the policy decides when
+   * the SDK, not the gate, hands the tool its input.
+   */
+  inputArgs(callId, input) {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    let raw = this.raw.get(String(callId));
+    if (typeof raw === 'string') {
+      try {
+        raw = JSON.parse(raw);
+      } catch {
+        raw = undefined;
+      }
+    }
+    const rated = raw !== null && typeof raw === 'object' && Object.hasOwn(raw, 'risk_level');
+    return rated ? { ...input, risk_level: raw.risk_level } : input;
   }
 
   /** The arguments the policy reads for `callId`: as the model sent them, else `fallback`. */
@@ -130,7 +172,8 @@ export class Calls {
     if (state === undefined) {
       pendingId = await this.pendingOf(id);
       if (pendingId === null) {
-        state = await this.check(id, tool, args);
+        // Decided on what is about to run, the arguments given here.
+        state = await this.check(id, tool, args, { args });
         if (state.kind === 'confirm') {
           // Nobody was asked: never approved on the person's behalf.
           this.state.delete(id);

@@ -67,6 +67,10 @@ impl Default for CommandAssessor {
 }
 
 impl Assessor for CommandAssessor {
+    fn fields(&self) -> Option<Vec<&str>> {
+        Some(vec![self.field.as_str()])
+    }
+
     fn assess(&self, args: &Map<String, Value>, context: &Context) -> Assessment {
         let mut assessment = net::with_rule(&self.egress, || self.judge(args, context));
         // A host on the deny list is configured off: denied, not confirmed.

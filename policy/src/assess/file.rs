@@ -258,6 +258,18 @@ fn clean_path(path: &str, readings: &[paths::Reading], roots: &[String]) -> bool
 }
 
 impl Assessor for FileAssessor {
+    /// The operation and path; the content a write carries and its encoding,
+    /// and whether a listing recurses.
+    fn fields(&self) -> Option<Vec<&str>> {
+        Some(vec![
+            self.operation_field.as_str(),
+            self.path_field.as_str(),
+            "content",
+            "encoding",
+            "recursive",
+        ])
+    }
+
     fn facts(&self, args: &Map<String, Value>) -> super::facts::Facts {
         let operation = match (string_field(args, &self.operation_field), &self.operation) {
             (Ok(op), _) => op,

@@ -133,6 +133,22 @@ fn agreed(url: &str) -> (Option<String>, Option<String>, Vec<String>) {
 }
 
 impl Assessor for HttpAssessor {
+    /// The URL and method; headers, body and query, which the method
+    /// overrides are looked for in. Not `proxy`, a socket path or anything
+    /// else that changes where the request goes.
+    fn fields(&self) -> Option<Vec<&str>> {
+        Some(vec![
+            self.url_field.as_str(),
+            self.method_field.as_str(),
+            "headers",
+            "body",
+            "json",
+            "data",
+            "params",
+            "query",
+        ])
+    }
+
     fn facts(&self, args: &Map<String, Value>) -> super::facts::Facts {
         let method = match args.get(&self.method_field) {
             None | Some(Value::Null) => self.default_method.as_str(),

@@ -86,6 +86,37 @@ pub trait Assessor {
         let _ = args;
         facts::Facts::None
     }
+
+    /// The argument names this assessor's proof covers: those it reads and
+    /// those known to change nothing a tool does ([`HARMLESS_FIELDS`]). A call
+    /// holding any other argument (`env`, `cwd`, `proxy`, `stdin`, …) is never
+    /// proven by it: the tool may act on what the proof never read. `None`
+    /// for assessors that judge every argument themselves (registry tools by
+    /// their schemas, MCP tools by their argument names).
+    fn fields(&self) -> Option<Vec<&str>> {
+        None
+    }
+}
+
+/// Arguments that change nothing a tool does, whatever tool: a note for
+/// people, a time limit, the model's own rating.
+pub const HARMLESS_FIELDS: &[&str] = &[
+    "description",
+    "timeout",
+    "timeout_ms",
+    crate::args::RISK_LEVEL,
+];
+
+/// The first argument of `args` that `assessor`'s proof does not cover, if
+/// any (see [`Assessor::fields`]).
+pub fn unknown_field<'a>(
+    assessor: &(dyn Assessor + Send + Sync),
+    args: &'a Map<String, Value>,
+) -> Option<&'a str> {
+    let fields = assessor.fields()?;
+    args.keys()
+        .map(String::as_str)
+        .find(|k| !fields.contains(k) && !HARMLESS_FIELDS.contains(k))
 }
 
 /// Combines part verdicts: destructive beats unproven beats read-only, so one

@@ -194,6 +194,12 @@ impl Default for SqlAssessor {
 }
 
 impl Assessor for SqlAssessor {
+    /// The SQL, and bound parameters: values only, which cannot change what
+    /// the statement does.
+    fn fields(&self) -> Option<Vec<&str>> {
+        Some(vec![self.field.as_str(), "params", "parameters"])
+    }
+
     fn assess(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
         let sql = match string_field(args, &self.field) {
             Ok(sql) => sql,
