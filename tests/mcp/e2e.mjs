@@ -1,0 +1,254 @@
+// End-to-end test of `toolgate mcp-proxy`: the MCP TypeScript SDK's Client
+// (from host-js/node_modules) against the reference filesystem and
+// "everything" servers and a stand-in server whose tools change, through the
+// proxy binary. Run by host-rs/tests/mcp_proxy.rs:
+//   node tests/mcp/e2e.mjs TOOLGATE WORKDIR           the checks
+//   node tests/mcp/e2e.mjs TOOLGATE WORKDIR bench N   the added latency
+// Each check asserts; the first failure exits 1 with its message.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const modules = join(root, 'host-js', 'node_modules', '@modelcontextprotocol');
+const load = (path) => import(pathToFileURL(join(modules, path)).href);
+const { Client } = await load('sdk/dist/esm/client/index.js');
+const { StdioClientTransport } = await load('sdk/dist/esm/client/stdio.js');
+const { ElicitRequestSchema } = await load('sdk/dist/esm/types.js');
+const fsServer = join(modules, 'server-filesystem', 'dist', 'index.js');
+const everything = join(modules, 'server-everything', 'dist', 'index.js');
+const changing = join(here, 'changing-server.mjs');
+
+const [toolgate, work, mode, count] = process.argv.slice(2);
+const audit = join(work, 'audit.jsonl');
+const pins = join(work, 'pins.json');
+const stderrLog = [];
+
+/** A client connected to COMMAND through the proxy (or directly when `proxy` is null). */
+async function connect({ proxy = [], server, elicit = null, config = null }) {
+  let command = process.execPath;
+  let args = server;
+  if (proxy) {
+    command = toolgate;
+    const options = ['--audit', audit, '--pins', pins, ...proxy];
+    if (config) {
+      const file = join(work, `config-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(file, JSON.stringify(config));
+      options.push('--config', file);
+    }
+    args = ['mcp-proxy', ...options, '--', process.execPath, ...server];
+  }
+  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+  const capabilities = elicit ? { elicitation: {} } : {};
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities });
+  const asked = [];
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return elicit(request.params);
+    });
+  }
+  await client.connect(transport);
+  transport.stderr?.on('data', (chunk) => stderrLog.push(chunk.toString()));
+  return { client, transport, asked };
+}
+
+const text = (result) => result.content.map((c) => c.text ?? '').join('\n');
+const steps = [];
+async function step(name, f) {
+  await f();
+  steps.push(name);
+  console.log(`ok - ${name}`);
+}
+
+async function checks() {
+  const files = join(work, 'files');
+  mkdirSync(files, { recursive: true });
+  writeFileSync(join(files, 'hello.txt'), 'hello from the file system');
+  const fsConfig = {
+    mcp_servers: { fs: { trusted: true } },
+    denied_tools: ['mcp:fs/create_directory'],
+  };
+  const answers = [];
+  const fs = await connect({
+    proxy: ['--name', 'fs', '--augment'],
+    server: [fsServer, files],
+    config: fsConfig,
+    elicit: () => answers.shift(),
+  });
+
+  await step('tools/list passes through, with risk_level added by --augment', async () => {
+    const { tools } = await fs.client.listTools();
+    const write = tools.find((t) => t.name === 'write_file');
+    assert.ok(write, 'write_file listed');
+    assert.equal(write.annotations.destructiveHint, true);
+    assert.ok(write.inputSchema.properties.risk_level, 'risk_level added');
+  });
+
+  await step('a read is allowed and reaches the server', async () => {
+    const result = await fs.client.callTool({ name: 'read_text_file', arguments: { path: join(files, 'hello.txt') } });
+    assert.equal(result.isError ?? false, false, text(result));
+    assert.equal(text(result), 'hello from the file system');
+    assert.equal(fs.asked.length, 0, 'nobody was asked');
+  });
+
+  await step('a write is confirmed through elicitation and runs when accepted', async () => {
+    answers.push({ action: 'accept', content: { approve: true } });
+    const target = join(files, 'accepted.txt');
+    const result = await fs.client.callTool({ name: 'write_file', arguments: { path: target, content: 'approved', risk_level: 'high' } });
+    assert.equal(result.isError ?? false, false, text(result));
+    assert.equal(readFileSync(target, 'utf8'), 'approved');
+    assert.equal(fs.asked.length, 1);
+    const { message, requestedSchema } = fs.asked[0];
+    assert.match(message, /write_file/);
+    assert.match(message, /accepted\.txt/, 'the arguments are shown');
+    assert.equal(requestedSchema.properties.approve.type, 'boolean');
+  });
+
+  await step('a write declined in the elicitation never runs', async () => {
+    answers.push({ action: 'decline' });
+    const target = join(files, 'declined.txt');
+    const result = await fs.client.callTool({ name: 'write_file', arguments: { path: target, content: 'no' } });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /reject|not approve|declined/i);
+    assert.equal(existsSync(target), false, 'the file was not written');
+  });
+
+  await step('a denied tool never reaches the server', async () => {
+    const target = join(files, 'denied-dir');
+    const result = await fs.client.callTool({ name: 'create_directory', arguments: { path: target } });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /denied|deny/i);
+    assert.equal(existsSync(target), false, 'the directory was not created');
+    assert.equal(fs.asked.length, 2, 'nobody was asked about a denied call');
+  });
+  await fs.client.close();
+
+  await step('without the elicitation capability, a confirmed call is an error that says how to approve', async () => {
+    const plain = await connect({ proxy: ['--name', 'fs'], server: [fsServer, files], config: fsConfig });
+    await plain.client.listTools();
+    const target = join(files, 'unasked.txt');
+    const result = await plain.client.callTool({ name: 'write_file', arguments: { path: target, content: 'x' } });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /person must approve/);
+    assert.match(text(result), /mcp:fs\/write_file/);
+    assert.equal(existsSync(target), false);
+    await plain.client.close();
+  });
+
+  await step('everything else passes through unchanged: ping, prompts, resources, progress', async () => {
+    const config = { mcp_servers: { everything: { trusted: true } } };
+    const direct = await connect({ proxy: null, server: [everything, 'stdio'] });
+    const proxied = await connect({ proxy: ['--name', 'everything'], server: [everything, 'stdio'], config });
+    for (const c of [direct, proxied]) await c.client.ping();
+    assert.deepEqual(await proxied.client.listPrompts(), await direct.client.listPrompts());
+    const resources = await direct.client.listResources();
+    assert.deepEqual(await proxied.client.listResources(), resources);
+    const uri = resources.resources[0].uri;
+    assert.deepEqual(await proxied.client.readResource({ uri }), await direct.client.readResource({ uri }));
+    await proxied.client.listTools();
+    const echo = await proxied.client.callTool({ name: 'echo', arguments: { message: 'through' } });
+    assert.match(text(echo), /through/);
+    const progress = [];
+    const long = await proxied.client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress) },
+    );
+    assert.equal(long.isError ?? false, false, text(long));
+    assert.ok(progress.length >= 2, `progress notifications passed through (${progress.length})`);
+    await direct.client.close();
+    await proxied.client.close();
+  });
+
+  const state = join(work, 'changing');
+  mkdirSync(state, { recursive: true });
+  const changingConfig = { mcp_servers: { changing: { trusted: true } } };
+  await step('a changed tool definition is caught and confirmed until approved', async () => {
+    writeFileSync(join(state, 'version'), '1');
+    const first = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    await first.client.listTools();
+    const before = await first.client.callTool({ name: 'lookup', arguments: { word: 'one' } });
+    assert.equal(text(before), 'one: found');
+    writeFileSync(join(state, 'version'), '2');
+    const { tools } = await first.client.listTools();
+    assert.match(tools.find((t) => t.name === 'lookup').description, /id_rsa/, 'the listing itself passes through');
+    const after = await first.client.callTool({ name: 'lookup', arguments: { word: 'two' } });
+    assert.equal(after.isError, true, 'the changed tool is no longer allowed unasked');
+    assert.match(text(after), /definition changed/);
+    await first.client.close();
+    assert.match(stderrLog.join(''), /mcp\.pin-changed: the definition of tool `lookup` of server `changing` changed/);
+    const listed = spawnSync(toolgate, ['mcp', 'pins', 'list', '--pins', pins], { encoding: 'utf8' });
+    const lookup = listed.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((p) => p.tool === 'lookup');
+    assert.equal(typeof lookup.changed, 'string', listed.stdout + listed.stderr);
+    const approved = spawnSync(toolgate, ['mcp', 'pins', 'approve', '--pins', pins, 'changing', 'lookup'], { encoding: 'utf8' });
+    assert.equal(approved.status, 0, approved.stderr);
+    const second = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    await second.client.listTools();
+    const again = await second.client.callTool({ name: 'lookup', arguments: { word: 'three' } });
+    assert.equal(text(again), 'three: found');
+    await second.client.close();
+    const calls = readFileSync(join(state, 'calls'), 'utf8');
+    assert.doesNotMatch(calls, /"two"/, 'the confirmed call never reached the server');
+  });
+
+  await step('a killed server is reported to the client, not left hanging', async () => {
+    const c = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    await c.client.listTools();
+    const pending = c.client.callTool({ name: 'slow', arguments: {} }).then(
+      () => 'answered',
+      (e) => e.message,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(Number(readFileSync(join(state, 'pid'), 'utf8')), 'SIGKILL');
+    const outcome = await Promise.race([pending, new Promise((r) => setTimeout(() => r('hung'), 10_000))]);
+    assert.match(outcome, /MCP server exited/);
+    await c.client.close();
+  });
+
+  await step('a server that writes garbage is reported to the client', async () => {
+    const c = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    await c.client.listTools();
+    const outcome = await Promise.race([
+      c.client.callTool({ name: 'garbage', arguments: {} }).then(() => 'answered', (e) => e.message),
+      new Promise((r) => setTimeout(() => r('hung'), 10_000)),
+    ]);
+    assert.match(outcome, /not JSON/);
+    await c.client.close();
+  });
+  console.log(JSON.stringify({ steps: steps.length }));
+}
+
+/** The median time of N echo calls, directly and through the proxy. */
+async function bench(n) {
+  const config = { mcp_servers: { everything: { trusted: true } } };
+  const result = {};
+  for (const [name, proxy] of [['direct', null], ['proxy', ['--name', 'everything']]]) {
+    const c = await connect({ proxy, server: [everything, 'stdio'], config });
+    await c.client.listTools();
+    const times = [];
+    for (let i = 0; i < n + 10; i++) {
+      const start = process.hrtime.bigint();
+      await c.client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+      if (i >= 10) times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    result[name] = { median_ms: times[Math.floor(times.length / 2)], calls: n };
+    await c.client.close();
+  }
+  result.added_ms = result.proxy.median_ms - result.direct.median_ms;
+  console.log(JSON.stringify(result));
+}
+
+try {
+  if (mode === 'bench') await bench(Number(count ?? 200));
+  else await checks();
+  process.exit(0);
+} catch (e) {
+  console.error(`not ok - ${e.stack ?? e}`);
+  console.error(stderrLog.join(''));
+  process.exit(1);
+}
