@@ -8,6 +8,8 @@
 //! It is skipped, saying so, only when Node or the npm packages are absent
 //! (they are installed from the lockfile in CI).
 
+#![allow(clippy::expect_used, clippy::panic, reason = "a test fails loudly")]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

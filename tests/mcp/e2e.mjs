@@ -4,6 +4,7 @@
 // proxy binary. Run by host-rs/tests/mcp_proxy.rs:
 //   node tests/mcp/e2e.mjs TOOLGATE WORKDIR           the checks
 //   node tests/mcp/e2e.mjs TOOLGATE WORKDIR bench N   the added latency
+//   node tests/mcp/e2e.mjs TOOLGATE WORKDIR transcript  one gated session's messages
 // Each check asserts; the first failure exits 1 with its message.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -243,8 +244,40 @@ async function bench(n) {
   console.log(JSON.stringify(result));
 }
 
+/** One gated session with the filesystem server, every message printed as it crosses. */
+async function transcript() {
+  const files = join(work, 'files');
+  mkdirSync(files, { recursive: true });
+  writeFileSync(join(files, 'notes.txt'), 'buy milk');
+  const config = { mcp_servers: { fs: { trusted: true } }, denied_tools: ['mcp:fs/move_file'] };
+  const answers = [{ action: 'accept', content: { approve: true } }];
+  const session = await connect({ proxy: ['--name', 'fs'], server: [fsServer, files], config, elicit: () => answers.shift() });
+  const show = (arrow, message) => {
+    const copy = structuredClone(message);
+    if (copy.result?.tools) copy.result.tools = [`… ${copy.result.tools.length} tools`];
+    if (copy.result?.capabilities) copy.result = { serverInfo: copy.result.serverInfo, '…': '' };
+    console.log(`${arrow} ${JSON.stringify(copy)}`);
+  };
+  const send = session.transport.send.bind(session.transport);
+  session.transport.send = (message, options) => {
+    show('client → proxy', message);
+    return send(message, options);
+  };
+  const receive = session.transport.onmessage;
+  session.transport.onmessage = (message, extra) => {
+    show('proxy → client', message);
+    receive(message, extra);
+  };
+  await session.client.listTools();
+  await session.client.callTool({ name: 'read_text_file', arguments: { path: join(files, 'notes.txt') } });
+  await session.client.callTool({ name: 'write_file', arguments: { path: join(files, 'notes.txt'), content: 'buy oat milk', risk_level: 'medium' } });
+  await session.client.callTool({ name: 'move_file', arguments: { source: join(files, 'notes.txt'), destination: '/tmp/elsewhere.txt' } });
+  await session.client.close();
+}
+
 try {
   if (mode === 'bench') await bench(Number(count ?? 200));
+  else if (mode === 'transcript') await transcript();
   else await checks();
   process.exit(0);
 } catch (e) {

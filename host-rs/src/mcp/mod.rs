@@ -323,7 +323,7 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
                     code::PARSE,
                     &format!("toolgate mcp-proxy: the line is not JSON: {}", garbage.0),
                 )),
-                Some(Ok(Ok(message))) => proxy.from_client(message),
+                Some(Ok(Ok(message))) => proxy.on_client(message),
             },
             message = from_server.next() => match message {
                 None => break Some(String::from("the MCP server exited")),
@@ -332,7 +332,7 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
                     break Some(format!("the MCP server wrote a line that is not JSON: {}", garbage.0))
                 }
                 Some(Ok(Ok(message))) => {
-                    if let Err(why) = proxy.from_server(message) {
+                    if let Err(why) = proxy.on_server(message) {
                         break Some(why);
                     }
                 }
@@ -417,7 +417,7 @@ impl Proxy {
         let _ = self.to_server.send(message);
     }
 
-    fn from_client(&self, message: Value) {
+    fn on_client(&self, message: Value) {
         let method = message.get("method").and_then(Value::as_str);
         let id = message.get("id").cloned();
         match (method, id) {
@@ -453,7 +453,7 @@ impl Proxy {
     }
 
     /// A message from the server; `Err` when it is not JSON-RPC.
-    fn from_server(&self, mut message: Value) -> Result<(), String> {
+    fn on_server(&self, mut message: Value) -> Result<(), String> {
         if message.get("method").is_some() {
             self.answer(message);
             return Ok(());
