@@ -7,7 +7,7 @@
 //   node tests/mcp/e2e.mjs TOOLGATE WORKDIR transcript  one gated session's messages
 // Each check asserts; the first failure exits 1 with its message.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -180,20 +180,57 @@ async function checks() {
     const after = await first.client.callTool({ name: 'lookup', arguments: { word: 'two' } });
     assert.equal(after.isError, true, 'the changed tool is no longer allowed unasked');
     assert.match(text(after), /definition changed/);
-    await first.client.close();
     assert.match(stderrLog.join(''), /mcp\.pin-changed: the definition of tool `lookup` of server `changing` changed/);
     const listed = spawnSync(toolgate, ['mcp', 'pins', 'list', '--pins', pins], { encoding: 'utf8' });
     const lookup = listed.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((p) => p.tool === 'lookup');
     assert.equal(typeof lookup.changed, 'string', listed.stdout + listed.stderr);
     const approved = spawnSync(toolgate, ['mcp', 'pins', 'approve', '--pins', pins, 'changing', 'lookup'], { encoding: 'utf8' });
     assert.equal(approved.status, 0, approved.stderr);
-    const second = await connect({ proxy: [], server: [changing, state], config: changingConfig });
-    await second.client.listTools();
-    const again = await second.client.callTool({ name: 'lookup', arguments: { word: 'three' } });
+    // The running gateway reads the approval at the tool's next call.
+    const again = await first.client.callTool({ name: 'lookup', arguments: { word: 'three' } });
     assert.equal(text(again), 'three: found');
-    await second.client.close();
+    await first.client.close();
     const calls = readFileSync(join(state, 'calls'), 'utf8');
     assert.doesNotMatch(calls, /"two"/, 'the confirmed call never reached the server');
+  });
+
+  await step('an approval nobody answers ends at its deadline, and the call is not run', async () => {
+    const c = await connect({
+      proxy: ['--name', 'fs'],
+      server: [fsServer, files],
+      config: { ...fsConfig, approval_timeout_ms: 700 },
+      elicit: () => new Promise(() => {}),
+    });
+    await c.client.listTools();
+    const target = join(files, 'unanswered.txt');
+    const result = await c.client.callTool({ name: 'write_file', arguments: { path: target, content: 'x' } });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /nobody answered/);
+    assert.equal(existsSync(target), false);
+    await c.client.close();
+  });
+
+  await step('a client line that is not JSON gets a parse error, and the gateway exits when the client closes', async () => {
+    const proxy = spawn(toolgate, ['mcp-proxy', '--audit', audit, '--pins', pins, '--', process.execPath, changing, state], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const lines = [];
+    let buffered = '';
+    proxy.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop();
+      lines.push(...parts.filter(Boolean).map((l) => JSON.parse(l)));
+    });
+    proxy.stdin.write('this is not json\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
+    const deadline = Date.now() + 10_000;
+    while (lines.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(lines[0].error.code, -32700);
+    assert.equal(lines[0].id, null);
+    assert.deepEqual(lines[1], { jsonrpc: '2.0', id: 7, result: {} });
+    const exited = new Promise((r) => proxy.on('exit', (code) => r(code)));
+    proxy.stdin.end();
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('hung'), 10_000))]);
+    if (code === 'hung') proxy.kill('SIGKILL');
+    assert.equal(code, 0);
   });
 
   await step('a killed server is reported to the client, not left hanging', async () => {

@@ -571,6 +571,33 @@ impl Proxy {
         }
     }
 
+    /// A call of a tool whose pin changed: the pins file is read again, and
+    /// when a person has approved the new definition since, the tool is
+    /// declared without its forced confirmation and the new gate decides.
+    /// Anything that fails keeps the confirmation.
+    fn recheck_pin(&self, server: &str, name: &str, gate: Gate) -> (Gate, bool) {
+        let approved = pins::Pins::load(&self.maker.options.pins)
+            .map(|pins| !pins.is_changed(server, name))
+            .unwrap_or(false);
+        if !approved {
+            return (gate, true);
+        }
+        let mut state = lock(&self.state);
+        state.changed.retain(|c| c != name);
+        let all: Vec<Value> = state.tools.values().cloned().collect();
+        match self.maker.gate(server, &all, &state.changed) {
+            Ok(rebuilt) => {
+                state.gate = rebuilt.clone();
+                (rebuilt, false)
+            }
+            Err(e) => {
+                eprintln!("toolgate: mcp-proxy: {e}");
+                state.changed.push(name.to_owned());
+                (gate, true)
+            }
+        }
+    }
+
     /// A `tools/call`: decided now, so what is allowed or denied keeps its
     /// place in the stream; a confirmation is asked for on a task of its own.
     fn call(&self, id: Value, message: Value) {
@@ -607,6 +634,11 @@ impl Proxy {
                 state.elicitation,
                 state.changed.contains(&name),
             )
+        };
+        let (gate, changed) = if changed {
+            self.recheck_pin(&server, &name, gate)
+        } else {
+            (gate, false)
         };
         if let Some(why) = broken {
             self.answer(wire::tool_error(
