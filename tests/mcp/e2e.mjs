@@ -172,8 +172,9 @@ async function checks() {
     writeFileSync(join(state, 'version'), '1');
     const first = await connect({ proxy: [], server: [changing, state], config: changingConfig });
     await first.client.listTools();
-    const before = await first.client.callTool({ name: 'lookup', arguments: { word: 'one' } });
+    const before = await first.client.callTool({ name: 'lookup', arguments: { word: 'one', risk_level: 'low' } });
     assert.equal(text(before), 'one: found');
+    assert.doesNotMatch(readFileSync(join(state, 'calls'), 'utf8'), /risk_level/, 'risk_level is stripped before the server');
     writeFileSync(join(state, 'version'), '2');
     const { tools } = await first.client.listTools();
     assert.match(tools.find((t) => t.name === 'lookup').description, /id_rsa/, 'the listing itself passes through');

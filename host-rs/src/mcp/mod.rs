@@ -434,6 +434,10 @@ impl Proxy {
                     .insert(key(&id), Waiting::Plain(method.to_owned()));
                 self.forward(message);
             }
+            (Some("notifications/cancelled"), None) => {
+                self.cancelled(&message);
+                self.forward(message);
+            }
             (Some(_), None) => self.forward(message),
             (None, Some(id)) => {
                 let asked = lock(&self.state).asked.remove(&key(&id));
@@ -449,6 +453,23 @@ impl Proxy {
                 code::INVALID_REQUEST,
                 "toolgate mcp-proxy: the message is not a JSON-RPC request, notification or response",
             )),
+        }
+    }
+
+    /// The client cancelled a request: the server will not answer it, so it
+    /// is no longer waited for, and an allowed call's outcome is recorded as
+    /// cancelled (the server may have run it).
+    fn cancelled(&self, message: &Value) {
+        let Some(id) = message.pointer("/params/requestId") else {
+            return;
+        };
+        let waiting = lock(&self.state).waiting.remove(&key(id));
+        if let Some(Waiting::Allowed(ready, gate)) = waiting {
+            report(gate.execute(*ready, |_| {
+                Err(String::from(
+                    "cancelled by the client after it was forwarded",
+                ))
+            }));
         }
     }
 
