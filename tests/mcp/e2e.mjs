@@ -18,7 +18,7 @@ const modules = join(root, 'host-js', 'node_modules', '@modelcontextprotocol');
 const load = (path) => import(pathToFileURL(join(modules, path)).href);
 const { Client } = await load('sdk/dist/esm/client/index.js');
 const { StdioClientTransport } = await load('sdk/dist/esm/client/stdio.js');
-const { ElicitRequestSchema } = await load('sdk/dist/esm/types.js');
+const { CreateMessageRequestSchema, ElicitRequestSchema } = await load('sdk/dist/esm/types.js');
 const fsServer = join(modules, 'server-filesystem', 'dist', 'index.js');
 const everything = join(modules, 'server-everything', 'dist', 'index.js');
 const changing = join(here, 'changing-server.mjs');
@@ -29,7 +29,7 @@ const pins = join(work, 'pins.json');
 const stderrLog = [];
 
 /** A client connected to COMMAND through the proxy (or directly when `proxy` is null). */
-async function connect({ proxy = [], server, elicit = null, config = null }) {
+async function connect({ proxy = [], server, elicit = null, config = null, sample = null }) {
   let command = process.execPath;
   let args = server;
   if (proxy) {
@@ -43,8 +43,9 @@ async function connect({ proxy = [], server, elicit = null, config = null }) {
     args = ['mcp-proxy', ...options, '--', process.execPath, ...server];
   }
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
-  const capabilities = elicit ? { elicitation: {} } : {};
+  const capabilities = { ...(elicit ? { elicitation: {} } : {}), ...(sample ? { sampling: {} } : {}) };
   const client = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities });
+  if (sample) client.setRequestHandler(CreateMessageRequestSchema, async (request) => sample(request.params));
   const asked = [];
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -140,10 +141,18 @@ async function checks() {
     await plain.client.close();
   });
 
-  await step('everything else passes through unchanged: ping, prompts, resources, progress', async () => {
-    const config = { mcp_servers: { everything: { trusted: true } } };
-    const direct = await connect({ proxy: null, server: [everything, 'stdio'] });
-    const proxied = await connect({ proxy: ['--name', 'everything'], server: [everything, 'stdio'], config });
+  await step('everything else passes through unchanged: ping, prompts, resources, progress, the server\'s own requests', async () => {
+    const config = {
+      mcp_servers: { everything: { trusted: true } },
+      rules: [{ effect: 'allow', tool: 'mcp:everything/trigger-sampling-request' }],
+    };
+    const sampled = [];
+    const sample = (params) => {
+      sampled.push(params);
+      return { model: 'stand-in', role: 'assistant', content: { type: 'text', text: 'sampled through the gateway' } };
+    };
+    const direct = await connect({ proxy: null, server: [everything, 'stdio'], sample });
+    const proxied = await connect({ proxy: ['--name', 'everything'], server: [everything, 'stdio'], config, sample });
     for (const c of [direct, proxied]) await c.client.ping();
     assert.deepEqual(await proxied.client.listPrompts(), await direct.client.listPrompts());
     const resources = await direct.client.listResources();
@@ -161,6 +170,10 @@ async function checks() {
     );
     assert.equal(long.isError ?? false, false, text(long));
     assert.ok(progress.length >= 2, `progress notifications passed through (${progress.length})`);
+    const sampling = await proxied.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'say hi', maxTokens: 10 } });
+    assert.equal(sampling.isError ?? false, false, text(sampling));
+    assert.match(text(sampling), /sampled through the gateway/, 'the server\'s sampling request reached the client and its answer the server');
+    assert.equal(sampled.length, 1);
     await direct.client.close();
     await proxied.client.close();
   });
