@@ -258,6 +258,18 @@ async function checks() {
     process.kill(Number(readFileSync(join(state, 'pid'), 'utf8')), 'SIGKILL');
     const outcome = await Promise.race([pending, new Promise((r) => setTimeout(() => r('hung'), 10_000))]);
     assert.match(outcome, /MCP server exited/);
+    // The gateway exits too, though the client has not closed its side.
+    const pid = c.transport.pid;
+    let alive = true;
+    for (let i = 0; alive && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      try {
+        process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+    }
+    assert.equal(alive, false, 'the gateway exited after its server died');
     await c.client.close();
   });
 

@@ -206,7 +206,11 @@ pub fn run(policy: &Policy, options: Options) -> Result<u8, McpError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(policy, options))
+    let code = runtime.block_on(serve(policy, options));
+    // The read of the gateway's standard input may still be blocked on a
+    // thread of its own (the server ended first): it is not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    code
 }
 
 /// Where the audit log and the pins file are kept when no option names
