@@ -83,7 +83,7 @@ fn the_gateway_gates_real_mcp_servers_for_the_sdk_client() {
     let (ok, output) = script(&work, &[]);
     assert!(ok, "the end-to-end script failed:\n{output}");
     assert!(
-        output.contains("{\"steps\":12}"),
+        output.contains("{\"steps\":13}"),
         "not every step ran:\n{output}"
     );
 
@@ -115,7 +115,7 @@ fn the_gateway_gates_real_mcp_servers_for_the_sdk_client() {
         .expect("audit verify");
     let said = String::from_utf8_lossy(&verify.stdout);
     assert!(verify.status.success(), "{said}");
-    assert!(said.starts_with("ok: 23 records"), "{said}");
+    assert!(said.starts_with("ok: 24 records"), "{said}");
     let log = std::fs::read_to_string(&audit).expect("audit");
     for (tool, status) in [
         ("mcp:fs/read_text_file", "executed"),

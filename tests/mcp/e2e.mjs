@@ -183,7 +183,7 @@ async function checks() {
   const changingConfig = { mcp_servers: { changing: { trusted: true } } };
   await step('a changed tool definition is caught and confirmed until approved', async () => {
     writeFileSync(join(state, 'version'), '1');
-    const first = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    const first = await connect({ proxy: ['--name', 'changing'], server: [changing, state], config: changingConfig });
     await first.client.listTools();
     const before = await first.client.callTool({ name: 'lookup', arguments: { word: 'one', risk_level: 'low' } });
     assert.equal(text(before), 'one: found');
@@ -208,6 +208,16 @@ async function checks() {
     assert.doesNotMatch(calls, /"two"/, 'the confirmed call never reached the server');
   });
 
+  await step('a server cannot name itself into trust: without --name the name is the program\'s', async () => {
+    const c = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    await c.client.listTools();
+    const result = await c.client.callTool({ name: 'lookup', arguments: { word: 'self-named' } });
+    assert.equal(result.isError, true, 'the read-only hint of an untrusted server does not allow');
+    assert.match(text(result), /mcp:node\/lookup/);
+    await c.client.close();
+    assert.doesNotMatch(readFileSync(join(state, 'calls'), 'utf8'), /self-named/);
+  });
+
   await step('an approval nobody answers ends at its deadline, and the call is not run', async () => {
     const c = await connect({
       proxy: ['--name', 'fs'],
@@ -225,7 +235,7 @@ async function checks() {
   });
 
   await step('a client line that is not JSON gets a parse error, and the gateway exits when the client closes', async () => {
-    const proxy = spawn(toolgate, ['mcp-proxy', '--audit', audit, '--pins', pins, '--', process.execPath, changing, state], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const proxy = spawn(toolgate, ['mcp-proxy', '--name', 'changing', '--audit', audit, '--pins', pins, '--', process.execPath, changing, state], { stdio: ['pipe', 'pipe', 'ignore'] });
     const lines = [];
     let buffered = '';
     proxy.stdout.on('data', (chunk) => {
@@ -248,7 +258,7 @@ async function checks() {
   });
 
   await step('a killed server is reported to the client, not left hanging', async () => {
-    const c = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    const c = await connect({ proxy: ['--name', 'changing'], server: [changing, state], config: changingConfig });
     await c.client.listTools();
     const pending = c.client.callTool({ name: 'slow', arguments: {} }).then(
       () => 'answered',
@@ -274,7 +284,7 @@ async function checks() {
   });
 
   await step('a server that writes garbage is reported to the client', async () => {
-    const c = await connect({ proxy: [], server: [changing, state], config: changingConfig });
+    const c = await connect({ proxy: ['--name', 'changing'], server: [changing, state], config: changingConfig });
     await c.client.listTools();
     const outcome = await Promise.race([
       c.client.callTool({ name: 'garbage', arguments: {} }).then(() => 'answered', (e) => e.message),

@@ -62,8 +62,10 @@ const GRACE: Duration = Duration::from_secs(2);
 pub struct Options {
     /// The configuration's text (JSON or TOML), `{}` when none was given.
     pub config: String,
-    /// The server's name for the policy (`--name`); by default the name the
-    /// server gives in its `initialize` answer.
+    /// The server's name for the policy (`--name`); by default the
+    /// program's file name. Never the name the server gives itself: a
+    /// server could then claim a trusted server's name, slip out of rules
+    /// that name it, or reset its pins by renaming itself.
     pub name: Option<String>,
     /// Add `risk_level` to the listed tools' input schemas.
     pub augment: bool,
@@ -153,8 +155,6 @@ struct State {
     gate: Gate,
     /// The server's name for the policy.
     server: String,
-    /// Whether `--name` fixed it.
-    named: bool,
     /// The tools the server listed, by name.
     tools: BTreeMap<String, Value>,
     /// The tools whose pinned definition changed.
@@ -229,8 +229,7 @@ pub const DEFAULT_AUDIT: &str = "mcp-audit.jsonl";
 /// The default pins file's file name.
 pub const DEFAULT_PINS: &str = "mcp-pins.json";
 
-/// The default server name before the server says its own: the program's
-/// file name.
+/// The default server name: the program's file name.
 fn program_name(command: &str) -> String {
     std::path::Path::new(command)
         .file_stem()
@@ -302,7 +301,6 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
             waiting: HashMap::new(),
             asked: HashMap::new(),
             gate,
-            named: options.name.is_some(),
             server,
             tools: BTreeMap::new(),
             changed: Vec::new(),
@@ -490,19 +488,6 @@ impl Proxy {
         };
         let waiting = lock(&self.state).waiting.remove(&key(&id));
         match waiting {
-            Some(Waiting::Plain(method)) if method == "initialize" => {
-                let mut state = lock(&self.state);
-                if let (false, Some(name)) = (
-                    state.named,
-                    message
-                        .pointer("/result/serverInfo/name")
-                        .and_then(Value::as_str),
-                ) {
-                    state.server = name.to_owned();
-                }
-                drop(state);
-                self.answer(message);
-            }
             Some(Waiting::Plain(method)) if method == "tools/list" => {
                 if let Some(result) = message.get_mut("result") {
                     if let Err(why) = self.listed(result) {
