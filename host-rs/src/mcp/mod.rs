@@ -54,6 +54,9 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{FramedRead, FramedWrite};
 use wire::{code, key, Lenient};
 
+/// The prefix of the ids of the gateway's own elicitation requests.
+const APPROVAL_ID: &str = "toolgate-approval-";
+
 /// How long a server has to exit after its input is closed before it is killed.
 const GRACE: Duration = Duration::from_secs(2);
 
@@ -447,6 +450,9 @@ impl Proxy {
                     Some(answer) => {
                         let _ = answer.send(message);
                     }
+                    // A late answer to an approval that timed out is the
+                    // gateway's own: the server never asked.
+                    None if id.as_str().is_some_and(|id| id.starts_with(APPROVAL_ID)) => {}
                     None => self.forward(message),
                 }
             }
@@ -760,7 +766,7 @@ impl Asking {
         let asked_id = {
             let mut state = lock(&self.state);
             state.next += 1;
-            let asked = json!(format!("toolgate-approval-{}", state.next));
+            let asked = json!(format!("{APPROVAL_ID}{}", state.next));
             state.asked.insert(key(&asked), answer_tx);
             asked
         };
