@@ -19,8 +19,8 @@
 //!   progress, pings, the server's own requests and the client's answers to
 //!   them) passes through unchanged, in the order it came.
 //!
-//! The messages are routed by the gateway itself ([`route`]; a person is
-//! asked by [`ask`]), not by the MCP SDK's typed service: its
+//! The messages are routed by the gateway itself (`route.rs`; a person is
+//! asked by `ask.rs`), not by the MCP SDK's typed service: its
 //! handlers answer the methods they model and cannot pass an unknown method
 //! or field through unchanged. The SDK provides the wire instead: its line
 //! codec frames both pipes ([`wire`]), and its model types read the
