@@ -52,6 +52,18 @@ Commands:
   grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID
           Revoke a grant: no later call is decided with it; --audit appends the
           revocation's record to that audit log (--audit-key-file: a keyed chain)
+  mcp-proxy [--config FILE] [--name SERVER] [--augment] [--audit FILE]
+            [--pins FILE] -- COMMAND [ARGS...]
+          Run an MCP server over stdio with the policy in between: tools/call
+          allowed, denied, or confirmed through the client's elicitation; tool
+          definitions pinned; --augment adds risk_level to the tools' schemas.
+          Audit log and pins file by default in $XDG_STATE_HOME/toolgate
+          (~/.local/state/toolgate) (Rust CLI only)
+  mcp pins list [--pins FILE]
+          List the pinned MCP tools, one JSON object a line; a changed
+          definition waits for approval (Rust CLI only)
+  mcp pins approve [--pins FILE] SERVER TOOL
+          Approve the changed definition of a pinned tool (Rust CLI only)
 
 Options:
   --component FILE  Load this policy component instead of the embedded one
@@ -98,6 +110,9 @@ const OPTIONS = new Map([
   ['--audit-key-file', true],
   ['--managed', true],
   ['--user', true],
+  ['--name', true],
+  ['--augment', false],
+  ['--pins', true],
 ]);
 
 /** Each command: its options, required and optional operands. */
@@ -113,13 +128,17 @@ const SHAPES = {
   'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
   'grants list': { options: ['--key-file'], required: ['DIR'], optional: [] },
   'grants revoke': { options: ['--key-file', '--audit', '--audit-key-file'], required: ['DIR', 'ID'], optional: [] },
+  // `mcp-proxy`'s operands after COMMAND are the server's arguments (`rest`).
+  'mcp-proxy': { options: ['--config', '--name', '--augment', '--audit', '--pins'], required: ['COMMAND'], optional: [], rest: true },
+  'mcp pins list': { options: ['--pins'], required: [], optional: [] },
+  'mcp pins approve': { options: ['--pins'], required: ['SERVER', 'TOOL'], optional: [] },
 };
 
 /** The parent commands and their one subcommand. */
 const NESTED = { audit: 'verify', approvals: 'list' };
 
 /** The commands only the Rust CLI has (its checkpoint directory). */
-const RUST_ONLY = new Set(['approvals list']);
+const RUST_ONLY = new Set(['approvals list', 'mcp-proxy', 'mcp pins list', 'mcp pins approve']);
 /** The parent commands with several subcommands, and how the usage error names them. */
 const NESTED_MANY = {
   config: { subs: ['check', 'explain'], named: 'check or explain' },
@@ -187,6 +206,13 @@ function parseArgs(argv) {
     if (!subs.includes(positional[1])) throw new UsageError(`unknown command '${command} ${printable(positional[1])}'`);
     command = `${command} ${positional[1]}`;
     words = 2;
+  } else if (command === 'mcp') {
+    if (positional.length < 2) throw new UsageError("'mcp' needs a subcommand: pins");
+    if (positional[1] !== 'pins') throw new UsageError(`unknown command 'mcp ${printable(positional[1])}'`);
+    if (positional.length < 3) throw new UsageError("'mcp pins' needs a subcommand: list or approve");
+    if (!['list', 'approve'].includes(positional[2])) throw new UsageError(`unknown command 'mcp pins ${printable(positional[2])}'`);
+    command = `mcp pins ${positional[2]}`;
+    words = 3;
   } else if (!Object.hasOwn(SHAPES, command)) {
     throw new UsageError(`unknown command '${printable(command)}'`);
   }
@@ -201,7 +227,7 @@ function parseArgs(argv) {
     throw new UsageError(`'${command}' needs ${shape.required[operands.length]}`);
   }
   const max = shape.required.length + shape.optional.length;
-  if (operands.length > max) throw new UsageError(`unexpected argument '${printable(operands[max])}'`);
+  if (!shape.rest && operands.length > max) throw new UsageError(`unexpected argument '${printable(operands[max])}'`);
   if (command === 'approvals list') {
     if (given.has('--key-file') && given.has('--unsigned')) {
       throw new UsageError("'approvals list' takes --key-file FILE or --unsigned, not both");

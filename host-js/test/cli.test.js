@@ -284,6 +284,16 @@ const PARITY = [
   ['import-openapi --category without a value', ['import-openapi', '--category'], '', 2],
   ['approvals list without a key or --unsigned', ['approvals', 'list', dir], '', 2],
   ['approvals list with both', ['approvals', 'list', '--unsigned', '--key-file', 'k', dir], '', 2],
+  ['mcp-proxy without COMMAND', ['mcp-proxy', '--augment', '--'], '', 2],
+  ['mcp-proxy with an option of another command', ['mcp-proxy', '--json', '--', 'node'], '', 2],
+  ['mcp-proxy --name without a value', ['mcp-proxy', '--name'], '', 2],
+  ['mcp without a subcommand', ['mcp'], '', 2],
+  ['mcp with an unknown subcommand', ['mcp', 'tools'], '', 2],
+  ['mcp pins without a subcommand', ['mcp', 'pins'], '', 2],
+  ['mcp pins with an unknown subcommand', ['mcp', 'pins', 'show'], '', 2],
+  ['mcp pins approve without TOOL', ['mcp', 'pins', 'approve', 'fs'], '', 2],
+  ['mcp pins list with an extra operand', ['mcp', 'pins', 'list', 'fs'], '', 2],
+  ['mcp pins list --augment', ['mcp', 'pins', 'list', '--augment'], '', 2],
   ['grants without a subcommand', ['grants'], '', 2],
   ['grants with an unknown subcommand', ['grants', 'show'], '', 2],
   ['grants list without a key', ['grants', 'list', dir], '', 2],
@@ -371,6 +381,15 @@ test('the Rust-only command is refused by the JavaScript CLI with one message', 
   const r = spawnSync(process.execPath, [jsCli, 'approvals', 'list', '--unsigned', dir], { input: '', encoding: 'utf8', cwd: root });
   assert.equal(r.stderr, "toolgate: error: 'approvals list' is in the Rust CLI only\n");
   assert.equal(r.status, 1);
+});
+
+test('the MCP gateway commands are refused by the JavaScript CLI as the Rust-only command is', () => {
+  for (const args of [['mcp-proxy', '--name', 'fs', '--', 'node', 'server.js', '--flag'], ['mcp', 'pins', 'list'], ['mcp', 'pins', 'approve', 'fs', 'write_file']]) {
+    const r = spawnSync(process.execPath, [jsCli, ...args], { input: '', encoding: 'utf8', cwd: root });
+    const name = args[0] === 'mcp' ? args.slice(0, 3).join(' ') : 'mcp-proxy';
+    assert.equal(r.stderr, `toolgate: error: '${name}' is in the Rust CLI only\n`);
+    assert.equal(r.status, 1);
+  }
 });
 
 test('import-openapi: the JavaScript CLI imports the Petstore exactly as the Rust CLI, summary and notes included', () => {

@@ -36,6 +36,8 @@ mod decision;
 pub mod flow;
 pub mod gate;
 mod lines;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod openapi;
 mod records;
 mod runtime;

@@ -155,6 +155,11 @@ fn read_text(path: Option<&str>) -> anyhow::Result<String> {
 }
 
 fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
+    if let Command::McpProxy { .. } = command {
+        // Standard output is the MCP client's pipe: the gateway writes it
+        // from its own thread, so this one must not hold its lock.
+        return mcp(policy, command, &mut std::io::sink());
+    }
     let mut out = std::io::stdout().lock();
     match command {
         Command::Assess {
@@ -360,6 +365,9 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             }
             Ok(if refused { exit::BROKEN } else { exit::OK })
         }
+        Command::McpProxy { .. } | Command::McpPinsList { .. } | Command::McpPinsApprove { .. } => {
+            mcp(policy, command, &mut out)
+        }
         Command::GrantsRevoke {
             dir,
             id,
@@ -387,6 +395,97 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             Ok(exit::OK)
         }
     }
+}
+
+/// A path given by an option, or the default file in the state directory.
+#[cfg(feature = "mcp")]
+fn state_file(
+    given: Option<&str>,
+    default: &str,
+    option: &str,
+) -> anyhow::Result<std::path::PathBuf> {
+    match given {
+        Some(path) => Ok(std::path::PathBuf::from(path)),
+        None => toolgate::mcp::state_dir()
+            .map(|dir| dir.join(default))
+            .ok_or_else(|| anyhow::anyhow!("no state directory (neither XDG_STATE_HOME nor HOME is set): give {option} FILE")),
+    }
+}
+
+/// The MCP gateway's commands.
+#[cfg(feature = "mcp")]
+fn mcp(policy: &Policy, command: &Command, out: &mut impl Write) -> anyhow::Result<u8> {
+    use toolgate::mcp::{pins::Pins, DEFAULT_AUDIT, DEFAULT_PINS};
+    match command {
+        Command::McpProxy {
+            config,
+            name,
+            augment,
+            audit,
+            pins,
+            command,
+            args,
+        } => {
+            let config = match config {
+                Some(path) => read_text(Some(path))?,
+                None => String::from("{}"),
+            };
+            let options = toolgate::mcp::Options {
+                config,
+                name: name.clone(),
+                augment: *augment,
+                audit: state_file(audit.as_deref(), DEFAULT_AUDIT, "--audit")?,
+                pins: state_file(pins.as_deref(), DEFAULT_PINS, "--pins")?,
+                command: command.clone(),
+                args: args.clone(),
+            };
+            Ok(toolgate::mcp::run(policy, options)?)
+        }
+        Command::McpPinsList { pins } => {
+            let path = state_file(pins.as_deref(), DEFAULT_PINS, "--pins")?;
+            let pins = Pins::load(&path)?;
+            for (server, tools) in &pins.servers {
+                for (tool, pin) in tools {
+                    let line = serde_json::json!({
+                        "server": server,
+                        "tool": tool,
+                        "hash": pin.hash,
+                        "changed": pin.changed.as_ref().map(|c| &c.hash),
+                    });
+                    writeln!(out, "{line}")?;
+                }
+            }
+            Ok(exit::OK)
+        }
+        Command::McpPinsApprove { pins, server, tool } => {
+            let path = state_file(pins.as_deref(), DEFAULT_PINS, "--pins")?;
+            let mut all = Pins::load(&path)?;
+            if all.approve(server, tool, &path)? {
+                all.save(&path)?;
+                writeln!(
+                    out,
+                    "approved the new definition of {} of {}",
+                    args::printable(tool),
+                    args::printable(server)
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{} of {} has no changed definition to approve",
+                    args::printable(tool),
+                    args::printable(server)
+                )?;
+            }
+            Ok(exit::OK)
+        }
+        _ => Ok(exit::USAGE),
+    }
+}
+
+/// The MCP gateway's commands, in a build without them.
+#[cfg(not(feature = "mcp"))]
+fn mcp(_: &Policy, _: &Command, _: &mut impl Write) -> anyhow::Result<u8> {
+    anyhow::bail!("this toolgate was built without the `mcp` feature")
 }
 
 /// A key file's bytes (one trailing newline ignored); an empty or short key

@@ -70,6 +70,18 @@ Commands:
   grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID
           Revoke a grant: no later call is decided with it; --audit appends the
           revocation's record to that audit log (--audit-key-file: a keyed chain)
+  mcp-proxy [--config FILE] [--name SERVER] [--augment] [--audit FILE]
+            [--pins FILE] -- COMMAND [ARGS...]
+          Run an MCP server over stdio with the policy in between: tools/call
+          allowed, denied, or confirmed through the client's elicitation; tool
+          definitions pinned; --augment adds risk_level to the tools' schemas.
+          Audit log and pins file by default in $XDG_STATE_HOME/toolgate
+          (~/.local/state/toolgate) (Rust CLI only)
+  mcp pins list [--pins FILE]
+          List the pinned MCP tools, one JSON object a line; a changed
+          definition waits for approval (Rust CLI only)
+  mcp pins approve [--pins FILE] SERVER TOOL
+          Approve the changed definition of a pinned tool (Rust CLI only)
 
 Options:
   --component FILE  Load this policy component instead of the embedded one
@@ -96,6 +108,9 @@ Exit codes:
 /// Options valid with every command.
 const GLOBAL: &[&str] = &["--component", "--no-cache"];
 
+/// The commands whose last operands are any number of arguments.
+const VARIADIC: &[&str] = &["mcp-proxy"];
+
 /// Every option, and whether it takes a value.
 const OPTIONS: &[(&str, bool)] = &[
     ("--component", true),
@@ -114,6 +129,9 @@ const OPTIONS: &[(&str, bool)] = &[
     ("--audit-key-file", true),
     ("--managed", true),
     ("--user", true),
+    ("--name", true),
+    ("--augment", false),
+    ("--pins", true),
 ];
 
 /// What the arguments ask for.
@@ -202,6 +220,26 @@ pub enum Command {
         key_file: Option<String>,
         unsigned: bool,
     },
+    /// `mcp-proxy`.
+    McpProxy {
+        config: Option<String>,
+        /// `--name`: the server's name for the policy.
+        name: Option<String>,
+        augment: bool,
+        audit: Option<String>,
+        pins: Option<String>,
+        /// The server's program and its arguments.
+        command: String,
+        args: Vec<String>,
+    },
+    /// `mcp pins list`.
+    McpPinsList { pins: Option<String> },
+    /// `mcp pins approve`.
+    McpPinsApprove {
+        pins: Option<String>,
+        server: String,
+        tool: String,
+    },
 }
 
 /// A usage error's message.
@@ -275,6 +313,34 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
         )),
         Some(word) => usage(format!("unknown command 'grants {}'", printable(word))),
     };
+    let mcp = || match words.get(1).map(String::as_str) {
+        None => usage(String::from("'mcp' needs a subcommand: pins")),
+        Some("pins") => match words.get(2).map(String::as_str) {
+            None => usage(String::from(
+                "'mcp pins' needs a subcommand: list or approve",
+            )),
+            Some("list") => Ok((
+                Shape {
+                    name: "mcp pins list",
+                    options: &["--pins"],
+                    required: &[],
+                    optional: &[],
+                },
+                3,
+            )),
+            Some("approve") => Ok((
+                Shape {
+                    name: "mcp pins approve",
+                    options: &["--pins"],
+                    required: &["SERVER", "TOOL"],
+                    optional: &[],
+                },
+                3,
+            )),
+            Some(word) => usage(format!("unknown command 'mcp pins {}'", printable(word))),
+        },
+        Some(word) => usage(format!("unknown command 'mcp {}'", printable(word))),
+    };
     match first.as_str() {
         "assess" => single("assess", &["--config", "--json"], &["TOOL"], &["ARGS_JSON"]),
         "check" => single("check", &["--config"], &[], &["FILE"]),
@@ -331,6 +397,13 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
             },
         ),
         "grants" => grants(),
+        "mcp-proxy" => single(
+            "mcp-proxy",
+            &["--config", "--name", "--augment", "--audit", "--pins"],
+            &["COMMAND"],
+            &[],
+        ),
+        "mcp" => mcp(),
         other => usage(format!("unknown command '{}'", printable(other))),
     }
 }
@@ -423,7 +496,12 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
     if let Some(missing) = shape.required.get(operands.len()) {
         return usage(format!("'{}' needs {missing}", shape.name));
     }
-    if let Some(extra) = operands.get(shape.required.len() + shape.optional.len()) {
+    // `mcp-proxy`'s operands after COMMAND are the server's arguments.
+    let variadic = VARIADIC.contains(&shape.name);
+    if let Some(extra) = operands
+        .get(shape.required.len() + shape.optional.len())
+        .filter(|_| !variadic)
+    {
         return usage(format!("unexpected argument '{}'", printable(extra)));
     }
     let operand = |index: usize| operands.get(index).cloned();
@@ -481,6 +559,23 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
             file: operand(0).unwrap_or_default(),
             key_file: option("--key-file").flatten(),
             head: option("--head").flatten(),
+        },
+        "mcp-proxy" => Command::McpProxy {
+            config,
+            name: option("--name").flatten(),
+            augment: option("--augment").is_some(),
+            audit: option("--audit").flatten(),
+            pins: option("--pins").flatten(),
+            command: operand(0).unwrap_or_default(),
+            args: operands.get(1..).unwrap_or_default().to_vec(),
+        },
+        "mcp pins list" => Command::McpPinsList {
+            pins: option("--pins").flatten(),
+        },
+        "mcp pins approve" => Command::McpPinsApprove {
+            pins: option("--pins").flatten(),
+            server: operand(0).unwrap_or_default(),
+            tool: operand(1).unwrap_or_default(),
         },
         "grants list" | "grants revoke" => {
             // Stored grants are always signed: no key, no grants.
@@ -567,6 +662,30 @@ mod tests {
             Ok(Parsed::Run(_, Command::GrantsRevoke { ref id, ref audit, .. }))
                 if id == "g-1" && audit.as_deref() == Some("a")
         ));
+    }
+
+    #[test]
+    fn mcp_commands_take_the_server_command_after_the_double_dash() {
+        assert!(matches!(
+            parse_strs(&["mcp-proxy", "--augment", "--name", "fs", "--", "node", "s.js", "--root", "/tmp"]),
+            Ok(Parsed::Run(_, Command::McpProxy { ref command, ref args, augment: true, ref name, .. }))
+                if command == "node" && args == &["s.js", "--root", "/tmp"] && name.as_deref() == Some("fs")
+        ));
+        assert_eq!(error(&["mcp-proxy"]), "'mcp-proxy' needs COMMAND");
+        assert_eq!(error(&["mcp"]), "'mcp' needs a subcommand: pins");
+        assert_eq!(error(&["mcp", "tools"]), "unknown command 'mcp tools'");
+        assert_eq!(
+            error(&["mcp", "pins"]),
+            "'mcp pins' needs a subcommand: list or approve"
+        );
+        assert_eq!(
+            error(&["mcp", "pins", "approve", "fs"]),
+            "'mcp pins approve' needs TOOL"
+        );
+        assert_eq!(
+            error(&["mcp", "pins", "list", "--augment"]),
+            "option '--augment' does not apply to 'mcp pins list'"
+        );
     }
 
     #[test]

@@ -1,0 +1,428 @@
+//! The MCP gateway (`toolgate mcp-proxy`): an MCP server's stdio, with the
+//! policy in the middle. The gateway starts the real server as a child
+//! process and speaks MCP over stdio to the client on one side and to the
+//! server on the other:
+//!
+//! - `tools/list` answers pass through, and each tool is declared to the
+//!   policy as an MCP tool of the server ([`declare`]), pinned ([`pins`]),
+//!   and with `--augment` given the optional `risk_level` parameter (the
+//!   component's augment, in the MCP format).
+//! - `tools/call`: decided by the gate ([`crate::Gate::check`]). Allowed:
+//!   forwarded (with `risk_level` stripped) and its outcome recorded when the
+//!   server answers. Denied: a tool result with `isError` and the reason,
+//!   never forwarded. Confirmed: when the client declared the elicitation
+//!   capability, an `elicitation/create` request asks the person (the
+//!   summary and the arguments shown), and the call is forwarded only on
+//!   accept ([`crate::Gate::settle`]); otherwise a tool error says that a
+//!   person must approve and how.
+//! - Everything else (resources, prompts, notifications, cancellation,
+//!   progress, pings, the server's own requests and the client's answers to
+//!   them) passes through unchanged, in the order it came.
+//!
+//! The messages are routed by the gateway itself (`route.rs`; a person is
+//! asked by `ask.rs`), not by the MCP SDK's typed service: its
+//! handlers answer the methods they model and cannot pass an unknown method
+//! or field through unchanged. The SDK provides the wire instead: its line
+//! codec frames both pipes ([`wire`]), and its model types read the
+//! `tools/call` parameters, the client's elicitation answer, and write the
+//! tool errors and the elicitation request.
+//!
+//! A server that exits or writes a line that is not JSON-RPC gets every
+//! request still waiting for it answered with a JSON-RPC error, and the
+//! gateway exits (code 1); when the client closes its side, the server's
+//! input is closed, it is given a moment to exit and then killed, and the
+//! gateway exits (code 0). Nothing waits without a bound: a person's answer
+//! until the approval's deadline.
+
+mod ask;
+pub mod declare;
+pub mod pins;
+mod route;
+pub mod wire;
+
+use crate::gate::audit::{AuditSink, JsonlSink, SinkError};
+use crate::gate::{Gate, GateError, Ready};
+use crate::runtime::{Error, Policy};
+use futures::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::codec::{FramedRead, FramedWrite};
+use wire::{code, Lenient};
+
+/// The prefix of the ids of the gateway's own elicitation requests.
+const APPROVAL_ID: &str = "toolgate-approval-";
+
+/// How long a server has to exit after its input is closed before it is killed.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// What `toolgate mcp-proxy` was asked to do.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The configuration's text (JSON or TOML), `{}` when none was given.
+    pub config: String,
+    /// The server's name for the policy (`--name`); by default the
+    /// program's file name. Never the name the server gives itself: a
+    /// server could then claim a trusted server's name, slip out of rules
+    /// that name it, or reset its pins by renaming itself.
+    pub name: Option<String>,
+    /// Add `risk_level` to the listed tools' input schemas.
+    pub augment: bool,
+    /// The audit log (JSON Lines).
+    pub audit: PathBuf,
+    /// The pins file.
+    pub pins: PathBuf,
+    /// The server's program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+}
+
+/// Why the gateway could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// The server could not be started.
+    #[error("cannot start the MCP server `{command}`: {source}")]
+    Spawn {
+        /// The program.
+        command: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The configuration was refused.
+    #[error("configuration: {0}")]
+    Config(#[from] Error),
+    /// The gate could not be made.
+    #[error(transparent)]
+    Gate(#[from] GateError),
+    /// The audit log could not be opened.
+    #[error("audit log {path}: {source}")]
+    Audit {
+        /// The file.
+        path: String,
+        /// Why.
+        source: SinkError,
+    },
+    /// The pins file could not be used.
+    #[error(transparent)]
+    Pins(#[from] pins::PinsError),
+    /// The runtime or a pipe failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// One audit log shared by the gates the gateway makes as the tool list
+/// changes: the sink keeps one writer per chain.
+struct SharedSink(Arc<JsonlSink>);
+
+impl AuditSink for SharedSink {
+    fn append(&self, line: &str) -> Result<(), SinkError> {
+        self.0.append(line)
+    }
+    fn last(&self) -> Result<Option<String>, SinkError> {
+        self.0.last()
+    }
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        self.0.append_sealed(seal)
+    }
+    fn gap(&self) -> Option<String> {
+        self.0.gap()
+    }
+}
+
+/// A request the gateway forwarded and waits for the answer to.
+enum Waiting {
+    /// Any request: the answer passes through (a `tools/list` answer is
+    /// read on its way).
+    Plain(String),
+    /// An allowed `tools/call`: its outcome is recorded when it comes.
+    Allowed(Box<Ready>, Gate),
+    /// An approved `tools/call`: the answer goes to the settling thread.
+    Settling(std::sync::mpsc::Sender<Value>),
+}
+
+/// What the router and the approval tasks share.
+struct State {
+    /// Requests forwarded to the server, by id.
+    waiting: HashMap<String, Waiting>,
+    /// Elicitation requests sent to the client, by id.
+    asked: HashMap<String, oneshot::Sender<Value>>,
+    /// The gate for the current tool list.
+    gate: Gate,
+    /// The server's name for the policy.
+    server: String,
+    /// The tools the server listed, by name.
+    tools: BTreeMap<String, Value>,
+    /// The tools whose pinned definition changed.
+    changed: Vec<String>,
+    /// Whether the client declared the elicitation capability.
+    elicitation: bool,
+    /// The server is gone: nothing more is forwarded.
+    closed: bool,
+    /// The gate could not be rebuilt for the new tool list: every call is
+    /// refused until it can.
+    broken: Option<String>,
+    /// The next elicitation request's number.
+    next: u64,
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What the gateway needs to build gates.
+struct Maker {
+    policy: Policy,
+    user: Value,
+    sink: Arc<JsonlSink>,
+    options: Options,
+}
+
+impl Maker {
+    fn gate(&self, server: &str, tools: &[Value], changed: &[String]) -> Result<Gate, GateError> {
+        let config = declare::declared(&self.user, server, tools, changed);
+        Gate::builder(&self.policy)
+            .config(config.to_string())
+            .identity(format!("toolgate-mcp-proxy/{server}"))
+            .audit(SharedSink(Arc::clone(&self.sink)))
+            .build()
+    }
+}
+
+/// The router's handles.
+struct Proxy {
+    state: Arc<Mutex<State>>,
+    maker: Arc<Maker>,
+    to_client: mpsc::UnboundedSender<Value>,
+    to_server: mpsc::UnboundedSender<Value>,
+}
+
+/// Runs the gateway until either side closes; returns the exit code.
+pub fn run(policy: &Policy, options: Options) -> Result<u8, McpError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let code = runtime.block_on(serve(policy, options));
+    // The read of the gateway's standard input may still be blocked on a
+    // thread of its own (the server ended first): it is not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    code
+}
+
+/// Where the audit log and the pins file are kept when no option names
+/// them: `$XDG_STATE_HOME/toolgate`, else `~/.local/state/toolgate`.
+pub fn state_dir() -> Option<PathBuf> {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    set("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| set("HOME").map(|home| PathBuf::from(home).join(".local").join("state")))
+        .map(|dir| dir.join("toolgate"))
+}
+
+/// The default audit log's file name.
+pub const DEFAULT_AUDIT: &str = "mcp-audit.jsonl";
+
+/// The default pins file's file name.
+pub const DEFAULT_PINS: &str = "mcp-pins.json";
+
+/// The default server name: the program's file name.
+fn program_name(command: &str) -> String {
+    std::path::Path::new(command)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| command.to_owned())
+}
+
+async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
+    let user = declare::user_config(policy, &options.config)?;
+    let sink = Arc::new(
+        JsonlSink::open(&options.audit).map_err(|source| McpError::Audit {
+            path: options.audit.display().to_string(),
+            source,
+        })?,
+    );
+    // The pins file is read now, so a broken one stops the gateway before
+    // any server runs.
+    pins::Pins::load(&options.pins)?;
+    let server = options
+        .name
+        .clone()
+        .unwrap_or_else(|| program_name(&options.command));
+    let maker = Arc::new(Maker {
+        policy: policy.clone(),
+        user,
+        sink,
+        options: options.clone(),
+    });
+    let gate = maker.gate(&server, &[], &[])?;
+
+    let mut child = tokio::process::Command::new(&options.command)
+        .args(&options.args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|source| McpError::Spawn {
+            command: options.command.clone(),
+            source,
+        })?;
+    let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(McpError::Io(std::io::Error::other(
+            "the server's pipes were not opened",
+        )));
+    };
+
+    let (to_client, mut client_queue) = mpsc::unbounded_channel::<Value>();
+    let (to_server, mut server_queue) = mpsc::unbounded_channel::<Value>();
+    let client_writer = tokio::spawn(async move {
+        let mut out = FramedWrite::new(tokio::io::stdout(), Lenient::default());
+        while let Some(message) = client_queue.recv().await {
+            if out.send(message).await.is_err() {
+                break;
+            }
+        }
+    });
+    let server_writer = tokio::spawn(async move {
+        let mut out = FramedWrite::new(child_in, Lenient::default());
+        while let Some(message) = server_queue.recv().await {
+            if out.send(message).await.is_err() {
+                break;
+            }
+        }
+    });
+
+    let proxy = Proxy {
+        state: Arc::new(Mutex::new(State {
+            waiting: HashMap::new(),
+            asked: HashMap::new(),
+            gate,
+            server,
+            tools: BTreeMap::new(),
+            changed: Vec::new(),
+            elicitation: false,
+            closed: false,
+            broken: None,
+            next: 0,
+        })),
+        maker,
+        to_client,
+        to_server,
+    };
+
+    let mut from_client = FramedRead::new(tokio::io::stdin(), Lenient::default());
+    let mut from_server = FramedRead::new(child_out, Lenient::default());
+    let ending = loop {
+        tokio::select! {
+            message = from_client.next() => match message {
+                None | Some(Err(_)) => break None,
+                Some(Ok(Err(garbage))) => proxy.answer(wire::error(
+                    &Value::Null,
+                    code::PARSE,
+                    &format!("toolgate mcp-proxy: the line is not JSON: {}", garbage.0),
+                )),
+                Some(Ok(Ok(message))) => proxy.on_client(message),
+            },
+            message = from_server.next() => match message {
+                None => break Some(String::from("the MCP server exited")),
+                Some(Err(e)) => break Some(format!("the MCP server's output failed: {e}")),
+                Some(Ok(Err(garbage))) => {
+                    break Some(format!("the MCP server wrote a line that is not JSON: {}", garbage.0))
+                }
+                Some(Ok(Ok(message))) => {
+                    if let Err(why) = proxy.on_server(message) {
+                        break Some(why);
+                    }
+                }
+            },
+        }
+    };
+
+    let Proxy {
+        state,
+        to_client,
+        to_server,
+        ..
+    } = proxy;
+    let code = match ending {
+        None => {
+            // The client closed: close the server's input, give it a moment,
+            // then stop it.
+            drop(to_server);
+            let _ = tokio::time::timeout(GRACE, server_writer).await;
+            if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
+            0
+        }
+        Some(why) => {
+            eprintln!("toolgate: mcp-proxy: {why}");
+            fail_waiting(&state, &to_client, &why);
+            drop(to_server);
+            server_writer.abort();
+            let _ = child.start_kill();
+            let _ = tokio::time::timeout(GRACE, child.wait()).await;
+            1
+        }
+    };
+    drop(to_client);
+    {
+        // Approval tasks hold senders too; what they have not written by
+        // now is not waited for.
+        let mut state = lock(&state);
+        state.asked.clear();
+    }
+    let _ = tokio::time::timeout(GRACE, client_writer).await;
+    Ok(code)
+}
+
+/// Answers every request still waiting for the server with an error, and
+/// records the allowed calls that never got an answer as failed.
+fn fail_waiting(state: &Mutex<State>, to_client: &mpsc::UnboundedSender<Value>, why: &str) {
+    let waiting: Vec<(String, Waiting)> = {
+        let mut state = lock(state);
+        state.closed = true;
+        state.waiting.drain().collect()
+    };
+    let message = format!("toolgate mcp-proxy: {why} before answering");
+    for (id, waiting) in waiting {
+        let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
+        if let Waiting::Allowed(ready, gate) = waiting {
+            report(gate.execute(*ready, |_| Err(message.clone())));
+        }
+        let _ = to_client.send(wire::error(&id, code::INTERNAL, &message));
+    }
+}
+
+/// Says on standard error what the gate could not record.
+fn report(result: Result<crate::ToolResult, GateError>) {
+    match result {
+        Ok(result) => {
+            if let Some(why) = result.audit_error {
+                eprintln!("toolgate: mcp-proxy: the audit record was not written: {why}");
+            }
+        }
+        Err(e) => eprintln!("toolgate: mcp-proxy: {e}"),
+    }
+}
+
+/// The request with its arguments replaced by the ones the gate cleared
+/// (`risk_level` stripped, edits applied); everything else as it came.
+fn with_args(mut message: Value, args: &str) -> Value {
+    if let (Ok(cleared), Some(params)) = (
+        serde_json::from_str::<Value>(args),
+        message.get_mut("params").and_then(Value::as_object_mut),
+    ) {
+        let empty = cleared.as_object().is_some_and(serde_json::Map::is_empty);
+        if params.contains_key("arguments") || !empty {
+            params.insert(String::from("arguments"), cleared);
+        }
+    }
+    message
+}

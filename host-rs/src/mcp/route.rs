@@ -1,0 +1,320 @@
+//! The router: each message from the client or the server, where it goes.
+//! A `tools/call` is decided here, at once, so what is allowed or denied
+//! keeps its place in the stream; a `tools/list` answer is read on its way
+//! (pins, declarations, `--augment`); everything else passes as it came.
+
+use super::{ask, declare, lock, pins, report, wire, with_args, Proxy, Waiting, APPROVAL_ID};
+use crate::gate::{Call, Checked, Gate, Response};
+use rmcp::model::CallToolRequestParams;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use wire::{code, key};
+
+impl Proxy {
+    pub(super) fn answer(&self, message: Value) {
+        let _ = self.to_client.send(message);
+    }
+
+    fn forward(&self, message: Value) {
+        let _ = self.to_server.send(message);
+    }
+
+    pub(super) fn on_client(&self, message: Value) {
+        let method = message.get("method").and_then(Value::as_str);
+        let id = message.get("id").cloned();
+        match (method, id) {
+            (Some("tools/call"), Some(id)) => self.call(id, message),
+            (Some(method), Some(id)) => {
+                if method == "initialize" {
+                    let declared = message
+                        .pointer("/params/capabilities/elicitation")
+                        .is_some_and(Value::is_object);
+                    lock(&self.state).elicitation = declared;
+                }
+                lock(&self.state)
+                    .waiting
+                    .insert(key(&id), Waiting::Plain(method.to_owned()));
+                self.forward(message);
+            }
+            (Some("notifications/cancelled"), None) => {
+                self.cancelled(&message);
+                self.forward(message);
+            }
+            (Some(_), None) => self.forward(message),
+            (None, Some(id)) => {
+                let asked = lock(&self.state).asked.remove(&key(&id));
+                match asked {
+                    Some(answer) => {
+                        let _ = answer.send(message);
+                    }
+                    // A late answer to an approval that timed out is the
+                    // gateway's own: the server never asked.
+                    None if id.as_str().is_some_and(|id| id.starts_with(APPROVAL_ID)) => {}
+                    None => self.forward(message),
+                }
+            }
+            (None, None) => self.answer(wire::error(
+                &Value::Null,
+                code::INVALID_REQUEST,
+                "toolgate mcp-proxy: the message is not a JSON-RPC request, notification or response",
+            )),
+        }
+    }
+
+    /// The client cancelled a request: the server will not answer it, so it
+    /// is no longer waited for, and an allowed call's outcome is recorded as
+    /// cancelled (the server may have run it).
+    fn cancelled(&self, message: &Value) {
+        let Some(id) = message.pointer("/params/requestId") else {
+            return;
+        };
+        let waiting = lock(&self.state).waiting.remove(&key(id));
+        if let Some(Waiting::Allowed(ready, gate)) = waiting {
+            report(gate.execute(*ready, |_| {
+                Err(String::from(
+                    "cancelled by the client after it was forwarded",
+                ))
+            }));
+        }
+    }
+
+    /// A message from the server; `Err` when it is not JSON-RPC.
+    pub(super) fn on_server(&self, mut message: Value) -> Result<(), String> {
+        if message.get("method").is_some() {
+            self.answer(message);
+            return Ok(());
+        }
+        let Some(id) = message.get("id").cloned() else {
+            return Err(String::from(
+                "the MCP server wrote a message that is not JSON-RPC",
+            ));
+        };
+        let waiting = lock(&self.state).waiting.remove(&key(&id));
+        match waiting {
+            Some(Waiting::Plain(method)) if method == "tools/list" => {
+                if let Some(result) = message.get_mut("result") {
+                    if let Err(why) = self.listed(result) {
+                        eprintln!("toolgate: mcp-proxy: {why}");
+                        message =
+                            wire::error(&id, code::INTERNAL, &format!("toolgate mcp-proxy: {why}"));
+                    }
+                }
+                self.answer(message);
+            }
+            Some(Waiting::Allowed(ready, gate)) => {
+                let outcome = wire::outcome(&message);
+                report(gate.execute(*ready, |_| outcome));
+                self.answer(message);
+            }
+            Some(Waiting::Settling(settle)) => {
+                let _ = settle.send(message);
+            }
+            Some(Waiting::Plain(_)) | None => self.answer(message),
+        }
+        Ok(())
+    }
+
+    /// Reads a `tools/list` answer: pins the tools, reports changed ones,
+    /// declares them to a new gate, and with `--augment` adds `risk_level`.
+    fn listed(&self, result: &mut Value) -> Result<(), String> {
+        let Some(tools) = result.get("tools").and_then(Value::as_array).cloned() else {
+            return Ok(());
+        };
+        let path = &self.maker.options.pins;
+        let server = lock(&self.state).server.clone();
+        let gate = (|| -> Result<Gate, String> {
+            let mut pins = pins::Pins::load(path).map_err(|e| e.to_string())?;
+            let compared = pins.compare(&server, &tools);
+            if compared.dirty {
+                pins.save(path).map_err(|e| e.to_string())?;
+            }
+            for name in &compared.changed {
+                eprintln!(
+                    "toolgate: mcp-proxy: {}: the definition of tool `{name}` of server \
+                     `{server}` changed since it was pinned; every call of it is confirmed \
+                     until a person approves the change (`toolgate mcp pins approve --pins {} \
+                     {server} {name}`)",
+                    pins::PIN_CHANGED,
+                    path.display()
+                );
+            }
+            let mut state = lock(&self.state);
+            for tool in &tools {
+                if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                    state.tools.insert(name.to_owned(), tool.clone());
+                }
+            }
+            state.changed = compared.changed;
+            let all: Vec<Value> = state.tools.values().cloned().collect();
+            let changed = state.changed.clone();
+            drop(state);
+            self.maker
+                .gate(&server, &all, &changed)
+                .map_err(|e| e.to_string())
+        })();
+        let mut state = lock(&self.state);
+        match gate {
+            Ok(gate) => {
+                state.gate = gate.clone();
+                state.broken = None;
+                drop(state);
+                if self.maker.options.augment {
+                    let text = Value::Array(tools).to_string();
+                    match gate.engine().augment_tools(&text, Some("mcp")) {
+                        Ok(augmented) => {
+                            for note in &augmented.notes {
+                                eprintln!("toolgate: mcp-proxy: note: {note}");
+                            }
+                            if let (Ok(tools), Some(slot)) = (
+                                serde_json::from_str::<Value>(&augmented.tools),
+                                result.get_mut("tools"),
+                            ) {
+                                *slot = tools;
+                            }
+                        }
+                        Err(e) => eprintln!("toolgate: mcp-proxy: --augment: {e}"),
+                    }
+                }
+                Ok(())
+            }
+            Err(why) => {
+                state.broken = Some(why.clone());
+                Err(why)
+            }
+        }
+    }
+
+    /// A call of a tool whose pin changed: the pins file is read again, and
+    /// when a person has approved the new definition since, the tool is
+    /// declared without its forced confirmation and the new gate decides.
+    /// Anything that fails keeps the confirmation.
+    fn recheck_pin(&self, server: &str, name: &str, gate: Gate) -> (Gate, bool) {
+        let approved = pins::Pins::load(&self.maker.options.pins)
+            .map(|pins| !pins.is_changed(server, name))
+            .unwrap_or(false);
+        if !approved {
+            return (gate, true);
+        }
+        let mut state = lock(&self.state);
+        state.changed.retain(|c| c != name);
+        let all: Vec<Value> = state.tools.values().cloned().collect();
+        match self.maker.gate(server, &all, &state.changed) {
+            Ok(rebuilt) => {
+                state.gate = rebuilt.clone();
+                (rebuilt, false)
+            }
+            Err(e) => {
+                eprintln!("toolgate: mcp-proxy: {e}");
+                state.changed.push(name.to_owned());
+                (gate, true)
+            }
+        }
+    }
+
+    /// A `tools/call`: decided now, so what is allowed or denied keeps its
+    /// place in the stream; a confirmation is asked for on a task of its own.
+    fn call(&self, id: Value, message: Value) {
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        let parsed: CallToolRequestParams = match serde_json::from_value(params) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                self.answer(wire::error(
+                    &id,
+                    code::INVALID_PARAMS,
+                    &format!("toolgate mcp-proxy: tools/call parameters: {e}"),
+                ));
+                return;
+            }
+        };
+        let name = parsed.name.to_string();
+        let args = message
+            .pointer("/params/arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let (gate, server, description, broken, elicitation, changed) = {
+            let state = lock(&self.state);
+            (
+                state.gate.clone(),
+                state.server.clone(),
+                state
+                    .tools
+                    .get(&name)
+                    .and_then(|t| t.get("description"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                state.broken.clone(),
+                state.elicitation,
+                state.changed.contains(&name),
+            )
+        };
+        let (gate, changed) = if changed {
+            self.recheck_pin(&server, &name, gate)
+        } else {
+            (gate, false)
+        };
+        if let Some(why) = broken {
+            self.answer(wire::tool_error(
+                &id,
+                &format!("toolgate could not decide this call, so it was not run: {why}"),
+            ));
+            return;
+        }
+        let tool = declare::qualified(&server, &name);
+        let call = Call::new(tool.clone(), args.to_string())
+            .call_id(key(&id))
+            .description(description);
+        match gate.check(&call) {
+            Err(e) => self.answer(wire::tool_error(
+                &id,
+                &format!("toolgate could not decide this call, so it was not run: {e}"),
+            )),
+            Ok(Checked::Done(result)) => self.answer(wire::tool_error(&id, &result.for_model)),
+            Ok(Checked::Run(ready)) => {
+                let forwarded = with_args(message, &ready.args);
+                lock(&self.state)
+                    .waiting
+                    .insert(key(&id), Waiting::Allowed(Box::new(ready), gate));
+                self.forward(forwarded);
+            }
+            Ok(Checked::Ask(pending)) if elicitation => {
+                let asking = ask::Asking {
+                    state: Arc::clone(&self.state),
+                    to_client: self.to_client.clone(),
+                    to_server: self.to_server.clone(),
+                    gate,
+                    id,
+                    message,
+                    changed,
+                };
+                tokio::spawn(asking.ask(*pending));
+            }
+            Ok(Checked::Ask(pending)) => {
+                let why = "no person could be asked: the client did not declare the \
+                           elicitation capability";
+                report(gate.settle(
+                    &pending.id,
+                    Response::reject(Some(why)).by("toolgate mcp-proxy"),
+                    |_| Err(String::from("not run")),
+                ));
+                self.answer(wire::tool_error(
+                    &id,
+                    &format!(
+                        "This call was not run: a person must approve it ({}), and this MCP \
+                         client cannot ask one (it did not declare the elicitation capability). \
+                         To run it, use a client that supports elicitation, or let it run \
+                         without asking: an allow rule in the gateway's configuration \
+                         ({{\"effect\": \"allow\", \"tool\": \"{tool}\"}}) or a grant.{}",
+                        pending.decision.summary,
+                        if changed {
+                            " Its definition changed since it was pinned: approve the change \
+                             with `toolgate mcp pins approve`."
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+}
