@@ -35,6 +35,7 @@ mod bindings {
 mod decision;
 pub mod flow;
 pub mod gate;
+pub mod hooks;
 mod lines;
 pub mod openapi;
 mod records;
