@@ -29,6 +29,12 @@ Commands:
           Add the optional risk_level parameter to tool definitions (FORMAT:
           openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
           tool when not given); tools left alone are listed on standard error
+  hook [--config FILE] FORMAT
+          Answer one coding agent's before-tool hook event, read from standard
+          input, in that agent's output shape (FORMAT: claude-code, gemini-cli):
+          allow, ask or deny with the summary as the reason, exit 0; an event
+          that cannot be read, or a tool with no mapping, is answered ask. Exit
+          2 (the agents block the tool) when no answer can be made
   guidance [--lang en|zh]
           Print the prompt guidance that tells the model how to rate its calls
   audit verify [--key-file FILE] [--head HASH] FILE
@@ -120,6 +126,7 @@ const SHAPES = {
   assess: { options: ['--config', '--json'], required: ['TOOL'], optional: ['ARGS_JSON'] },
   check: { options: ['--config'], required: [], optional: ['FILE'] },
   augment: { options: ['--config', '--format'], required: [], optional: ['FILE'] },
+  hook: { options: ['--config'], required: ['FORMAT'], optional: [] },
   guidance: { options: ['--lang'], required: [], optional: [] },
   'import-openapi': { options: ['--only', '--exclude', '--category'], required: [], optional: ['FILE'] },
   'config check': { options: [], required: ['FILE'], optional: [] },
@@ -494,6 +501,37 @@ async function check(engine, path) {
   return malformed > 0 ? EXIT.MALFORMED : exitFor(actions);
 }
 
+/**
+ * Answers one hook event from standard input. The component makes the
+ * answer; this prints it. When no answer can be made (an unreadable
+ * configuration, a policy fault) the exit is 2, which both agents read as
+ * "block the tool": never a silent pass to the agent's own permissions.
+ */
+async function hook(policy, configPath, format) {
+  let answer;
+  try {
+    const engine = await engineFor(policy, configPath);
+    const event = await readBytes('-');
+    try {
+      answer = engine.hook(format, event);
+    } catch (e) {
+      if (!(e instanceof RejectedError)) throw e;
+      process.stderr.write(`toolgate: usage error: ${e.message}\nTry 'toolgate --help'.\n`);
+      return EXIT.USAGE;
+    }
+  } catch (e) {
+    process.stderr.write(`toolgate: error: ${errorText(e)}\n`);
+    return EXIT.USAGE;
+  }
+  if (answer.error !== null) process.stderr.write(`${answer.error}\n`);
+  try {
+    await write(`${answer.output}\n`);
+  } catch {
+    // A closed pipe leaves the agent without an answer; there is no one left to tell.
+  }
+  return answer.exit;
+}
+
 async function load(globals) {
   const source = globals.component === null ? undefined : pathToFileURL(globals.component);
   return loadPolicy(source);
@@ -554,6 +592,8 @@ async function run(argv) {
       for (const note of augmented.notes) process.stderr.write(`toolgate: note: ${note}\n`);
       return EXIT.OK;
     }
+    case 'hook':
+      return hook(policy, opts.config, opts.operands[0]);
     case 'guidance':
       await write(policy.guidance(opts.lang));
       return EXIT.OK;

@@ -313,6 +313,12 @@ export class Engine {
    */
   checkLine(number: number, line: Uint8Array): { output: string; action: Action | null } | null;
   /**
+   * Answers one coding agent's before-tool hook event (`claude-code`,
+   * `gemini-cli`) in that agent's output shape; throws `RejectedError` for an
+   * unknown format.
+   */
+  hook(format: string, event: Uint8Array | string): { output: string; error: string | null; exit: number };
+  /**
    * Decides many calls in one crossing into the component; the decisions are in
    * the same order and equal those of `assess`. Never throws.
    */

@@ -892,6 +892,25 @@ export class Engine {
     return { tools: typeof tools === 'string' ? a.tools : JSON.parse(a.tools), notes: [...a.notes] };
   }
 
+  /**
+   * Answers one coding agent's before-tool hook event of `format`
+   * (`claude-code`, `gemini-cli`), given as the bytes read from standard
+   * input: `output` in the agent's documented shape, `error` (a line for
+   * standard error, or `null`) when the event could not be read and is
+   * answered "ask", and the `exit` code. The component makes the answer, so
+   * every runtime prints the same bytes. Throws `RejectedError` for an
+   * unknown format.
+   *
+   * @param {string} format
+   * @param {Uint8Array} event
+   * @returns {{output: string, error: string | null, exit: number}}
+   */
+  hook(format, event) {
+    const bytes = event instanceof Uint8Array ? event : new TextEncoder().encode(String(event));
+    const a = unwrap(this.#policy._callEngine(this.#id, (handle) => handle.hook(String(format), bytes)));
+    return { output: a.output, error: a.error ?? null, exit: a.exit };
+  }
+
   /** Frees the engine in the component. */
   dispose() {
     this.#policy._dispose(this.#id);

@@ -35,6 +35,7 @@ mod bindings {
 mod decision;
 pub mod flow;
 pub mod gate;
+pub mod hooks;
 mod lines;
 #[cfg(feature = "mcp")]
 pub mod mcp;

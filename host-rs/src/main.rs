@@ -193,6 +193,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             let engine = engine(policy, config.as_deref())?;
             check(&engine, file.as_deref(), &mut out)
         }
+        Command::Hook { config, format } => Ok(hook(policy, config.as_deref(), format)),
         Command::Augment {
             config,
             format,
@@ -538,6 +539,41 @@ fn exit_for(actions: &[Action]) -> u8 {
         exit::CONFIRM
     } else {
         exit::OK
+    }
+}
+
+/// Answers one hook event from standard input. The component makes the
+/// answer; this prints it. When no answer can be made (an unreadable
+/// configuration, a policy fault) the exit is 2, which both agents read as
+/// "block the tool": never a silent pass to the agent's own permissions.
+fn hook(policy: &Policy, config: Option<&str>, format: &str) -> u8 {
+    let answer = engine(policy, config).and_then(|engine| {
+        let (event, _) = read_bytes(None)?;
+        Ok(engine.hook(format, &event))
+    });
+    match answer {
+        Ok(Ok(answer)) => {
+            if let Some(error) = &answer.error {
+                eprintln!("{error}");
+            }
+            let mut out = std::io::stdout().lock();
+            // A closed pipe leaves the agent without an answer; there is no one
+            // left to tell.
+            let _ = writeln!(out, "{}", answer.output).and_then(|()| out.flush());
+            answer.exit
+        }
+        Ok(Err(toolgate::Error::Rejected(message))) => {
+            eprintln!("toolgate: usage error: {message}\nTry 'toolgate --help'.");
+            exit::USAGE
+        }
+        Ok(Err(fault)) => {
+            eprintln!("toolgate: error: {fault}");
+            exit::USAGE
+        }
+        Err(e) => {
+            eprintln!("toolgate: error: {e:#}");
+            exit::USAGE
+        }
     }
 }
 

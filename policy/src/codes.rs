@@ -235,3 +235,17 @@ pub const GRANT_EXPIRED: &str = "grant.expired";
 pub const GRANT_INVALID: &str = "grant.invalid";
 /// A grant was revoked (the finding of the revocation's audit record).
 pub const GRANT_REVOKED: &str = "grant.revoked";
+
+// Coding-agent hooks (`toolgate hook FORMAT`): why an event was answered
+// "ask" without a decision of the policy, or why a decision was capped.
+
+/// The hook event could not be read: not UTF-8, not JSON, too large, another
+/// event than the format's before-tool event, no tool name, or tool input
+/// that is not an object. The agent is told to ask a person.
+pub const HOOK_MALFORMED: &str = "hook.malformed";
+/// A tool the format's table does not map onto an assessor, nor a configured
+/// MCP tool: its decision is capped at confirm ("ask"), never allow.
+pub const HOOK_UNKNOWN_TOOL: &str = "hook.unknown-tool";
+/// A relative (or missing) path that would resolve against the event's `cwd`,
+/// and `cwd` is missing or not absolute: confirm, never a guess.
+pub const HOOK_CWD: &str = "hook.cwd";

@@ -222,6 +222,17 @@ impl GuestEngine for EngineResource {
             })
     }
 
+    fn hook(&self, format: String, event: Vec<u8>) -> Result<wit::HookAnswer, String> {
+        self.0
+            .hook(&format, &event)
+            .map(|a| wit::HookAnswer {
+                output: a.output,
+                error: a.error,
+                exit: a.exit,
+            })
+            .map_err(|e| e.to_string())
+    }
+
     fn augment_tools(
         &self,
         tools: String,

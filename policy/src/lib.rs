@@ -31,6 +31,7 @@ pub mod decision {
 mod engine;
 pub mod gate;
 pub mod guidance;
+pub mod hooks;
 pub mod lines;
 pub mod records;
 pub mod rules;
@@ -53,6 +54,7 @@ pub use context::{Context, ContextError};
 pub use decision::{Action, Decision, Finding, Risk, Source};
 pub use engine::Engine;
 pub use guidance::{guidance, Language};
+pub use hooks::{HookAnswer, Malformed, UnknownFormat};
 pub use lines::CheckedLine;
 pub use records::{
     args_diff, open_checkpoint, seal_audit, seal_checkpoint, verify_audit, AuditError,

@@ -12,6 +12,7 @@ pub mod config;
 pub mod decision;
 pub mod gate;
 pub mod grants;
+pub mod hooks;
 pub mod records;
 pub mod rules;
 

@@ -162,6 +162,12 @@ fn records_have_the_same_fields_in_the_same_order() {
         fields(&Finding::new("x", "y")),
         members("record", "finding")
     );
+    let answer = toolgate_shapes::hooks::HookAnswer {
+        output: String::new(),
+        error: None,
+        exit: 0,
+    };
+    assert_eq!(fields(&answer), members("record", "hook-answer"));
 }
 
 #[test]

@@ -47,6 +47,12 @@ Commands:
           Add the optional risk_level parameter to tool definitions (FORMAT:
           openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
           tool when not given); tools left alone are listed on standard error
+  hook [--config FILE] FORMAT
+          Answer one coding agent's before-tool hook event, read from standard
+          input, in that agent's output shape (FORMAT: claude-code, gemini-cli):
+          allow, ask or deny with the summary as the reason, exit 0; an event
+          that cannot be read, or a tool with no mapping, is answered ask. Exit
+          2 (the agents block the tool) when no answer can be made
   guidance [--lang en|zh]
           Print the prompt guidance that tells the model how to rate its calls
   audit verify [--key-file FILE] [--head HASH] FILE
@@ -174,6 +180,11 @@ pub enum Command {
         config: Option<String>,
         format: Option<String>,
         file: Option<String>,
+    },
+    /// `hook`.
+    Hook {
+        config: Option<String>,
+        format: String,
     },
     /// `guidance`.
     Guidance { lang: String },
@@ -345,6 +356,7 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
         "assess" => single("assess", &["--config", "--json"], &["TOOL"], &["ARGS_JSON"]),
         "check" => single("check", &["--config"], &[], &["FILE"]),
         "augment" => single("augment", &["--config", "--format"], &[], &["FILE"]),
+        "hook" => single("hook", &["--config"], &["FORMAT"], &[]),
         "guidance" => single("guidance", &["--lang"], &[], &[]),
         "import-openapi" => single(
             "import-openapi",
@@ -521,6 +533,10 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
             config,
             format: option("--format").flatten(),
             file: operand(0),
+        },
+        "hook" => Command::Hook {
+            config,
+            format: operand(0).unwrap_or_default(),
         },
         "guidance" => Command::Guidance {
             lang: option("--lang")

@@ -1,0 +1,331 @@
+//! Each agent's tools as toolgate calls: a data table per format, and the
+//! resolution of an event's tool onto a built-in assessor, a configured MCP
+//! tool, or the tool's own name.
+//!
+//! The agents' tools do not declare toolgate's `risk_level` parameter, so a
+//! `risk_level` found in their input was not the model's answer to toolgate's
+//! guidance: it is dropped rather than trusted.
+
+use crate::codes;
+use crate::config::{Config, ToolKind};
+use serde_json::{Map, Value};
+
+/// What an agent's tool is, for toolgate.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Target {
+    /// A shell command line (`execute_command`) in the named field.
+    Command {
+        /// The input field holding the command line.
+        field: &'static str,
+    },
+    /// A file operation (`file_operations`) on the path in the first of
+    /// `fields` present.
+    File {
+        /// The operation, as `file_operations` names it.
+        operation: &'static str,
+        /// The input fields that may hold the path, in order.
+        fields: &'static [&'static str],
+        /// Whether a missing path means the working directory (a search or
+        /// listing "here") rather than an unreadable call.
+        here: bool,
+    },
+    /// An HTTP GET (`http_request`) of the URL in the named field.
+    Get {
+        /// The input field holding the URL.
+        field: &'static str,
+    },
+    /// Judged under its own name: the configuration decides (a rule, an
+    /// auto-approval, a denial), else the policy's default, confirm.
+    Own,
+}
+
+/// The tools of the `claude-code` format (its tools reference names them and
+/// their input fields). `description`, `timeout` and `run_in_background` of
+/// `Bash` change nothing about what the command does, so only `command` is
+/// judged.
+pub(super) const CLAUDE_CODE: &[(&str, Target)] = &[
+    ("Bash", Target::Command { field: "command" }),
+    (
+        "Read",
+        Target::File {
+            operation: "read",
+            fields: &["file_path"],
+            here: false,
+        },
+    ),
+    (
+        "Write",
+        Target::File {
+            operation: "write",
+            fields: &["file_path"],
+            here: false,
+        },
+    ),
+    (
+        "Edit",
+        Target::File {
+            operation: "edit",
+            fields: &["file_path"],
+            here: false,
+        },
+    ),
+    (
+        "MultiEdit",
+        Target::File {
+            operation: "edit",
+            fields: &["file_path"],
+            here: false,
+        },
+    ),
+    (
+        "NotebookEdit",
+        Target::File {
+            operation: "edit",
+            fields: &["notebook_path"],
+            here: false,
+        },
+    ),
+    (
+        "Glob",
+        Target::File {
+            operation: "list",
+            fields: &["path"],
+            here: true,
+        },
+    ),
+    (
+        "Grep",
+        Target::File {
+            operation: "read",
+            fields: &["path"],
+            here: true,
+        },
+    ),
+    (
+        "LS",
+        Target::File {
+            operation: "list",
+            fields: &["path"],
+            here: true,
+        },
+    ),
+    ("WebFetch", Target::Get { field: "url" }),
+    ("WebSearch", Target::Own),
+];
+
+/// The tools of the `gemini-cli` format (its tools reference: the shell,
+/// file-system and web tools). Older releases named some paths `path` or
+/// `absolute_path`; both are read.
+pub(super) const GEMINI_CLI: &[(&str, Target)] = &[
+    ("run_shell_command", Target::Command { field: "command" }),
+    (
+        "read_file",
+        Target::File {
+            operation: "read",
+            fields: &["file_path", "absolute_path"],
+            here: false,
+        },
+    ),
+    (
+        "write_file",
+        Target::File {
+            operation: "write",
+            fields: &["file_path"],
+            here: false,
+        },
+    ),
+    (
+        "replace",
+        Target::File {
+            operation: "edit",
+            fields: &["file_path"],
+            here: false,
+        },
+    ),
+    (
+        "list_directory",
+        Target::File {
+            operation: "list",
+            fields: &["dir_path", "path"],
+            here: true,
+        },
+    ),
+    (
+        "glob",
+        Target::File {
+            operation: "list",
+            fields: &["dir_path", "path"],
+            here: true,
+        },
+    ),
+    (
+        "search_file_content",
+        Target::File {
+            operation: "read",
+            fields: &["dir_path", "path"],
+            here: true,
+        },
+    ),
+    (
+        "grep_search",
+        Target::File {
+            operation: "read",
+            fields: &["dir_path", "path"],
+            here: true,
+        },
+    ),
+    ("google_web_search", Target::Own),
+];
+
+/// The prefix of MCP tool names in both formats: `mcp__SERVER__TOOL`.
+const MCP_PREFIX: &str = "mcp__";
+
+/// A toolgate call for an event's tool.
+#[derive(Debug, PartialEq)]
+pub(super) struct Call {
+    /// The tool toolgate judges.
+    pub tool: String,
+    /// Its arguments.
+    pub args: Value,
+    /// Whether the tool is mapped or configured; an unknown tool is never
+    /// allowed.
+    pub known: bool,
+}
+
+/// A path that could not be resolved: the message for people.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Unresolved(pub String);
+
+/// Resolves an event's tool and input onto a toolgate call.
+pub(super) fn resolve(
+    table: &[(&str, Target)],
+    config: &Config,
+    tool: &str,
+    input: &Map<String, Value>,
+    cwd: Option<&str>,
+) -> Result<Call, Unresolved> {
+    let mut own = input.clone();
+    own.remove("risk_level");
+    // A denial of the agent's own tool name holds whatever it maps onto.
+    if config.denied_tools.contains(tool) {
+        return Ok(called(tool, own, true));
+    }
+    if let Some(target) = table
+        .iter()
+        .find(|(name, _)| *name == tool)
+        .map(|(_, t)| *t)
+    {
+        return mapped(target, tool, own, input, cwd);
+    }
+    if let Some(rest) = tool.strip_prefix(MCP_PREFIX) {
+        if let Some(name) = mcp_tool(config, rest, tool) {
+            return Ok(called(&name, own, true));
+        }
+    }
+    Ok(called(tool, own, false))
+}
+
+fn called(tool: &str, args: Map<String, Value>, known: bool) -> Call {
+    Call {
+        tool: tool.to_owned(),
+        args: Value::Object(args),
+        known,
+    }
+}
+
+fn mapped(
+    target: Target,
+    tool: &str,
+    own: Map<String, Value>,
+    input: &Map<String, Value>,
+    cwd: Option<&str>,
+) -> Result<Call, Unresolved> {
+    let mut args = Map::new();
+    let builtin = match target {
+        Target::Own => return Ok(called(tool, own, true)),
+        Target::Command { field } => {
+            if let Some(command) = input.get(field) {
+                args.insert(String::from("command"), command.clone());
+            }
+            "execute_command"
+        }
+        Target::Get { field } => {
+            args.insert(String::from("method"), Value::from("GET"));
+            if let Some(url) = input.get(field) {
+                args.insert(String::from("url"), url.clone());
+            }
+            "http_request"
+        }
+        Target::File {
+            operation,
+            fields,
+            here,
+        } => {
+            args.insert(String::from("operation"), Value::from(operation));
+            let given = fields.iter().find_map(|f| input.get(*f));
+            let path = match given {
+                Some(Value::String(path)) => Some(Value::from(absolute(path, cwd)?)),
+                // Not a string: passed as it is, and the file assessor
+                // answers confirm for a path it cannot read.
+                Some(other) => Some(other.clone()),
+                None if here => Some(Value::from(working_directory(cwd)?)),
+                None => None,
+            };
+            if let Some(path) = path {
+                args.insert(String::from("path"), path);
+            }
+            "file_operations"
+        }
+    };
+    Ok(called(builtin, args, true))
+}
+
+/// The configured MCP tool `SERVER__TOOL` names: a tool of kind `mcp` whose
+/// `server` is SERVER, configured under TOOL or under the full name.
+fn mcp_tool(config: &Config, rest: &str, full: &str) -> Option<String> {
+    let (server, name) = rest.split_once("__")?;
+    config
+        .tools
+        .iter()
+        .find(|(configured, settings)| {
+            (configured.as_str() == name || configured.as_str() == full)
+                && config.kind_of(configured) == Some(ToolKind::Mcp)
+                && settings.server.as_deref() == Some(server)
+        })
+        .map(|(configured, _)| configured.clone())
+}
+
+/// Whether a path is absolute on a POSIX or Windows system. `~` paths are
+/// the tools' own shorthand for the home directory and are not joined.
+fn is_absolute(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with('/')
+        || path.starts_with('~')
+        || path.starts_with("\\\\")
+        || matches!(bytes, [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic())
+}
+
+/// The working directory, which must be absolute to stand for a path.
+fn working_directory(cwd: Option<&str>) -> Result<String, Unresolved> {
+    match cwd {
+        Some(cwd) if is_absolute(cwd) && !cwd.starts_with('~') => Ok(cwd.to_owned()),
+        Some(_) => Err(Unresolved(String::from(
+            "the event's cwd is not an absolute path",
+        ))),
+        None => Err(Unresolved(String::from("the event carries no cwd"))),
+    }
+}
+
+/// `path` made absolute against the event's working directory.
+fn absolute(path: &str, cwd: Option<&str>) -> Result<String, Unresolved> {
+    if is_absolute(path) {
+        return Ok(path.to_owned());
+    }
+    let base = working_directory(cwd)
+        .map_err(|Unresolved(why)| Unresolved(format!("relative path '{path}', and {why}")))?;
+    let separator = if base.ends_with(['/', '\\']) { "" } else { "/" };
+    Ok(format!("{base}{separator}{path}"))
+}
+
+/// The finding code of an unresolved path, for the decision that confirms it.
+pub(super) const UNRESOLVED_CODE: &str = codes::HOOK_CWD;
