@@ -231,7 +231,8 @@ test('ai 7: an approved call whose input comes back changed (a client edited the
 test('ai 7: a schema default is part of what the policy decides, since the tool receives it', async () => {
   const gate = new Gate(policy, {});
   const tg = aiSdkGate(gate);
-  const { model: base } = scripted(Mock7, { sql: 'SELECT id FROM users', risk_level: 'low' });
+  // No rating from the model: the code layer alone decides.
+  const { model: base } = scripted(Mock7, { sql: 'SELECT id FROM users' });
   const model = ai7.wrapLanguageModel({ model: base, middleware: tg.middleware });
   const seen = [];
   gate.addEventListener('approval-requested', (e) => seen.push(e.detail));
@@ -245,5 +246,6 @@ test('ai 7: a schema default is part of what the policy decides, since the tool 
   const r = await ai7.generateText({ model, tools, toolApproval: tg.toolApproval, prompt: 'go', stopWhen: ai7.stepCountIs(3) });
   // The policy sees the unknown `then` field the default filled in, so it is not allowed at once.
   assert.deepEqual(ran, []);
-  assert.ok(r.content.some((p) => p.type === 'tool-approval-request') || seen.length > 0, JSON.stringify(r.content));
+  assert.ok(r.content.some((p) => p.type === 'tool-approval-request'), JSON.stringify(r.content));
+  assert.ok(seen[0]?.decision.findings.some((f) => f.code === 'args.unknown-field'), JSON.stringify(seen[0]?.decision));
 });
