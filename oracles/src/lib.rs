@@ -76,7 +76,12 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_owned(),
-                args,
+                // Arguments written as JSON text are judged as the value
+                // they hold, like those written as an object.
+                args: match &args {
+                    Value::String(s) => serde_json::from_str(s).unwrap_or(args),
+                    _ => args,
+                },
                 config,
             });
         }
