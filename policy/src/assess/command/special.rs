@@ -353,15 +353,24 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
     let searches_tree = parsed.program == "rg" || (recursive && parsed.program.ends_with("grep"));
     if searches_tree {
         let broad = |f: &str| {
-            let f = f.trim_end_matches('/');
-            f.is_empty()
+            let f = normalise(f);
+            let f = f.as_str();
+            let parts: Vec<&str> = f.split('/').collect();
+            // A home other than the current one (`/home/user`, `/Users/bob`).
+            let home =
+                matches!(parts.as_slice(), ["", "home" | "Users" | "root", ..] if parts.len() <= 3);
+            home || f == "/"
+                || f.is_empty()
                 || f == "."
                 || f.starts_with("..")
                 || f.starts_with('~')
                 || f.starts_with("$HOME")
                 || f.starts_with("${HOME}")
         };
-        if let Some(dir) = files.iter().find(|f| holds_secrets(f)) {
+        if let Some(dir) = files
+            .iter()
+            .find(|f| holds_secrets(f) || holds_secrets(&normalise(f)))
+        {
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
                 format!(
@@ -391,6 +400,30 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
         check_path(&parsed.program, file)?;
     }
     Ok(())
+}
+
+/// A path with `.` components dropped and `..` taken back where it can be
+/// (`/etc/.` is `/etc`, `src/..` is `.`, `/..` is `/`); a climb out of a
+/// relative path stays as `..`.
+fn normalise(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => String::from("."),
+        (false, false) => joined,
+    }
 }
 
 /// Compressors read-only only when writing to standard output, listing or testing.
