@@ -439,6 +439,15 @@ fn to_stdout(parsed: &Parsed) -> Result<(), Refusal> {
     ]
     .iter()
     .any(|o| parsed.has(o));
+    // `-r` reads a whole tree (to standard output with `-c`), hidden
+    // secret files included: not proven.
+    if ["-r", "--recursive"].iter().any(|o| parsed.has(o)) {
+        return Err(Refusal::argument(
+            &parsed.program,
+            parsed.operands.first().map_or("", String::as_str),
+            "reads a directory tree recursively (`-r`), secret files included",
+        ));
+    }
     if !safe {
         return Err(Refusal::argument(
             &parsed.program,
