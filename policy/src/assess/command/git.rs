@@ -509,7 +509,6 @@ fn subcommand(name: &str) -> Option<SubCheck> {
         | "diff-files" | "diff-index" | "range-diff" | "cherry" | "check-ignore" | "check-attr"
         | "show-branch" | "version" => |sub, args| log_like(sub, args).map(|_| ()),
         "cat-file" => cat_file,
-        "var" => |sub, args| parse(&format!("git {sub}"), &g("l", &[]), args).map(|_| ()),
         "grep" => grep,
         "branch" => branch,
         "tag" => tag,
@@ -544,12 +543,7 @@ fn cat_file(_: &str, args: &[String]) -> Result<(), Refusal> {
         long_optional: &["batch", "batch-check"],
         ..g(
             "tsepZ",
-            &[
-                "allow-unknown-type",
-                "follow-symlinks",
-                "buffer",
-                "batch-all-objects",
-            ],
+            &["allow-unknown-type", "follow-symlinks", "buffer"],
         )
     };
     parse("git cat-file", &CAT_FILE, args).map(|_| ())
@@ -772,10 +766,11 @@ fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
     let operands = parsed.operands.len();
     let shape_ok = match (new_form, actions.as_slice()) {
         (Some("get"), []) => operands == 1,
-        (Some("list"), []) => operands == 0,
-        (None, ["--get" | "--get-all" | "--get-regexp"]) => (1..=2).contains(&operands),
+        // `list`, `--list`/`-l` and `--get-regexp` print every matching
+        // setting, credentials included (an `http.extraheader` token, a
+        // remote URL's user info): not proven.
+        (None, ["--get" | "--get-all"]) => (1..=2).contains(&operands),
         (None, ["--get-urlmatch"]) => operands == 2,
-        (None, ["--list" | "-l"]) => operands == 0,
         // `git config section.key` (one name, no value) prints the value; a
         // word without a dot may be a newer subcommand (`edit`).
         (None, []) => {
@@ -958,7 +953,6 @@ mod tests {
             "remote -v",
             "remote show -n origin",
             "config --get user.name",
-            "config --list",
             "rev-parse HEAD",
             "ls-files",
             "grep -n TODO",

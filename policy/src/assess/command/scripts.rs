@@ -138,7 +138,7 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                     }
                 }
                 Some('$') => i += 1,
-                Some('/') => match skip_delimited(&chars, i + 1, '/') {
+                Some('/') => match skip_regex(&chars, i + 1, '/') {
                     Some(next) => i = next,
                     None => return refuse("has an unterminated address"),
                 },
@@ -146,7 +146,10 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                     let Some(delim) = at(i + 1) else {
                         return refuse("has an unterminated address");
                     };
-                    match skip_delimited(&chars, i + 2, delim) {
+                    if delim == '\n' || delim == '\\' {
+                        return refuse("has an address with an unusual delimiter");
+                    }
+                    match skip_regex(&chars, i + 2, delim) {
                         Some(next) => i = next,
                         None => return refuse("has an unterminated address"),
                     }
@@ -179,8 +182,14 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                     i += 1;
                 }
             }
+            // GNU ends a label at whitespace or `;` and reads what follows
+            // as more commands; other seds take more of the line into the
+            // label, so reading the rest as commands covers every reading.
             ':' | 'b' | 't' | 'T' => {
-                while at(i).is_some_and(|c| c != '\n' && c != ';') {
+                while matches!(at(i), Some(' ' | '\t')) {
+                    i += 1;
+                }
+                while at(i).is_some_and(|c| !c.is_whitespace() && c != ';') {
                     i += 1;
                 }
             }
@@ -216,10 +225,12 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                 if delim == '\n' || delim == '\\' {
                     return refuse("has an `s` command with an unusual delimiter");
                 }
-                let Some(next) = skip_delimited(&chars, i + 1, delim)
-                    .and_then(|j| skip_delimited(&chars, j, delim))
+                let Some(next) =
+                    skip_regex(&chars, i + 1, delim).and_then(|j| skip_delimited(&chars, j, delim))
                 else {
-                    return refuse("has an unterminated `s` command");
+                    return refuse(
+                        "has an `s` command whose end sed implementations read differently",
+                    );
                 };
                 i = next;
                 while let Some(flag) = at(i) {
@@ -242,6 +253,8 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                 };
                 i = next;
             }
+            // A block after an address: its commands are read next.
+            '{' => {}
             'w' | 'W' => return refuse("writes a file (`w`)"),
             'e' => return refuse("runs a command (`e`)"),
             _ => return refuse("uses a command that is not proven read-only"),
@@ -249,18 +262,72 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
     }
 }
 
-/// The index just past the next unescaped `delim`, starting at `start`.
+/// The index just past the next unescaped `delim`, starting at `start`, as
+/// GNU sed reads it: `\\` escapes the next character, a bare newline is an
+/// error (`None`).
 fn skip_delimited(chars: &[char], start: usize, delim: char) -> Option<usize> {
     let mut i = start;
     while let Some(&c) = chars.get(i) {
-        if c == '\\' {
-            i += 2;
-            continue;
+        match c {
+            '\\' => i += 2,
+            '\n' => return None,
+            c if c == delim => return Some(i + 1),
+            _ => i += 1,
         }
-        if c == delim {
-            return Some(i + 1);
+    }
+    None
+}
+
+/// The end of a regex (an address or an `s` pattern). GNU sed ends it at the
+/// first unescaped `delim`; BSD sed skips bracket expressions (`[/]`,
+/// `[]/]`, `[^]/]`, `[[:alpha:]/]`) where the delimiter is literal. Both
+/// readings must end at the same place, else `None` (not proven).
+fn skip_regex(chars: &[char], start: usize, delim: char) -> Option<usize> {
+    let gnu = skip_delimited(chars, start, delim)?;
+    let bsd = skip_bracketed(chars, start, delim)?;
+    (gnu == bsd).then_some(gnu)
+}
+
+/// BSD sed's reading of a regex: as [`skip_delimited`], but a `[` (unless it
+/// is the delimiter) opens a bracket expression read to its closing `]`, with
+/// `\\` literal inside it.
+fn skip_bracketed(chars: &[char], start: usize, delim: char) -> Option<usize> {
+    let mut i = start;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            '\\' => i += 2,
+            '\n' => return None,
+            c if c == delim => return Some(i + 1),
+            '[' => {
+                i += 1;
+                if chars.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&']') {
+                    i += 1;
+                }
+                loop {
+                    match *chars.get(i)? {
+                        ']' => break,
+                        '\n' => return None,
+                        '[' if matches!(chars.get(i + 1), Some('.' | ':' | '=')) => {
+                            let kind = *chars.get(i + 1)?;
+                            i += 2;
+                            while !(chars.get(i) == Some(&kind) && chars.get(i + 1) == Some(&']')) {
+                                if chars.get(i).is_none_or(|c| *c == '\n') {
+                                    return None;
+                                }
+                                i += 1;
+                            }
+                            i += 2;
+                        }
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            _ => i += 1,
         }
-        i += 1;
     }
     None
 }
@@ -340,34 +407,85 @@ fn awk_text(program: &str, text: &str) -> Result<(), Refusal> {
     if compact.contains(";;)") {
         return refuse("has a loop without a condition");
     }
-    // Outside strings: a single `|` is a pipe to or from a command; a `>`
-    // inside a `print`/`printf` statement (not in brackets) is a redirection.
+    // A lexer that reads strings, regex literals (a `/` starts one where
+    // awk expects an operand, else it divides), comments and line
+    // continuations as awk does; outside them a single `|` is a pipe to or
+    // from a command, and a `>` inside a `print`/`printf` statement (not in
+    // brackets) is a redirection. What it cannot place is not proven.
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     let mut in_print = false;
     let mut depth = 0usize;
-    let mut word = String::new();
+    // What the previous token lets a `/` be.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Before {
+        Operand,
+        Operator,
+        Unsure,
+    }
+    let mut before = Before::Operator;
     while let Some(&c) = chars.get(i) {
         i += 1;
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            let start = i - 1;
+            while chars
+                .get(i)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+            {
+                i += 1;
+            }
+            let word: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+            before = match word.as_str() {
+                "print" | "printf" => {
+                    in_print = true;
+                    depth = 0;
+                    Before::Unsure
+                }
+                "return" | "in" | "case" | "else" | "do" | "exit" | "delete" | "getline"
+                | "BEGIN" | "END" => Before::Unsure,
+                _ => Before::Operand,
+            };
             continue;
         }
-        if word == "print" || word == "printf" {
-            in_print = true;
-            depth = 0;
-        }
-        word.clear();
         match c {
-            '"' => {
-                while let Some(&s) = chars.get(i) {
+            ' ' | '\t' | '\r' => continue,
+            '\\' if chars.get(i) == Some(&'\n') => {
+                i += 1;
+                continue;
+            }
+            '#' => {
+                while chars.get(i).is_some_and(|c| *c != '\n') {
                     i += 1;
-                    if s == '\\' {
-                        i += 1;
-                    } else if s == '"' {
-                        break;
+                }
+                continue;
+            }
+            '"' => {
+                loop {
+                    match chars.get(i) {
+                        Some('\\') => i += 2,
+                        Some('"') => break,
+                        Some('\n') | None => return refuse("has an unterminated string"),
+                        Some(_) => i += 1,
                     }
                 }
+                i += 1;
+                before = Before::Operand;
+                continue;
+            }
+            '/' if before == Before::Unsure => {
+                return refuse("has a `/` that may divide or start a regex")
+            }
+            '/' if before == Before::Operator => {
+                let plain = awk_regex_end(&chars, i, false);
+                let bracketed = awk_regex_end(&chars, i, true);
+                match (plain, bracketed) {
+                    (Some(a), Some(b)) if a == b => i = a,
+                    _ => {
+                        return refuse("has a regex whose end awk implementations read differently")
+                    }
+                }
+                before = Before::Operand;
+                continue;
             }
             '|' => {
                 if chars.get(i) == Some(&'|') {
@@ -376,16 +494,72 @@ fn awk_text(program: &str, text: &str) -> Result<(), Refusal> {
                     return refuse("pipes to or from a command (`|`)");
                 }
             }
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
+            '+' | '-' if chars.get(i) == Some(&c) => {
+                i += 1;
+                before = Before::Unsure;
+                continue;
+            }
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth = depth.saturating_sub(1);
+                before = Before::Operand;
+                continue;
+            }
             ';' | '\n' | '}' | '{' => in_print = false,
             '>' if in_print && depth == 0 => {
                 return refuse("redirects output into a file (`print >`)")
             }
             _ => {}
         }
+        before = Before::Operator;
     }
     Ok(())
+}
+
+/// The index just past the `/` that ends a regex literal starting at
+/// `start`: a `\\` escapes the next character; with `brackets`, a `/` inside
+/// a bracket expression (`[/]`, `[]/]`, `[[:alpha:]/]`) does not end it (gawk
+/// reads it so, other awks may not). A newline or the end of the text: `None`.
+fn awk_regex_end(chars: &[char], start: usize, brackets: bool) -> Option<usize> {
+    let mut i = start;
+    let mut bracket: Option<usize> = None;
+    loop {
+        let c = *chars.get(i)?;
+        match c {
+            '\n' => return None,
+            '\\' => {
+                i += 2;
+                continue;
+            }
+            '/' if bracket.is_none() => return Some(i + 1),
+            '[' if brackets && bracket.is_none() => {
+                i += 1;
+                if chars.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&']') {
+                    i += 1;
+                }
+                bracket = Some(i);
+                continue;
+            }
+            '[' if bracket.is_some() && matches!(chars.get(i + 1), Some(':' | '.' | '=')) => {
+                let kind = *chars.get(i + 1)?;
+                i += 2;
+                while !(chars.get(i) == Some(&kind) && chars.get(i + 1) == Some(&']')) {
+                    if chars.get(i).is_none_or(|c| *c == '\n') {
+                        return None;
+                    }
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            ']' if bracket.is_some() => bracket = None,
+            _ => {}
+        }
+        i += 1;
+    }
 }
 
 /// jq and yq names that read the environment or files, load modules, or
@@ -560,6 +734,39 @@ mod tests {
         ] {
             assert!(sed(&words(bad)).is_err(), "{bad}");
         }
+        let one = |s: &str| vec![String::from("-n"), String::from(s), String::from("f")];
+        for ok in [
+            ":a;N;$!ba;p",
+            ":a\nN\nba",
+            "s/[/]/x/",
+            "/[]x]/p",
+            "s/[[:alpha:]]/x/g",
+            "s|a\\|b|x|2",
+            "\\%a%p",
+            "/a/,/b/{p;}",
+            "t x",
+            "s[a[b[g",
+        ] {
+            // `s/[/]/x/` reads alike only when the bracket holds no delimiter.
+            let expect = ok != "s/[/]/x/";
+            assert_eq!(sed(&one(ok)).is_ok(), expect, "{ok}");
+        }
+        for bad in [
+            ":a e id",
+            ":a w /root/.bashrc",
+            ":x;t x e id",
+            "b end\te id",
+            "T x w out",
+            "s/[/]/p/w /tmp/o2",
+            "s/[^]/]/p/w o",
+            "/[/]/w o",
+            "\\%[%]%w o",
+            "s/[[:alpha:]/]/x/w o",
+            "s/a\nb/x/",
+            "y/a/b/;e id",
+        ] {
+            assert!(sed(&one(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -576,6 +783,31 @@ mod tests {
             ]
         )
         .is_ok());
+        for ok in [
+            "$0~/\"/{print}",
+            "{n=NF/2;print(n>1)}",
+            "/a|b/{print}",
+            "{gsub(/[\\/]/,\"x\");print}",
+            "{x=$1/$2}\n/y/{print x}",
+            "# \"|\n{print}",
+        ] {
+            assert!(
+                awk("awk", &[String::from(ok), String::from("f")]).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "BEGIN{x=/\"/;print\"id\"|\"sh\"}",
+            "BEGIN{x=/\"/;print\"p\">\"/root/.bashrc\"}",
+            "BEGIN{x=/[/]\"/;print\"id\"|\"sh\"}",
+            "BEGIN{x=\"a\\\"|\";print|\"sh\"}",
+            "#\"\n{print|\"sh\"}",
+            "{print(1)>\"f\"}",
+            "{x=a++/2;print|\"sh\"}",
+            "BEGIN{x=\"a",
+        ] {
+            assert!(awk("awk", &[String::from(bad)]).is_err(), "{bad}");
+        }
         for bad in [
             "BEGIN{system(\"id\")}",
             "{print>\"out\"}",

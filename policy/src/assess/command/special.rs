@@ -353,15 +353,24 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
     let searches_tree = parsed.program == "rg" || (recursive && parsed.program.ends_with("grep"));
     if searches_tree {
         let broad = |f: &str| {
-            let f = f.trim_end_matches('/');
-            f.is_empty()
+            let f = normalise(f);
+            let f = f.as_str();
+            let parts: Vec<&str> = f.split('/').collect();
+            // A home other than the current one (`/home/user`, `/Users/bob`).
+            let home =
+                matches!(parts.as_slice(), ["", "home" | "Users" | "root", ..] if parts.len() <= 3);
+            home || f == "/"
+                || f.is_empty()
                 || f == "."
                 || f.starts_with("..")
                 || f.starts_with('~')
                 || f.starts_with("$HOME")
                 || f.starts_with("${HOME}")
         };
-        if let Some(dir) = files.iter().find(|f| holds_secrets(f)) {
+        if let Some(dir) = files
+            .iter()
+            .find(|f| holds_secrets(f) || holds_secrets(&normalise(f)))
+        {
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
                 format!(
@@ -393,6 +402,30 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A path with `.` components dropped and `..` taken back where it can be
+/// (`/etc/.` is `/etc`, `src/..` is `.`, `/..` is `/`); a climb out of a
+/// relative path stays as `..`.
+fn normalise(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => String::from("."),
+        (false, false) => joined,
+    }
+}
+
 /// Compressors read-only only when writing to standard output, listing or testing.
 fn to_stdout(parsed: &Parsed) -> Result<(), Refusal> {
     let safe = [
@@ -406,6 +439,15 @@ fn to_stdout(parsed: &Parsed) -> Result<(), Refusal> {
     ]
     .iter()
     .any(|o| parsed.has(o));
+    // `-r` reads a whole tree (to standard output with `-c`), hidden
+    // secret files included: not proven.
+    if ["-r", "--recursive"].iter().any(|o| parsed.has(o)) {
+        return Err(Refusal::argument(
+            &parsed.program,
+            parsed.operands.first().map_or("", String::as_str),
+            "reads a directory tree recursively (`-r`), secret files included",
+        ));
+    }
     if !safe {
         return Err(Refusal::argument(
             &parsed.program,

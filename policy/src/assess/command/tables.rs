@@ -197,11 +197,12 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             long_paths: &["exclude-from", "from-file", "to-file"],
             long_optional: &["unified", "context", "color"],
             operands: Kind::Path,
+            // Not `-r`/`--recursive`: with `-N` it prints every file of two
+            // trees, hidden secret files included.
             ..g(
-                "uqrNaiwbBtTEsycpdne",
+                "uqNaiwbBtTEsycpdne",
                 &[
                     "brief",
-                    "recursive",
                     "new-file",
                     "unidirectional-new-file",
                     "text",

@@ -143,7 +143,6 @@ fn docker_table(sub: &str, next: Option<&str>) -> Option<(&'static Grammar, usiz
     match (sub, next) {
         ("ps", _) => one(&DOCKER_PS),
         ("images", _) => one(&DOCKER_IMAGES),
-        ("inspect", _) => one(&DOCKER_INSPECT),
         ("logs", _) => one(&DOCKER_LOGS),
         ("version" | "info", _) => one(&DOCKER_FORMAT),
         ("top", _) => one(&DOCKER_TOP),
@@ -155,7 +154,6 @@ fn docker_table(sub: &str, next: Option<&str>) -> Option<(&'static Grammar, usiz
         ("image", Some("inspect")) => two(&DOCKER_INSPECT),
         ("image", Some("history")) => two(&DOCKER_HISTORY),
         ("container", Some("ls" | "list" | "ps")) => two(&DOCKER_PS),
-        ("container", Some("inspect")) => two(&DOCKER_INSPECT),
         ("container", Some("logs")) => two(&DOCKER_LOGS),
         ("container", Some("top")) => two(&DOCKER_TOP),
         ("container", Some("port")) => two(&DOCKER_PORT),
@@ -436,12 +434,12 @@ const SYSTEMCTL_GLOBAL: Grammar = Grammar {
     )
 };
 
-/// Not `show-environment` (the manager's environment), `help` (runs `man`).
+/// Not `show-environment` (the manager's environment), `show` (a unit's
+/// `Environment=`), `help` (runs `man`).
 fn systemctl_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
     matches!(
         sub,
         "status"
-            | "show"
             | "cat"
             | "list-units"
             | "list-unit-files"

@@ -538,7 +538,15 @@ pub(super) fn unwrap<'a>(name: &str, args: &'a [String]) -> Unwrapped<'a> {
         }
     }
     if name == "timeout" {
-        // The duration.
+        // The duration: zero (in any spelling) means no limit at all.
+        let duration = args.get(i).map_or("", String::as_str);
+        let number = duration.trim_end_matches(['s', 'm', 'h', 'd']);
+        if number
+            .parse::<f64>()
+            .map_or(true, |n| n <= 0.0 || n.is_nan())
+        {
+            return refuse(duration);
+        }
         i += 1;
     }
     match args.get(i..) {
