@@ -256,6 +256,60 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Suffix(".asc"), Credentials),
     rule(Suffix(".tfvars"), Credentials),
     rule(Suffix(".ppk"), Credentials),
+    // Backups of the password databases kept elsewhere, service secrets kept
+    // in system files, cloud-init user data (it carries passwords and keys).
+    rule(Under("/var/backups"), System),
+    rule(Text("/etc/mysql/debian.cnf"), System),
+    rule(Under("/etc/wireguard"), System),
+    rule(Text("/etc/samba/smbpasswd"), System),
+    rule(Under("/var/lib/samba/private"), System),
+    rule(Text("/etc/postfix/sasl_passwd"), System),
+    rule(Name("ldap.secret"), System),
+    rule(Name("initial_root_password"), System),
+    rule(Under("/etc/gitlab"), System),
+    rule(Under("/var/lib/jenkins/secrets"), System),
+    rule(Name("credentials.xml"), Credentials),
+    rule(Under("/var/lib/cloud"), System),
+    rule(NamePrefix("user-data"), Credentials),
+    // Tool and service credential files found in projects and homes.
+    rule(Name("service_account.json"), Credentials),
+    rule(Name("gcp-key.json"), Credentials),
+    rule(Name("firebase-adminsdk.json"), Credentials),
+    rule(NamePrefix("deploy_key"), Credentials),
+    rule(Name("github_rsa"), Credentials),
+    rule(Pair(".streamlit", "secrets.toml"), Credentials),
+    rule(Name("credentials.yml"), Credentials),
+    rule(Name("credentials.yaml"), Credentials),
+    rule(Name("credentials.ini"), Credentials),
+    rule(Name("secret.yml"), Credentials),
+    rule(Name("secret.yaml"), Credentials),
+    rule(Name("secret.json"), Credentials),
+    rule(Name("secrets.toml"), Credentials),
+    rule(Pair(".git", "config"), Credentials),
+    rule(Pair(".m2", "settings.xml"), Credentials),
+    rule(Pair(".m2", "settings-security.xml"), Credentials),
+    rule(Pair("composer", "auth.json"), Credentials),
+    rule(Name("auth.json"), Credentials),
+    rule(Pair(".config", "containers"), Keys),
+    rule(Pair(".config", "sops"), Keys),
+    rule(Pair(".config", "ngrok"), Keys),
+    rule(Directory(".ngrok2"), Keys),
+    rule(Directory(".vercel"), Keys),
+    rule(Directory(".ansible"), Keys),
+    rule(Name(".databrickscfg"), Credentials),
+    rule(NamePrefix(".vault_pass"), Credentials),
+    rule(NamePrefix("vault_pass"), Credentials),
+    rule(Name(".irb_history"), Credentials),
+    rule(Name(".histfile"), Credentials),
+    rule(Name(".history"), Credentials),
+    rule(Name(".sh_history"), Credentials),
+    rule(Name(".pry_history"), Credentials),
+];
+
+/// Endings that keep a copy of a file under another name (`key.pem.bak`,
+/// `.env~`, `id_rsa.orig`): the copy is as secret as the file.
+const BACKUP_ENDINGS: &[&str] = &[
+    "~", ".bak", ".old", ".orig", ".save", ".swp", ".swo", ".backup", ".copy", ".1",
 ];
 
 /// Files under the secret locations that only describe the machine (CPU,
@@ -324,7 +378,24 @@ pub fn secret(path: &str) -> Option<Why> {
     }
     let absolute = path.starts_with('/');
     let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
-    let name = components.last().copied().unwrap_or("");
+    let full = components.last().copied().unwrap_or("");
+    // A backup's name is read as the name it copies (repeatedly: `a.bak~`).
+    let mut name = full;
+    while let Some(stripped) = BACKUP_ENDINGS
+        .iter()
+        .find_map(|e| name.strip_suffix(e).filter(|n| !n.is_empty()))
+    {
+        name = stripped;
+    }
+    if name != full {
+        let copy = path
+            .get(..path.len() - (full.len() - name.len()))
+            .unwrap_or(path);
+        if let Some(why) = secret(copy) {
+            return Some(why);
+        }
+    }
+    let name = full;
     SECRET_RULES
         .iter()
         .find(|r| match r.matches {
@@ -370,6 +441,18 @@ mod tests {
             "/windows/system32/config/sam",
             "/proc/1/environ",
             "~/.ssh",
+            "/var/backups/shadow.bak",
+            "/etc/mysql/debian.cnf",
+            "/etc/wireguard/wg0.conf",
+            "gcp-key.json",
+            "keys/key.pem.bak",
+            ".env~",
+            "project/.git/config",
+            "/home/u/.m2/settings.xml",
+            "/home/u/.config/containers/auth.json",
+            "/home/u/.config/sops/age/keys.txt",
+            ".streamlit/secrets.toml",
+            "/home/u/.irb_history",
         ] {
             assert!(secret(path).is_some(), "{path}");
         }
@@ -381,6 +464,9 @@ mod tests {
             "environment.txt",
             "/proc/cpuinfo",
             "src/credentials_test.rs",
+            "src/main.rs.orig",
+            "notes.txt~",
+            ".gitignore",
         ] {
             assert_eq!(secret(path), None, "{path}");
         }
