@@ -345,6 +345,14 @@ const INTERNAL_SUFFIXES: &[&str] = &[
     "lvh.me",
     "vcap.me",
     "lacolhost.com",
+    "localho.st",
+    "localhost.direct",
+    "fuf.me",
+    "burpcollaborator.net",
+    // DNS-rebinding services: a name answers with the addresses written in
+    // it, one after the other.
+    "rbndr.us",
+    "1u.ms",
     // Wildcard DNS that resolves a name to the address written in it
     // (`10.0.0.1.nip.io`): the address is the target, whatever it is.
     "nip.io",
@@ -392,7 +400,7 @@ pub fn internal(host: &Host) -> Option<&'static str> {
             }
             if INTERNAL_SUFFIXES
                 .iter()
-                .any(|s| name.ends_with(&format!(".{s}")))
+                .any(|s| name == s || name.ends_with(&format!(".{s}")))
             {
                 return Some("is under a suffix reserved for local, cluster or private names");
             }
@@ -412,10 +420,33 @@ pub fn internal(host: &Host) -> Option<&'static str> {
                     return Some("names a private IPv4 address in its labels");
                 }
             }
+            if embeds_internal_v4(name) {
+                return Some("names a private IPv4 address in its labels");
+            }
             None
         }
         Host::NonAscii(_) | Host::Unparseable(_) => Some("is not a host name that could be checked"),
     }
+}
+
+/// Whether a name writes an internal IPv4 address anywhere in it, the way
+/// wildcard and rebinding DNS services read one: four numbers in a row
+/// joined by `.` or `-` (`make-127-0-0-1-rr`, `a.10.0.0.1.example`), or a
+/// label of eight hex digits (`7f000001`).
+fn embeds_internal_v4(name: &str) -> bool {
+    let parts: Vec<&str> = name.split(['.', '-']).collect();
+    let dotted = parts.windows(4).any(|w| {
+        let octets: Option<Vec<u8>> = w.iter().map(|p| p.parse::<u8>().ok()).collect();
+        octets
+            .and_then(|o| <[u8; 4]>::try_from(o).ok())
+            .is_some_and(|o| internal_v4(Ipv4Addr::from(o)))
+    });
+    let hex = name.split('.').any(|label| {
+        label.len() == 8
+            && label.bytes().all(|b| b.is_ascii_hexdigit())
+            && u32::from_str_radix(label, 16).is_ok_and(|n| internal_v4(Ipv4Addr::from(n)))
+    });
+    dotted || hex
 }
 
 #[cfg(test)]
