@@ -1555,6 +1555,27 @@ impl QueryCheck<'_> {
             "database_scoped_credentials",
             "credentials",
             "global_priv",
+            // Foreign servers' and subscriptions' connection strings and
+            // passwords (PostgreSQL).
+            "user_mapping_options",
+            "pg_subscription",
+            "pg_stat_subscription",
+            // Replication and federation passwords, password history (MySQL).
+            "slave_master_info",
+            "replica_master_info",
+            "slave_relay_log_info",
+            "password_history",
+            // Password hashes and database-link passwords (Oracle).
+            "user$",
+            "link$",
+            "dba_users",
+            "user_history$",
+            // Logins and linked-server logins (SQL Server).
+            "sysxlogins",
+            "syslnklgns",
+            "linked_logins",
+            "server_principal_credentials",
+            "master_key_passwords",
         ];
         let parts: Vec<String> = name
             .0
@@ -1562,7 +1583,9 @@ impl QueryCheck<'_> {
             .filter_map(|p| p.as_ident().map(|i| i.value.to_ascii_lowercase()))
             .collect();
         let secret = match parts.as_slice() {
-            [.., schema, table] if schema == "mysql" && table == "user" => true,
+            [.., schema, table] if schema == "mysql" && (table == "user" || table == "servers") => {
+                true
+            }
             [.., table] => TABLES.contains(&table.as_str()),
             [] => false,
         };
