@@ -413,7 +413,19 @@ pub fn within_roots(reading: &Reading, roots: &[String]) -> bool {
 /// they are themselves a hazard (control characters, device paths).
 pub fn secret_path(path: &str) -> Option<&'static str> {
     match readings(path) {
-        Ok(readings) => readings.iter().find_map(reading_secret).map(Why::message),
+        // The readings of most paths agree (POSIX and Windows read `a/b`
+        // alike); a reading the same as an earlier one has the same answer.
+        Ok(readings) => readings
+            .iter()
+            .enumerate()
+            .filter(|(at, r)| {
+                !readings
+                    .iter()
+                    .take(*at)
+                    .any(|e| e.anchor == r.anchor && e.components == r.components)
+            })
+            .find_map(|(_, r)| reading_secret(r))
+            .map(Why::message),
         Err(why @ (Unresolvable::Control | Unresolvable::DeviceNamespace)) => Some(why.message()),
         Err(_) => None,
     }

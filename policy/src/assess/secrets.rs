@@ -395,27 +395,123 @@ pub fn secret(path: &str) -> Option<Why> {
             return Some(why);
         }
     }
-    let name = full;
-    SECRET_RULES
-        .iter()
-        .find(|r| match r.matches {
-            Match::Under(prefix) => {
-                absolute
-                    && (path == prefix
-                        || path
-                            .strip_prefix(prefix)
-                            .is_some_and(|rest| rest.starts_with('/')))
-            }
-            Match::TextPrefix(prefix) => absolute && path.starts_with(prefix),
-            Match::Directory(dir) => components.contains(&dir),
-            Match::Pair(a, b) => components.windows(2).any(|w| w == [a, b]),
-            Match::Sequence(run) => components.windows(run.len()).any(|w| w == run),
-            Match::Name(n) => name == n,
-            Match::NamePrefix(p) => name.starts_with(p),
-            Match::Suffix(s) => name.len() > s.len() && name.ends_with(s),
-            Match::EnvFile => is_env_file(name),
-        })
+    index()
+        .first(path, absolute, &components, full)
+        .and_then(|i| SECRET_RULES.get(i))
         .map(|r| r.why)
+}
+
+/// [`SECRET_RULES`] sorted for lookup, so that a path costs a few binary
+/// searches per component rather than a pass over every row: a command with
+/// thousands of file operands checks each of them in every reading, and the
+/// work bound is per byte of input.
+///
+/// The answer is the same as the first matching row in table order (the
+/// tests hold it to the plain scan); rows that cannot be looked up by a key
+/// (prefixes, suffixes, runs) are still scanned, in order.
+struct Index {
+    /// Exact keys, sorted, each with the first row that has it.
+    under: Vec<(&'static str, usize)>,
+    directory: Vec<(&'static str, usize)>,
+    pair: Vec<((&'static str, &'static str), usize)>,
+    name: Vec<(&'static str, usize)>,
+    /// Everything else, in table order.
+    scanned: Vec<usize>,
+}
+
+fn index() -> &'static Index {
+    static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = Index {
+            under: Vec::new(),
+            directory: Vec::new(),
+            pair: Vec::new(),
+            name: Vec::new(),
+            scanned: Vec::new(),
+        };
+        for (i, rule) in SECRET_RULES.iter().enumerate() {
+            match rule.matches {
+                Match::Under(prefix) => index.under.push((prefix, i)),
+                Match::Directory(dir) => index.directory.push((dir, i)),
+                Match::Pair(a, b) => index.pair.push(((a, b), i)),
+                Match::Name(n) => index.name.push((n, i)),
+                _ => index.scanned.push(i),
+            }
+        }
+        // A stable sort keeps the first row of a repeated key first.
+        index.under.sort_by_key(|e| e.0);
+        index.directory.sort_by_key(|e| e.0);
+        index.pair.sort_by_key(|e| e.0);
+        index.name.sort_by_key(|e| e.0);
+        index
+    })
+}
+
+/// The first row with `key`, if any: `entries` is sorted by key, stably.
+fn lookup<K: Ord + Copy>(entries: &[(K, usize)], key: K) -> Option<usize> {
+    let at = entries.partition_point(|e| e.0 < key);
+    entries.get(at).filter(|e| e.0 == key).map(|e| e.1)
+}
+
+impl Index {
+    /// The first row (in table order) that matches.
+    fn first(&self, path: &str, absolute: bool, components: &[&str], name: &str) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        let mut take = |found: Option<usize>| {
+            if let Some(i) = found {
+                best = Some(best.map_or(i, |b| b.min(i)));
+            }
+        };
+        if absolute {
+            // `Under(p)`: the path is `p` or continues after `p` with `/`.
+            take(lookup(&self.under, path));
+            for (at, _) in path.match_indices('/').filter(|(at, _)| *at > 0) {
+                take(path.get(..at).and_then(|p| lookup(&self.under, p)));
+            }
+        }
+        for component in components {
+            take(lookup(&self.directory, *component));
+        }
+        for w in components.windows(2) {
+            if let [a, b] = w {
+                take(lookup(&self.pair, (*a, *b)));
+            }
+        }
+        take(lookup(&self.name, name));
+        let limit = best.unwrap_or(usize::MAX);
+        let scanned = self
+            .scanned
+            .iter()
+            .copied()
+            .take_while(|i| *i < limit)
+            .find(|i| {
+                SECRET_RULES
+                    .get(*i)
+                    .is_some_and(|r| matches(&r.matches, path, absolute, components, name))
+            });
+        scanned.or(best)
+    }
+}
+
+/// Whether one row matches (the plain reading of [`Match`]).
+fn matches(rule: &Match, path: &str, absolute: bool, components: &[&str], name: &str) -> bool {
+    match *rule {
+        Match::Under(prefix) => {
+            absolute
+                && (path == prefix
+                    || path
+                        .strip_prefix(prefix)
+                        .is_some_and(|rest| rest.starts_with('/')))
+        }
+        Match::TextPrefix(prefix) => absolute && path.starts_with(prefix),
+        Match::Directory(dir) => components.contains(&dir),
+        Match::Pair(a, b) => components.windows(2).any(|w| w == [a, b]),
+        Match::Sequence(run) => components.windows(run.len()).any(|w| w == run),
+        Match::Name(n) => name == n,
+        Match::NamePrefix(p) => name.starts_with(p),
+        Match::Suffix(s) => name.len() > s.len() && name.ends_with(s),
+        Match::EnvFile => is_env_file(name),
+    }
 }
 
 #[cfg(test)]
@@ -470,5 +566,54 @@ mod tests {
         ] {
             assert_eq!(secret(path), None, "{path}");
         }
+    }
+
+    /// The plain scan the index must agree with: the first row that matches.
+    fn scan(path: &str) -> Option<usize> {
+        let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+        let name = components.last().copied().unwrap_or("");
+        SECRET_RULES
+            .iter()
+            .position(|r| matches(&r.matches, path, path.starts_with('/'), &components, name))
+    }
+
+    /// Every key of every row, alone, under a directory, as a directory and
+    /// in company, is answered by the index exactly as by the scan (the same
+    /// row, so the same reason).
+    #[test]
+    fn index_agrees_with_the_scan() {
+        let mut keys: Vec<String> = Vec::new();
+        for rule in SECRET_RULES {
+            match rule.matches {
+                Match::Under(p) | Match::TextPrefix(p) => keys.push(p.to_owned()),
+                Match::Directory(d) | Match::Name(d) => keys.push(d.to_owned()),
+                Match::NamePrefix(p) => keys.push(format!("{p}x")),
+                Match::Suffix(s) => keys.push(format!("x{s}")),
+                Match::Pair(a, b) => keys.push(format!("{a}/{b}")),
+                Match::Sequence(run) => keys.push(run.join("/")),
+                Match::EnvFile => keys.push(".env.local".to_owned()),
+            }
+        }
+        let mut checked = 0;
+        for key in &keys {
+            let key = key.trim_start_matches('/');
+            for path in [
+                key.to_owned(),
+                format!("/{key}"),
+                format!("/{key}/inner"),
+                format!("/home/u/{key}"),
+                format!("project/{key}/.ssh/config"),
+                format!("/{key}/x/.env"),
+                format!("/{key}-not"),
+                format!("{key}x"),
+            ] {
+                let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+                let name = components.last().copied().unwrap_or("");
+                let indexed = index().first(&path, path.starts_with('/'), &components, name);
+                assert_eq!(indexed, scan(&path), "{path}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }
