@@ -52,6 +52,23 @@ pub const LLM_LOW: &str = "llm.low";
 pub const LLM_INVALID_RISK_LEVEL: &str = "llm.invalid-risk-level";
 /// The model rated a destructive call low; the guarded floor overrode it.
 pub const FLOOR_DESTRUCTIVE: &str = "floor.destructive";
+/// The model rated low a call that reads secrets or reaches inside (a key
+/// file, a credential table, a metadata address); the guarded floor overrode it.
+pub const FLOOR_SENSITIVE: &str = "floor.sensitive";
+/// Findings that name a harm other than destruction: a secret read, an
+/// internal address, credentials in a URL, a host the deployment denies. A
+/// model's `low` is not enough for them under guarded trust; a prompt-injected
+/// model sets `low` at will, and "never leak a key unasked" holds as firmly as
+/// "never drop a table".
+pub const SENSITIVE: &[&str] = &[
+    COMMAND_SENSITIVE_PATH,
+    FILE_SENSITIVE_PATH,
+    SQL_SECRETS,
+    SQL_FILE_ACCESS,
+    HTTP_LOCAL_TARGET,
+    HTTP_USERINFO,
+    HTTP_DENIED_HOST,
+];
 /// Nothing proved the call safe.
 pub const DEFAULT_UNPROVEN: &str = "default.unproven";
 /// No assessor knows this tool.

@@ -588,8 +588,12 @@ impl Engine {
         // model's `low` (which a prompt-injected model sets at will) cannot
         // send data out through a read it holds back, in either trust mode.
         // (A destructive call under guarded trust is the floor's, below.)
-        let floored =
-            assessment.verdict == Verdict::Destructive && config.model_trust == ModelTrust::Guarded;
+        let guarded = config.model_trust == ModelTrust::Guarded;
+        let sensitive = assessment
+            .findings
+            .iter()
+            .find(|f| codes::SENSITIVE.contains(&f.code.as_str()));
+        let floored = guarded && assessment.verdict == Verdict::Destructive;
         if let Some(egress) = assessment
             .findings
             .iter()
@@ -626,14 +630,21 @@ impl Engine {
         }
         if llm_risk.is_some() {
             // Low, or medium configured to count as low.
-            if assessment.verdict == Verdict::Destructive
-                && config.model_trust == ModelTrust::Guarded
-            {
+            if assessment.verdict == Verdict::Destructive && guarded {
                 let message = format!("{}; the model's low rating is overridden", first_reason());
                 return (
                     Action::Confirm,
                     Source::Floor,
                     Some(Finding::new(codes::FLOOR_DESTRUCTIVE, message.clone())),
+                    message,
+                );
+            }
+            if let Some(finding) = sensitive.filter(|_| guarded) {
+                let message = format!("{}; the model's low rating is overridden", finding.message);
+                return (
+                    Action::Confirm,
+                    Source::Floor,
+                    Some(Finding::new(codes::FLOOR_SENSITIVE, message.clone())),
                     message,
                 );
             }

@@ -69,6 +69,14 @@ fn denied_host(raw: &str, deny: &[String]) -> Option<Finding> {
     url_problem(raw, &[], deny).filter(|f| f.code == codes::HTTP_DENIED_HOST)
 }
 
+/// Whether `method` is an HTTP token (RFC 9110 `tchar`s, at least one).
+fn is_token(method: &str) -> bool {
+    !method.is_empty()
+        && method
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 /// The methods a call would run: the declared one and every override.
 fn methods(declared: &str, args: &Map<String, Value>) -> (Vec<String>, Option<Finding>) {
     let mut methods = vec![declared.to_ascii_uppercase()];
@@ -199,11 +207,27 @@ impl Assessor for HttpAssessor {
             assessment.findings.extend(override_finding.clone());
             assessment
         };
-        if methods.iter().any(|m| m == "DELETE") {
+        // Clients differ on a method with spaces or other bytes a method
+        // cannot hold: some trim it to `DELETE`, some send it as written. A
+        // method that is not a plain token is read as the worst it can be.
+        if methods.iter().any(|m| m.trim() == "DELETE") {
             return with_override(Assessment::single(
                 Verdict::Destructive,
                 described,
                 Finding::new(codes::HTTP_DELETE, "DELETE removes the resource"),
+            ));
+        }
+        if let Some(odd) = methods.iter().find(|m| !is_token(m)) {
+            return with_override(Assessment::single(
+                Verdict::Destructive,
+                described,
+                Finding::new(
+                    codes::HTTP_DELETE,
+                    format!(
+                        "`{}` is not a method as written (spaces or other characters a method cannot hold), so a client may send a DELETE",
+                        preview(odd, 20)
+                    ),
+                ),
             ));
         }
         if let Some(unsafe_method) = methods.iter().find(|m| !SAFE.contains(&m.as_str())) {

@@ -382,8 +382,8 @@ fn scans<'a>(
         .map(move |reading| (reading, readings::scan(sql, reading)))
 }
 
-/// Whether one word of unparsed text names destruction: a destroying keyword or
-/// a side-effecting function.
+/// Whether one word of unparsed text names destruction: a destroying keyword,
+/// a change of users or privileges, or a side-effecting function.
 fn destroys(word: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "drop",
@@ -393,6 +393,15 @@ fn destroys(word: &str) -> bool {
         "merge",
         "overwrite",
         "kill",
+        // Users, roles and privileges (`GRANT`, `CREATE USER … IDENTIFIED BY`,
+        // `ALTER ROLE … SUPERUSER`, `SET PASSWORD`): they outlive the call.
+        "grant",
+        "revoke",
+        "superuser",
+        "createrole",
+        "bypassrls",
+        "identified",
+        "password",
     ];
     // No name on either list is longer than this: skip the allocation.
     if word.len() > 40 {

@@ -111,6 +111,15 @@ pub fn form(statement: &Statement) -> Form<'_> {
         Statement::Unload { .. } => Form::FileWrite("writes query results to files"),
         Statement::ExportData { .. } => Form::FileWrite("writes query results to files"),
         Statement::Remove { .. } => Form::FileWrite("deletes stage files"),
+        // Who may do what: a new superuser or a granted role outlives the
+        // session and undoes every other check, so it feeds the floor.
+        Statement::CreateRole { .. }
+        | Statement::AlterRole { .. }
+        | Statement::CreateUser { .. }
+        | Statement::AlterUser { .. }
+        | Statement::Grant { .. }
+        | Statement::Deny { .. }
+        | Statement::Revoke { .. } => Form::Destroys("changes users, roles or privileges"),
         Statement::Drop { .. } => Form::Destroys("drops database objects"),
         Statement::DropFunction { .. } => Form::Destroys("drops database objects"),
         Statement::DropDomain { .. } => Form::Destroys("drops database objects"),
@@ -153,7 +162,6 @@ pub fn form(statement: &Statement) -> Form<'_> {
         | Statement::CreateView { .. }
         | Statement::CreateVirtualTable { .. }
         | Statement::CreateIndex { .. }
-        | Statement::CreateRole { .. }
         | Statement::CreateSecret { .. }
         | Statement::CreateServer { .. }
         | Statement::CreatePolicy { .. }
@@ -172,7 +180,6 @@ pub fn form(statement: &Statement) -> Form<'_> {
         | Statement::AlterOperatorFamily { .. }
         | Statement::AlterOperatorClass { .. }
         | Statement::AlterTextSearch { .. }
-        | Statement::AlterRole { .. }
         | Statement::AlterPolicy { .. }
         | Statement::AlterConnector { .. }
         | Statement::CreateExtension { .. }
@@ -188,9 +195,6 @@ pub fn form(statement: &Statement) -> Form<'_> {
         | Statement::CreateStage { .. }
         | Statement::CreateFileFormat { .. }
         | Statement::CreateWarehouse { .. }
-        | Statement::Grant { .. }
-        | Statement::Deny { .. }
-        | Statement::Revoke { .. }
         | Statement::Cache { .. }
         | Statement::UNCache { .. }
         | Statement::CreateSequence { .. }
@@ -199,8 +203,6 @@ pub fn form(statement: &Statement) -> Form<'_> {
         | Statement::OptimizeTable { .. }
         | Statement::NOTIFY { .. }
         | Statement::RenameTable { .. }
-        | Statement::CreateUser { .. }
-        | Statement::AlterUser { .. }
         | Statement::Vacuum { .. } => Form::Write,
     }
 }
