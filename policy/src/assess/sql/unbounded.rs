@@ -2,9 +2,9 @@
 //!
 //! A read-only statement can still hold a server for hours or fill its memory.
 //! Three shapes are recognised, each with a check linear in the query:
-//! - `WITH RECURSIVE` whose recursive term has no terminating condition (no
-//!   `WHERE` comparing a column, no join to another relation) and whose outer
-//!   query has no `LIMIT`/`FETCH`;
+//! - `WITH RECURSIVE` that no proof shows stopping (a counter stepped toward
+//!   its bound, `UNION` of plain columns, a `LIMIT`: see `cte_stops`) and whose
+//!   outer query has no `LIMIT`/`FETCH` it stops at;
 //! - a cartesian product: three or more relations in one `FROM` that no join
 //!   condition (`ON`/`USING`/`NATURAL` comparing columns, or a `WHERE`
 //!   equality `a.x = b.y`) links — the rule counts the unlinked groups;
@@ -24,6 +24,9 @@ pub const MAX_SERIES: f64 = 10_000_000.0;
 pub const MAX_STRING: f64 = 1_000_000.0;
 /// Unlinked groups of relations in one `FROM` from which a product is unbounded.
 pub const MAX_UNLINKED: usize = 3;
+/// More terms than this in a recursive CTE's `UNION` chain, or conjuncts in a
+/// recursive term's `WHERE`, are not analysed for a proof that it stops.
+const MAX_TERMS: usize = 64;
 /// More relations than this in one `FROM` are not analysed for links.
 const MAX_RELATIONS: usize = 64;
 
@@ -451,18 +454,7 @@ pub fn recursion(query: &Query) -> Option<String> {
         if !recursive {
             return None;
         }
-        let bounded = cte.query.limit_clause.is_some()
-            || cte.query.fetch.is_some()
-            || match cte.query.body.as_ref() {
-                SetExpr::SetOperation {
-                    op: SetOperator::Union,
-                    right,
-                    ..
-                } => terminates(right),
-                // Not a union: not recursive in a way the server repeats.
-                SetExpr::SetOperation { .. } => false,
-                _ => true,
-            };
+        let bounded = cte_stops(cte);
         (!bounded).then(|| {
             format!("the recursive CTE `{name}` has no terminating condition and no outer LIMIT")
         })
@@ -492,21 +484,339 @@ fn streams(query: &Query) -> bool {
         }
 }
 
-/// Whether a recursive term stops: it compares a column in `WHERE`, or it joins
-/// another relation (whose rows bound it).
-fn terminates(term: &SetExpr) -> bool {
-    match term {
-        SetExpr::Select(select) => {
-            select.selection.as_ref().is_some_and(compares_columns)
-                || select.from.len() > 1
-                || select.from.iter().any(|t| !t.joins.is_empty())
-                || select.top.is_some()
-        }
-        SetExpr::Query(query) => {
-            query.limit_clause.is_some() || query.fetch.is_some() || terminates(&query.body)
-        }
-        _ => false,
+/// Whether a recursive CTE is proven to stop (and within [`MAX_SERIES`]
+/// rounds when a counter bounds it). Proofs, in an allowlist:
+/// - a `LIMIT`/`FETCH` on the CTE's own query;
+/// - `UNION` (distinct) whose recursive terms select only columns and
+///   constants: every row comes from finite tables, so the rows run out;
+/// - a counter: a column the anchor starts at a constant, that each
+///   recursive term steps by a constant (`n + 1`, `depth - 2`), and that a
+///   conjunct of the term's `WHERE` bounds in the direction it moves
+///   (`n < 10`, `depth >= 0`, `n + 1 <= 10`, `n BETWEEN 1 AND 9`), in at most
+///   [`MAX_SERIES`] steps.
+///
+/// A comparison alone proves nothing (`WHERE n > 0` while `n` grows), nor a
+/// join (a cycle in the data repeats for ever under `UNION ALL`), nor `EXISTS`.
+fn cte_stops(cte: &sqlparser::ast::Cte) -> bool {
+    let query = &cte.query;
+    if query.limit_clause.is_some() || query.fetch.is_some() {
+        return true;
     }
+    let SetExpr::SetOperation { .. } = query.body.as_ref() else {
+        // Not a union: not recursive in a way the server repeats.
+        return true;
+    };
+    let mut terms = Vec::new();
+    let mut distinct = true;
+    // Each recursive term is checked against every anchor: the bound keeps
+    // that linear in the text.
+    if !union_terms(&query.body, &mut terms, &mut distinct) || terms.len() > MAX_TERMS {
+        return false;
+    }
+    let name = &cte.alias.name.value;
+    let (anchors, recursive): (Vec<&SetExpr>, Vec<&SetExpr>) =
+        terms.into_iter().partition(|term| !names(term, name));
+    let Some(anchor) = anchors.first().and_then(|a| plain_select(a)) else {
+        return false;
+    };
+    let columns: Vec<String> = if cte.alias.columns.is_empty() {
+        anchor.projection.iter().map(item_name).collect()
+    } else {
+        cte.alias
+            .columns
+            .iter()
+            .map(|c| c.name.value.to_ascii_lowercase())
+            .collect()
+    };
+    !recursive.is_empty()
+        && recursive
+            .iter()
+            .all(|term| term_stops(term, name, &columns, &anchors, distinct))
+}
+
+/// The terms of a chain of `UNION`s, left to right; false when another set
+/// operation is in the chain. `distinct` turns false when any `UNION` is `ALL`.
+fn union_terms<'a>(body: &'a SetExpr, terms: &mut Vec<&'a SetExpr>, distinct: &mut bool) -> bool {
+    match body {
+        SetExpr::SetOperation {
+            op: SetOperator::Union,
+            set_quantifier,
+            left,
+            right,
+        } => {
+            if matches!(
+                set_quantifier,
+                sqlparser::ast::SetQuantifier::All | sqlparser::ast::SetQuantifier::AllByName
+            ) {
+                *distinct = false;
+            }
+            union_terms(left, terms, distinct) && union_terms(right, terms, distinct)
+        }
+        SetExpr::SetOperation { .. } => false,
+        term => {
+            terms.push(term);
+            true
+        }
+    }
+}
+
+/// Whether a term reads the relation `name` (unqualified, any case).
+fn names(term: &SetExpr, name: &str) -> bool {
+    sqlparser::ast::visit_relations(term, |relation| match relation.0.as_slice() {
+        [part]
+            if part
+                .as_ident()
+                .is_some_and(|ident| ident.value.eq_ignore_ascii_case(name)) =>
+        {
+            std::ops::ControlFlow::Break(())
+        }
+        _ => std::ops::ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
+/// The `SELECT` of a term (through parentheses without clauses of their own).
+fn plain_select(term: &SetExpr) -> Option<&Select> {
+    match term {
+        SetExpr::Select(select) => Some(select),
+        SetExpr::Query(query)
+            if query.limit_clause.is_none()
+                && query.fetch.is_none()
+                && query.order_by.is_none() =>
+        {
+            plain_select(&query.body)
+        }
+        _ => None,
+    }
+}
+
+/// The lower-cased output name of a projection item ("" when it has none).
+fn item_name(item: &SelectItem) -> String {
+    match item {
+        SelectItem::ExprWithAlias { alias, .. } => alias.value.to_ascii_lowercase(),
+        SelectItem::UnnamedExpr(Expr::Identifier(id)) => id.value.to_ascii_lowercase(),
+        SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) => parts
+            .last()
+            .map(|id| id.value.to_ascii_lowercase())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The expression of a projection item, when it is one.
+fn item_expr(item: &SelectItem) -> Option<&Expr> {
+    match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
+        _ => None,
+    }
+}
+
+fn unnested(mut expr: &Expr) -> &Expr {
+    while let Expr::Nested(inner) = expr {
+        expr = inner;
+    }
+    expr
+}
+
+/// Whether one recursive term stops (see [`cte_stops`]).
+fn term_stops(
+    term: &SetExpr,
+    name: &str,
+    columns: &[String],
+    anchors: &[&SetExpr],
+    distinct: bool,
+) -> bool {
+    if let SetExpr::Query(query) = term {
+        if query.limit_clause.is_some() || query.fetch.is_some() {
+            return true;
+        }
+    }
+    let Some(select) = plain_select(term) else {
+        return false;
+    };
+    if select.top.is_some() {
+        return true;
+    }
+    // The names the term reads the CTE by: its own, or an alias for it.
+    let mut own = vec![name.to_ascii_lowercase()];
+    for factor in select
+        .from
+        .iter()
+        .flat_map(|t| std::iter::once(&t.relation).chain(t.joins.iter().map(|j| &j.relation)))
+    {
+        if let TableFactor::Table {
+            name: table,
+            alias: Some(alias),
+            ..
+        } = factor
+        {
+            let itself = match table.0.as_slice() {
+                [part] => part
+                    .as_ident()
+                    .is_some_and(|id| id.value.eq_ignore_ascii_case(name)),
+                _ => false,
+            };
+            if itself {
+                own.push(alias.name.value.to_ascii_lowercase());
+            }
+        }
+    }
+    let column_of = |expr: &Expr| -> Option<usize> {
+        let column = match unnested(expr) {
+            Expr::Identifier(id) => id.value.to_ascii_lowercase(),
+            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [q, id] if own.contains(&q.value.to_ascii_lowercase()) => {
+                    id.value.to_ascii_lowercase()
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        columns.iter().position(|c| *c == column)
+    };
+    if distinct
+        && select.projection.iter().all(|item| {
+            item_expr(item).is_some_and(|e| {
+                matches!(
+                    unnested(e),
+                    Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Value(_)
+                )
+            })
+        })
+    {
+        return true;
+    }
+    let Some(selection) = &select.selection else {
+        return false;
+    };
+    let mut conjuncts = Vec::new();
+    split_and(selection, &mut conjuncts);
+    conjuncts.into_iter().take(MAX_TERMS).any(|conjunct| {
+        bounds(conjunct, &column_of)
+            .into_iter()
+            .any(|(at, limit, upward)| counts(select, anchors, at, limit, upward, &column_of))
+    })
+}
+
+/// The conjuncts of a condition joined by `AND`.
+fn split_and<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match unnested(expr) {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And,
+            right,
+        } => {
+            split_and(left, out);
+            split_and(right, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// A column and a constant offset: `n`, `n + 2`, `n - 1`.
+fn offset_column(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> Option<(usize, f64)> {
+    if let Some(at) = column_of(expr) {
+        return Some((at, 0.0));
+    }
+    match unnested(expr) {
+        Expr::BinaryOp { left, op, right } => {
+            let step = number(right)?;
+            let at = column_of(left)?;
+            match op {
+                BinaryOperator::Plus => Some((at, step)),
+                BinaryOperator::Minus => Some((at, -step)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The bounds a conjunct puts on a column: (column, limit, true for an upper
+/// bound). `n + 2 < 10` bounds `n` above by 8.
+fn bounds(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> Vec<(usize, f64, bool)> {
+    match expr {
+        Expr::BinaryOp { left, op, right } => {
+            let (side, limit, upper) = match (
+                offset_column(left, column_of),
+                number(right),
+                offset_column(right, column_of),
+                number(left),
+            ) {
+                (Some(side), Some(limit), _, _) => (
+                    side,
+                    limit,
+                    matches!(op, BinaryOperator::Lt | BinaryOperator::LtEq),
+                ),
+                (_, _, Some(side), Some(limit)) => (
+                    side,
+                    limit,
+                    matches!(op, BinaryOperator::Gt | BinaryOperator::GtEq),
+                ),
+                _ => return Vec::new(),
+            };
+            let compares = matches!(
+                op,
+                BinaryOperator::Lt
+                    | BinaryOperator::LtEq
+                    | BinaryOperator::Gt
+                    | BinaryOperator::GtEq
+            );
+            if !compares || !limit.is_finite() {
+                return Vec::new();
+            }
+            vec![(side.0, limit - side.1, upper)]
+        }
+        Expr::Between {
+            expr,
+            negated: false,
+            low,
+            high,
+        } => match (offset_column(expr, column_of), number(low), number(high)) {
+            (Some((at, shift)), Some(low), Some(high)) if low.is_finite() && high.is_finite() => {
+                vec![(at, high - shift, true), (at, low - shift, false)]
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// Whether column `at` is a counter the bound stops within [`MAX_SERIES`]
+/// steps: every anchor starts it at a constant, and the term steps it by a
+/// constant toward `limit`.
+fn counts(
+    select: &Select,
+    anchors: &[&SetExpr],
+    at: usize,
+    limit: f64,
+    upward: bool,
+    column_of: &dyn Fn(&Expr) -> Option<usize>,
+) -> bool {
+    let Some(step) = select
+        .projection
+        .get(at)
+        .and_then(item_expr)
+        .and_then(|e| offset_column(e, column_of))
+        .filter(|(from, _)| *from == at)
+        .map(|(_, step)| step)
+    else {
+        return false;
+    };
+    let toward = if upward { step } else { -step };
+    if !(toward.is_finite() && toward > 0.0) {
+        return false;
+    }
+    anchors.iter().all(|anchor| {
+        plain_select(anchor)
+            .and_then(|a| a.projection.get(at))
+            .and_then(item_expr)
+            .and_then(number)
+            .is_some_and(|start| {
+                let distance = if upward { limit - start } else { start - limit };
+                start.is_finite() && distance / toward <= MAX_SERIES
+            })
+    })
 }
 
 /// Whether an expression compares (or tests) something that is not a constant.
