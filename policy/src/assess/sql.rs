@@ -9,6 +9,7 @@ mod facts;
 mod functions;
 mod readings;
 mod statements;
+mod types;
 mod unbounded;
 
 use super::{combine, Assessment, Assessor, Verdict};
@@ -1481,6 +1482,24 @@ impl QueryCheck<'_> {
                     ),
                 ),
             ),
+            // A cast runs the target type's input function: the server's own
+            // for a built-in type, the owner's for a user-defined one.
+            Expr::Cast { data_type, .. }
+            | Expr::TypedString(sqlparser::ast::TypedString { data_type, .. }) => {
+                if let Some(name) = types::user_defined(data_type) {
+                    self.record(
+                        Verdict::Unproven,
+                        Finding::new(
+                            codes::SQL_CALL_SYNTAX,
+                            format!(
+                                "{}: the cast to `{}` runs that type's input function, which may be user-defined and is not checked",
+                                self.label,
+                                preview(&name.to_string(), 40)
+                            ),
+                        ),
+                    );
+                }
+            }
             Expr::BinaryOp {
                 op: BinaryOperator::PGCustomBinaryOperator(_) | BinaryOperator::Custom(_),
                 ..
@@ -1779,6 +1798,24 @@ impl Visitor for QueryCheck<'_> {
     }
 
     fn pre_visit_select(&mut self, select: &Select) -> ControlFlow<()> {
+        // Constants are cast while the statement is planned, so this holds
+        // under EXPLAIN too.
+        for item in &select.projection {
+            if let Some(name) = types::typed_literal(item) {
+                self.record(
+                    Verdict::Unproven,
+                    Finding::new(
+                        codes::SQL_CALL_SYNTAX,
+                        format!(
+                            "{}: `{} '…'` is a typed literal in PostgreSQL, which runs the input function of `{}`, not checked",
+                            self.label,
+                            preview(&name.value, 40),
+                            preview(&name.value, 40)
+                        ),
+                    ),
+                );
+            }
+        }
         if self.plan_only {
             return ControlFlow::Continue(());
         }
