@@ -331,7 +331,7 @@ fn collect_parts(
 ) {
     for part in parts {
         match part {
-            Part::Subst { script } | Part::Process(script) => {
+            Part::Subst { script } | Part::Process { script, .. } => {
                 collect_script(script, heredocs, depth, out)
             }
             Part::Param { inner, .. } => collect_parts(inner, heredocs, depth, out),

@@ -196,7 +196,12 @@ pub enum Part {
     /// `$((…))`.
     Arith(String),
     /// `<(…)` or `>(…)`.
-    Process(Script),
+    Process {
+        /// The command on the other end of the pipe.
+        script: Script,
+        /// `>(…)`: the program writes into the command (`<(…)` reads from it).
+        output: bool,
+    },
     /// `$'…'`.
     AnsiC(String),
 }
@@ -527,7 +532,10 @@ impl Parser {
                 let script = self.parse_list()?;
                 self.close_paren()?;
                 self.depth -= 1;
-                word.parts.push(Part::Process(script));
+                word.parts.push(Part::Process {
+                    script,
+                    output: c == '>',
+                });
                 continue;
             }
             if is_meta(c) {

@@ -427,8 +427,20 @@ impl Walk<'_> {
                 arg.expands = true;
                 arg.text.push('0');
             }
-            Part::Process(script) => {
+            Part::Process { script, output } => {
                 self.script(script);
+                if *output {
+                    // A program that reads the path opens the pipe's write
+                    // side for reading and waits for a writer that never
+                    // comes (`cat >(true)` never ends); one that writes it
+                    // feeds the command. Neither is a bounded read.
+                    self.report.unproven(
+                        codes::COMMAND_UNBOUNDED,
+                        String::from(
+                            "`>(…)` is a pipe into a command: a program that reads it waits for ever, one that writes it feeds the command",
+                        ),
+                    );
+                }
                 arg.text.push_str("process-substitution");
             }
             Part::AnsiC(text) => {
