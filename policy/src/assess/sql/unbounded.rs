@@ -90,6 +90,25 @@ const BUILDERS: &[(&str, usize)] = &[
     ("spaces", 0),
 ];
 
+/// Aggregates that join their rows' values into one value.
+const AGGREGATORS: &[&str] = &[
+    "string_agg",
+    "group_concat",
+    "listagg",
+    "array_agg",
+    "json_agg",
+    "jsonb_agg",
+    "json_object_agg",
+    "jsonb_object_agg",
+    "json_group_array",
+    "json_group_object",
+    "json_arrayagg",
+    "json_objectagg",
+    "xmlagg",
+    "array_concat_agg",
+    "list",
+];
+
 /// Checks one function call (by its lowercase unqualified name).
 pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
     let exprs = || {
@@ -148,6 +167,13 @@ pub fn function(name: &str, args: &[FunctionArg]) -> Option<String> {
     // `format('%1000000000s', 'x')`, `printf('%.*c', 1e9, 'x')`.
     if FORMATTERS.contains(&name) {
         return format_width(&exprs().collect::<Vec<_>>()).map(|what| format!("`{name}` {what}"));
+    }
+    // `string_agg(repeat('x', 1000000), '')` over ten million rows: each
+    // row's string is bounded, their sum is not.
+    if AGGREGATORS.contains(&name) && exprs().any(holds_builder) {
+        return Some(format!(
+            "`{name}` of a built string joins one per row: its size multiplies by the rows"
+        ));
     }
     // `replace(big, 'x', big)` multiplies one built string by another.
     if name == "replace" || name == "regexp_replace" {
