@@ -15,8 +15,10 @@ const ENDLESS_DEVICES: &[&str] = &[
     "/dev/stdin",
 ];
 
-/// The longest `sleep` accepted, in seconds.
-const MAX_SLEEP: f64 = 600.0;
+/// The longest `sleep` (or `timeout` limit) accepted, in seconds: a short
+/// pause, well inside the command oracle's bound on one line (90 s), which
+/// caught `sleep 6\00` (600 s) still running when this was ten minutes.
+const MAX_SLEEP: f64 = 60.0;
 
 /// The largest `seq` bound accepted.
 const MAX_SEQ: f64 = 10_000_000.0;
