@@ -405,7 +405,9 @@ mod tests {
             Verdict::ReadOnly
         );
         assert_eq!(argv(&["rm", "-rf", "/"]).verdict, Verdict::Destructive);
-        assert_eq!(argv(&["sort", "-o", "x"]).verdict, Verdict::Unproven);
+        // `sort -o x` overwrites `x`: the floor sees it.
+        assert_eq!(argv(&["sort", "-o", "x"]).verdict, Verdict::Destructive);
+        assert_eq!(argv(&["sort", "x"]).verdict, Verdict::ReadOnly);
         assert_eq!(argv(&[]).verdict, Verdict::Unproven);
         assert_eq!(argv(&["tail", "-f", "log"]).verdict, Verdict::Unproven);
         assert_eq!(argv(&["env"]).verdict, Verdict::Unproven);

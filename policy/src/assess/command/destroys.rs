@@ -64,6 +64,12 @@ pub(super) fn destruction(words: &[String], depth: usize, judge_line: JudgeLine)
             }
         }
     }
+    if let Some(what) = http_delete(program, args) {
+        return Some(format!("`{program}` {what}"));
+    }
+    if let Some(what) = windows_line(first, args) {
+        return Some(what);
+    }
     if program == "xargs" || program == "parallel" {
         let runs_code = args.iter().take(WINDOW).any(|a| {
             let name = base_name(a);
@@ -82,6 +88,11 @@ pub(super) fn destruction(words: &[String], depth: usize, judge_line: JudgeLine)
             .join(" ");
         if let Some(what) = destruction_in_words(&code) {
             return Some(format!("`{program}` runs code that {what}"));
+        }
+        if let Some(call) = floor::destroying_call(&code) {
+            return Some(format!(
+                "`{program}` runs code that calls `{call}` (deletes, overwrites or runs commands)"
+            ));
         }
     }
     if floor::runs_arguments(program, args) {
@@ -103,11 +114,21 @@ pub(super) fn destruction(words: &[String], depth: usize, judge_line: JudgeLine)
         }
         for (i, arg) in args.iter().enumerate() {
             if matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                if let Some(what) = args
-                    .get(i + 1..(i + 1 + WINDOW).min(args.len()))
-                    .and_then(|inner| destruction(inner, depth + 1, judge_line))
+                let inner = args.get(i + 1..(i + 1 + WINDOW).min(args.len()));
+                if let Some(what) =
+                    inner.and_then(|inner| destruction(inner, depth + 1, judge_line))
                 {
                     return Some(what);
+                }
+                // Once per file found: a permission change over a tree.
+                if let Some(changer) = inner
+                    .and_then(|inner| inner.first())
+                    .map(|p| base_name(p))
+                    .filter(|p| MASS_CHANGERS.contains(p))
+                {
+                    return Some(format!(
+                        "`find -exec {changer}` changes every file it finds"
+                    ));
                 }
             }
         }
@@ -157,6 +178,89 @@ pub(super) fn destruction(words: &[String], depth: usize, judge_line: JudgeLine)
         }
     }
     None
+}
+
+/// Programs that change files' permissions, owners or attributes: run once
+/// per file by `find -exec` or `xargs`, they change a whole tree.
+const MASS_CHANGERS: &[&str] = &[
+    "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "setfattr", "touch",
+];
+
+/// HTTP clients that send a DELETE: `curl -X DELETE`, `-XDELETE`,
+/// `--request=delete`, `wget --method=DELETE`, `http DELETE …`, or a method
+/// override header naming DELETE. Read loosely: the floor may over-match.
+fn http_delete(program: &str, args: &[String]) -> Option<&'static str> {
+    const CLIENTS: &[&str] = &[
+        "curl",
+        "wget",
+        "wget2",
+        "http",
+        "https",
+        "httpie",
+        "xh",
+        "xhs",
+        "curlie",
+        "aria2c",
+        "lwp-request",
+        "HEAD",
+        "GET",
+        "POST",
+    ];
+    if !CLIENTS.contains(&program) {
+        return None;
+    }
+    let names_delete = |text: &str| {
+        let upper = text.trim().to_ascii_uppercase();
+        let value = [
+            "--REQUEST=",
+            "--METHOD=",
+            "-X",
+            "--REQUEST",
+            "--METHOD",
+            "-M",
+        ]
+        .iter()
+        .find_map(|p| upper.strip_prefix(p))
+        .unwrap_or(&upper)
+        .trim_start_matches('=')
+        .trim();
+        value == "DELETE" || (upper.contains("METHOD") && upper.contains("DELETE"))
+    };
+    args.iter()
+        .take(WINDOW * 4)
+        .any(|a| names_delete(a))
+        .then_some("sends an HTTP DELETE")
+}
+
+/// A Windows command interpreter (`cmd /c`, PowerShell) given a line: any of
+/// its words that names a Windows command or cmdlet that deletes, formats,
+/// stops or runs text as code. Words are compared without regard to case.
+fn windows_line(first: &str, args: &[String]) -> Option<String> {
+    let name = first
+        .rsplit(['\\', '/'])
+        .next()
+        .unwrap_or(first)
+        .to_ascii_lowercase();
+    let name = name.strip_suffix(".exe").unwrap_or(&name);
+    if !matches!(name, "cmd" | "powershell" | "pwsh" | "command.com") {
+        return None;
+    }
+    let line = args
+        .iter()
+        .take(WINDOW * 4)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    line.split(|c: char| c.is_whitespace() || ";&|(){}'\"`".contains(c))
+        .filter(|w| !w.is_empty())
+        .find(|w| {
+            let w = w.strip_suffix(".exe").unwrap_or(w);
+            programs::WINDOWS_DESTROYERS
+                .iter()
+                .any(|d| d.eq_ignore_ascii_case(w))
+                || programs::destructive(&w.to_ascii_lowercase(), &[]).is_some()
+        })
+        .map(|w| format!("`{name}` runs `{w}`, which deletes, stops or runs text as code"))
 }
 
 /// How many words the floor tries as the start of a wrapped command: a

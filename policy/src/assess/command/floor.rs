@@ -37,6 +37,16 @@ const DESTROYING_STATEMENTS: &[&str] = &[
     "remove(",
     "flushall",
     "flushdb",
+    // A client's own commands that run a shell or write files: SQLite's
+    // `.shell`, `.system`, `.output`/`.once`, psql's and mysql's `\!`,
+    // psql's `\o`, `program` (COPY to or from a program).
+    ".shell",
+    ".system",
+    ".output",
+    ".once",
+    "\\!",
+    "\\o",
+    "program",
 ];
 
 /// Cloud and hosting command lines: a word that deletes.
@@ -174,7 +184,101 @@ pub fn inline_code(program: &str) -> bool {
             | "php"
             | "lua"
             | "tclsh"
+            | "python2"
+            | "pypy"
+            | "pypy3"
+            | "perl5"
+            | "irb"
+            | "nodejs"
+            | "deno"
+            | "bun"
+            | "luajit"
+            | "Rscript"
+            | "julia"
+            | "osascript"
+            | "jshell"
+            | "groovy"
+            | "elixir"
+            | "erl"
     )
+}
+
+/// Calls in inline code (Python, Perl, Ruby, Node, PHP, Lua, Tcl…) that
+/// delete, truncate or overwrite files, or run commands, compared in lower
+/// case as substrings: over-matching only asks a person.
+const DESTROYING_CALLS: &[&str] = &[
+    "rmtree",
+    "remove(",
+    "unlink",
+    "rmdir",
+    "removedirs",
+    "rmsync",
+    "rm_rf",
+    "rm_r(",
+    "rm_f",
+    "fileutils",
+    "file.delete",
+    "dir.delete",
+    "delete_file",
+    "truncate",
+    "shutil.move",
+    "os.rename",
+    "os.replace",
+    "renamesync",
+    "rename(",
+    "writefile",
+    "write_text",
+    "write_bytes",
+    "'w'",
+    "\"w\"",
+    "'wb'",
+    "\"wb\"",
+    "'w+'",
+    "\"w+\"",
+    "> \"",
+    ">\"",
+    "os.system",
+    "subprocess",
+    "popen",
+    "spawn",
+    "execsync",
+    "execfile",
+    "exec(",
+    "execv",
+    "system(",
+    "`",
+    "%x",
+    "child_process",
+    "shell_exec",
+    "passthru",
+    "proc_open",
+    "pcntl_exec",
+    "os.execute",
+    "io.popen",
+    "eval(",
+    "__import__",
+    "kill(",
+    "chmod",
+    "chown",
+    "killpg",
+    "fs.rm",
+    "fs.write",
+    "deno.remove",
+    "deno.run",
+    "deno.command",
+    "bun.spawn",
+    "bun.write",
+    "file_put_contents",
+    "fwrite",
+    "fputs",
+    "socket",
+    "connect(",
+];
+
+/// The first destroying call in inline code, if any.
+pub fn destroying_call(code: &str) -> Option<&'static str> {
+    let lower = code.to_ascii_lowercase();
+    DESTROYING_CALLS.iter().copied().find(|c| lower.contains(c))
 }
 
 /// Programs that run their arguments as a command somewhere else (another

@@ -906,6 +906,33 @@ pub fn destructive(args: &[String]) -> Option<&'static str> {
         "checkout" if has("--") || has(".") || short('f') || has("--force") => {
             Some("discards local changes")
         }
+        "switch" if short('f') || has("--force") || has("--discard-changes") => {
+            Some("discards local changes")
+        }
+        "rm" => Some("deletes files"),
+        "tag" if short('d') || has("--delete") => Some("deletes tags"),
+        "worktree"
+            if rest
+                .first()
+                .is_some_and(|w| matches!(*w, "remove" | "prune")) =>
+        {
+            Some("deletes working trees")
+        }
+        "prune" | "prune-packed" => Some("deletes unreachable history"),
+        "notes"
+            if rest
+                .first()
+                .is_some_and(|w| matches!(*w, "remove" | "prune")) =>
+        {
+            Some("deletes notes")
+        }
+        "remote"
+            if rest
+                .first()
+                .is_some_and(|w| matches!(*w, "remove" | "rm" | "prune")) =>
+        {
+            Some("deletes remotes or their branches")
+        }
         "restore" if !has("--staged") || has("--worktree") => Some("discards local changes"),
         "branch" if short('D') || has("--delete") && has("--force") => Some("deletes branches"),
         "stash" if rest.first().is_some_and(|w| matches!(*w, "drop" | "clear")) => {

@@ -423,11 +423,236 @@ pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
         }
         "userdel" | "groupdel" | "deluser" | "delgroup" => "deletes accounts",
         "git" => return git::destructive(args),
-        "mv" if args.last().is_some_and(|a| a == "/dev/null") => "destroys a file",
+        // A move renames away the source and replaces the target, as the
+        // file tool's move does (which feeds the floor too).
+        "mv" => "moves or replaces files",
+        "rsync"
+            if args.iter().any(|a| {
+                a.starts_with("--delete")
+                    || a.starts_with("--del")
+                    || a == "--remove-source-files"
+                    || a.starts_with("--remove-sent-files")
+            }) =>
+        {
+            "deletes files at the destination or the source"
+        }
+        "rclone"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "delete"
+                        | "deletefile"
+                        | "purge"
+                        | "rmdir"
+                        | "rmdirs"
+                        | "sync"
+                        | "move"
+                        | "cleanup"
+                )
+            }) =>
+        {
+            "deletes or replaces remote files"
+        }
+        "sort"
+            if args.iter().any(|a| {
+                a == "-o"
+                    || a.starts_with("--output")
+                    || (a.starts_with("-o") && !a.starts_with("--"))
+            }) =>
+        {
+            "overwrites the file it is given"
+        }
+        // `uniq IN OUT` writes OUT.
+        "uniq" if args.iter().filter(|a| !a.starts_with('-')).count() >= 2 => {
+            "overwrites the file it is given"
+        }
+        "sed" if sed_writes(args) => "edits or writes files",
+        "at" | "batch" => "runs commands read from its input later",
+        "crontab" if !args.iter().any(|a| a == "-l") => "replaces the crontab",
+        "service" | "rc-service" | "sv"
+            if args
+                .iter()
+                .any(|a| matches!(a.as_str(), "stop" | "kill" | "down" | "zap" | "force-stop")) =>
+        {
+            "stops services"
+        }
+        "launchctl"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "unload" | "remove" | "stop" | "bootout" | "kill"
+                )
+            }) =>
+        {
+            "stops services"
+        }
+        p if PACKAGE_MANAGERS.contains(&p)
+            && args.iter().any(|a| PACKAGE_REMOVALS.contains(&a.as_str())) =>
+        {
+            "removes packages"
+        }
+        "dpkg"
+            if args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-r" | "-P" | "--remove" | "--purge")) =>
+        {
+            "removes packages"
+        }
+        "rpm" if args.iter().any(|a| a == "-e" || a == "--erase") => "removes packages",
+        "pacman" if args.iter().any(|a| a.starts_with("-R") || a == "--remove") => {
+            "removes packages"
+        }
+        "nc" | "ncat" | "netcat" | "socat"
+            if args.iter().any(|a| {
+                a == "-e"
+                    || a == "-c"
+                    || a.starts_with("--exec")
+                    || a.starts_with("--sh-exec")
+                    || a.to_ascii_lowercase().starts_with("exec:")
+                    || a.to_ascii_lowercase().starts_with("system:")
+            }) =>
+        {
+            "hands a shell to the other end of a connection"
+        }
+        // Windows programs with no other meaning; the rest of the Windows
+        // table (`del`, `format`, `start`…) is read only in `cmd` and
+        // PowerShell lines, where those words mean what the table says.
+        "diskpart" | "diskpart.exe" | "vssadmin" | "vssadmin.exe" | "wbadmin" | "wbadmin.exe"
+        | "bcdedit" | "bcdedit.exe" | "taskkill" | "taskkill.exe" | "format.com" | "takeown"
+        | "takeown.exe" => "deletes, formats or stops (a Windows command)",
         p if p.starts_with("mkfs") => "formats a file system",
         _ => return None,
     };
     Some(what)
+}
+
+/// Package managers, whose removal subcommands delete installed software.
+const PACKAGE_MANAGERS: &[&str] = &[
+    "apt", "apt-get", "aptitude", "dpkg", "yum", "dnf", "microdnf", "zypper", "apk", "brew",
+    "port", "snap", "flatpak", "pip", "pip3", "pipx", "uv", "poetry", "npm", "pnpm", "yarn", "bun",
+    "cargo", "gem", "go", "conda", "mamba", "choco", "winget", "scoop", "nix-env", "rpm",
+];
+
+/// The words and options with which a package manager removes.
+const PACKAGE_REMOVALS: &[&str] = &[
+    "remove",
+    "purge",
+    "autoremove",
+    "uninstall",
+    "erase",
+    "del",
+    "rm",
+    "un",
+    "unlink",
+    "prune",
+    "clean",
+    "autoclean",
+];
+
+/// Windows commands and PowerShell cmdlets (and their aliases) that delete,
+/// format, stop or run text as code: the floor reads every word of a
+/// `cmd /c` or PowerShell line against them, in any case.
+pub const WINDOWS_DESTROYERS: &[&str] = &[
+    "del",
+    "erase",
+    "rd",
+    "rmdir",
+    "format",
+    "format.com",
+    "diskpart",
+    "cipher",
+    "takeown",
+    "vssadmin",
+    "wbadmin",
+    "bcdedit",
+    "taskkill",
+    "reg",
+    "sc",
+    "wmic",
+    "icacls",
+    "cacls",
+    "Remove-Item",
+    "ri",
+    "rm",
+    "Remove-ItemProperty",
+    "Clear-Content",
+    "clc",
+    "Clear-Item",
+    "cli",
+    "Clear-ItemProperty",
+    "Clear-RecycleBin",
+    "Format-Volume",
+    "Clear-Disk",
+    "Initialize-Disk",
+    "Remove-Partition",
+    "Stop-Process",
+    "spps",
+    "kill",
+    "Stop-Computer",
+    "Restart-Computer",
+    "Stop-Service",
+    "Remove-Service",
+    "Set-Content",
+    "sc.exe",
+    "Out-File",
+    "Move-Item",
+    "mi",
+    "move",
+    "Rename-Item",
+    "rni",
+    "ren",
+    "Invoke-Expression",
+    "iex",
+    "Remove-LocalUser",
+    "Remove-ADUser",
+    "Uninstall-Package",
+    "Remove-AppxPackage",
+    "Disable-LocalUser",
+    "Remove-SmbShare",
+    "Remove-Variable",
+    "Remove-WmiObject",
+    "Remove-CimInstance",
+    "Invoke-WmiMethod",
+    "Invoke-CimMethod",
+    "Start-Process",
+    "saps",
+    "start",
+    "Remove-Job",
+    "Unregister-ScheduledTask",
+    "Register-ScheduledTask",
+    "schtasks",
+    "Set-ExecutionPolicy",
+    "EncodedCommand",
+    "-EncodedCommand",
+    "-enc",
+    "-e",
+    "-ec",
+];
+
+/// Whether a sed command line edits in place or its script writes a file
+/// (`w file`, `W file`, the `s///w` flag) or runs one (`e`): read loosely,
+/// since the floor may over-match.
+fn sed_writes(args: &[String]) -> bool {
+    let in_place = args.iter().any(|a| {
+        a.starts_with("--in-place")
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
+    });
+    // A script command `w`/`W`/`e` or the `s///w` flag: the letter after a
+    // separator or an address, then a space, `;` or the end.
+    let writes = args.iter().filter(|a| !a.starts_with('-')).any(|a| {
+        let chars: Vec<char> = a.chars().collect();
+        chars.iter().enumerate().any(|(i, c)| {
+            matches!(c, 'w' | 'W' | 'e')
+                && (i == 0
+                    || chars
+                        .get(i.wrapping_sub(1))
+                        .is_some_and(|p| !p.is_alphanumeric() || p.is_ascii_digit()))
+                && chars
+                    .get(i + 1)
+                    .is_none_or(|n| n.is_whitespace() || *n == ';')
+        })
+    });
+    in_place || writes
 }
 
 /// Programs that only run the command given in their arguments.

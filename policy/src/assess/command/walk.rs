@@ -280,6 +280,15 @@ impl Walk<'_> {
             stdin.push(target.text);
             return;
         }
+        // `/dev/tcp/host/port` is a connection, not a file: a shell whose
+        // streams go there is a shell handed to the other end.
+        let lower = target.text.to_ascii_lowercase();
+        if lower.starts_with("/dev/tcp/") || lower.starts_with("/dev/udp/") {
+            self.destroy(Some(format!(
+                "`{op}` connects a stream to `{}`, a network socket: it can hand the shell to the other end",
+                shown(&target.text)
+            )));
+        }
         let duplicates = matches!(op, "<&" | ">&")
             && (target.text == "-"
                 || (!target.text.is_empty() && target.text.bytes().all(|b| b.is_ascii_digit())));
