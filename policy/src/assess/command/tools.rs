@@ -639,13 +639,19 @@ pub fn pip(args: &[String]) -> Result<(), Refusal> {
         return Ok(());
     }
     let parsed = with_subcommand("pip", &PIP_GLOBAL, args, pip_table)?;
-    // `list --outdated`/`--uptodate` asks the package index for every
-    // installed package: an outbound read, to a host no argument names.
+    // `list --outdated`/`--uptodate` asks the package index about every
+    // installed package, retrying each request: without a reachable index it
+    // ran past the command oracle's 90 s bound.
     let asks_index = ["-o", "--outdated", "-u", "--uptodate"]
         .iter()
         .any(|o| parsed.has(o));
     if asks_index {
-        return super::net::names(&parsed.program, &[]);
+        return Err(Refusal::new(
+            codes::COMMAND_UNBOUNDED,
+            String::from(
+                "`pip list --outdated` asks the package index about every installed package, with retries: it can run for minutes",
+            ),
+        ));
     }
     Ok(())
 }
