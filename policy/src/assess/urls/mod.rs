@@ -39,6 +39,9 @@ pub struct HostReading {
     pub host: Option<Host>,
     /// Whether the client sends `user:password@` credentials.
     pub userinfo: bool,
+    /// Whether the host is an IPv4 address written other than as four
+    /// decimal parts (`169.254`, `0x7f.1`, `2130706433`, `010.0.0.1`).
+    pub short_v4: bool,
 }
 
 /// How a client splits the text after `scheme:`.
@@ -95,6 +98,7 @@ fn read(text: &str, grammar: &Grammar) -> HostReading {
         client: grammar.client,
         host: None,
         userinfo: false,
+        short_v4: false,
     };
     let Some((_, rest)) = split_scheme(text) else {
         return none;
@@ -147,10 +151,15 @@ fn read(text: &str, grammar: &Grammar) -> HostReading {
     } else {
         Host::Unparseable(format!("{host_text}{port}"))
     };
+    let short_v4 = match &host {
+        Host::V4(ip) => host::fold(&host::percent_decode(host_text)) != ip.to_string(),
+        _ => false,
+    };
     HostReading {
         client: grammar.client,
         host: Some(host),
         userinfo,
+        short_v4,
     }
 }
 
@@ -303,12 +312,27 @@ pub fn url_problems(raw: &str, allow: &[String], deny: &[String]) -> Option<Vec<
     if allow.iter().any(|p| host::matches(p, &whatwg)) {
         return None;
     }
-    host::internal(&whatwg).and_then(|why| {
-        finding(
-            codes::HTTP_LOCAL_TARGET,
-            format!("`{}` {why}", preview(&whatwg.text(), 60)),
-        )
-    })
+    host::internal(&whatwg)
+        .and_then(|why| {
+            finding(
+                codes::HTTP_LOCAL_TARGET,
+                format!("`{}` {why}", preview(&whatwg.text(), 60)),
+            )
+        })
+        .or_else(|| {
+            // `inet_aton` and WHATWG read `169.254` as 169.0.0.254; resolvers
+            // and clients that take only four decimal parts look it up as a
+            // name or refuse it. Not one host in every reading.
+            readings.iter().any(|r| r.short_v4).then(|| {
+                vec![Finding::new(
+                    codes::HTTP_AMBIGUOUS_URL,
+                    format!(
+                        "`{shown}` writes an IPv4 address in a short or numeric form (`{}`), which some clients read as an address and others as a name",
+                        whatwg.text()
+                    ),
+                )]
+            })
+        })
 }
 
 #[cfg(test)]
