@@ -11,6 +11,7 @@ mod readings;
 mod statements;
 mod types;
 mod unbounded;
+mod walk;
 
 use super::{combine, Assessment, Assessor, Verdict};
 use crate::args::string_field;
@@ -24,7 +25,7 @@ use serde_json::{Map, Value};
 use sqlparser::ast::{
     AccessExpr, BinaryOperator, CopySource, CopyTarget, Expr, FunctionArg, FunctionArguments,
     ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor, UtilityOption,
-    Value as SqlValue, Visit, Visitor,
+    Value as SqlValue, Visitor,
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::{Parser, ParserError};
@@ -1266,7 +1267,7 @@ fn check_query(query: &Query, label: &str, allow: &[String]) -> (Verdict, Vec<Fi
         findings: Vec::new(),
     };
     // The visitor never breaks; every nested node is seen.
-    let _ = query.visit(&mut check);
+    let _ = walk::walk(query, &mut check);
     (check.verdict, check.findings)
 }
 
@@ -1285,7 +1286,7 @@ fn check_plan(statement: &Statement, label: &str, allow: &[String]) -> (Verdict,
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
-    let _ = statement.visit(&mut check);
+    let _ = walk::walk(statement, &mut check);
     (check.verdict, check.findings)
 }
 

@@ -13,7 +13,7 @@ use super::{classify, parse_all, parser_dialect, Ctx, QueryCheck};
 use crate::assess::facts::{SqlFacts, SqlStatement, TableName};
 use crate::assess::Verdict;
 use crate::codes;
-use sqlparser::ast::{ObjectName, ObjectNamePart, ObjectType, Statement, Visit};
+use sqlparser::ast::{ObjectName, ObjectNamePart, ObjectType, Statement};
 use sqlparser::tokenizer::Tokenizer;
 use std::ops::ControlFlow;
 
@@ -65,7 +65,7 @@ fn statement(statement: &Statement, ctx: Ctx<'_>) -> SqlStatement {
         verdict: Verdict::ReadOnly,
         findings: Vec::new(),
     };
-    let _ = statement.visit(&mut check);
+    let _ = super::walk::walk(statement, &mut check);
     let (tables, readable) = tables(statement);
     SqlStatement {
         kind: kind(statement),
@@ -105,9 +105,9 @@ fn tables(statement: &Statement) -> (Vec<TableName>, bool) {
         _ => {}
     }
     let mut collected = Vec::new();
-    let _ = sqlparser::ast::visit_relations(statement, |relation| {
+    let _ = super::walk::relations(statement, |relation| {
         collected.push(relation.clone());
-        ControlFlow::<()>::Continue(())
+        ControlFlow::Continue(())
     });
     let mut out: Vec<TableName> = Vec::new();
     let mut readable = true;

@@ -466,7 +466,7 @@ pub fn recursion(query: &Query) -> Option<String> {
         // A CTE recurses when it names itself (T-SQL, Oracle and DB2 need no
         // RECURSIVE keyword; with it, other CTEs of the list need not recurse).
         let recursive =
-            sqlparser::ast::visit_relations(&cte.query, |relation| match relation.0.as_slice() {
+            super::walk::relations(&cte.query, |relation| match relation.0.as_slice() {
                 [part]
                     if part
                         .as_ident()
@@ -588,7 +588,7 @@ fn union_terms<'a>(body: &'a SetExpr, terms: &mut Vec<&'a SetExpr>, distinct: &m
 
 /// Whether a term reads the relation `name` (unqualified, any case).
 fn names(term: &SetExpr, name: &str) -> bool {
-    sqlparser::ast::visit_relations(term, |relation| match relation.0.as_slice() {
+    super::walk::relations(term, |relation| match relation.0.as_slice() {
         [part]
             if part
                 .as_ident()
