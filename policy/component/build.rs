@@ -35,6 +35,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
         .args(["build", "--package", "toolgate-policy", "--lib"])
+        .args(["--features", "component"])
         .args(["--target", TARGET, "--profile", PROFILE])
         .arg("--target-dir")
         .arg(&target_dir);
