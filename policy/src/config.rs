@@ -402,17 +402,17 @@ impl Config {
                 message: format!("expected an object, not {kind}"),
             });
         }
-        let mut de = serde_json::Deserializer::from_str(text);
-        let config: Config = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ConfigError::Invalid {
+                path: String::from("."),
+                message: e.to_string(),
+            })?;
+        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
             ConfigError::Invalid {
                 path,
                 message: e.into_inner().to_string(),
             }
-        })?;
-        de.end().map_err(|e| ConfigError::Invalid {
-            path: String::from("."),
-            message: e.to_string(),
         })?;
         config.validate()?;
         Ok(config)
@@ -714,15 +714,26 @@ mod tests {
         }
     }
 
+    /// A text that is not JSON is named by line and column; a value of the
+    /// wrong shape by its path (the configuration is read as a JSON value first:
+    /// one deserializer for every configuration, about 130 KB less component
+    /// than deserializing the text directly as well).
     #[test]
-    fn errors_carry_the_line() {
+    fn errors_carry_the_line_or_the_path() {
+        let err =
+            Config::from_json("{\n  \"strict\": true,\n  \"denied_tools\": [5,]\n}").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("line 3"), "{text}");
         let err =
             Config::from_json("{\n  \"strict\": true,\n  \"denied_tools\": 5\n}").unwrap_err();
         let text = err.to_string();
-        assert!(
-            text.contains("denied_tools") && text.contains("line 3"),
-            "{text}"
-        );
+        assert!(text.contains("`denied_tools`"), "{text}");
+        let err = Config::from_json(
+            "{\"rules\": [{\"action\": \"allow\", \"match\": {\"sql\": {\"statements\": [1]}}}]}",
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("rules[0]"), "{text}");
     }
 
     #[test]
