@@ -62,6 +62,8 @@ pub const FLOOR_SENSITIVE: &str = "floor.sensitive";
 /// "never drop a table".
 pub const SENSITIVE: &[&str] = &[
     COMMAND_SENSITIVE_PATH,
+    COMMAND_ENVIRONMENT,
+    COMMAND_CREDENTIALS,
     FILE_SENSITIVE_PATH,
     SQL_SECRETS,
     SQL_FILE_ACCESS,
@@ -156,6 +158,9 @@ pub const COMMAND_SYNTAX: &str = "command.syntax";
 pub const COMMAND_UNBOUNDED: &str = "command.unbounded";
 /// Prints the environment or a variable that may hold a secret (`env`, `$TOKEN`).
 pub const COMMAND_ENVIRONMENT: &str = "command.environment";
+/// A command line that prints a stored credential (`gh auth token`, `aws
+/// configure get aws_secret_access_key`, `vault kv get`, `git credential fill`).
+pub const COMMAND_CREDENTIALS: &str = "command.credentials";
 /// A builtin that assigns, evaluates or changes the shell (`read`, `eval`, `export`).
 pub const COMMAND_SHELL_STATE: &str = "command.shell-state";
 

@@ -231,7 +231,7 @@ impl Assessor for HttpAssessor {
             ));
         }
         if let Some(unsafe_method) = methods.iter().find(|m| !SAFE.contains(&m.as_str())) {
-            return with_override(Assessment::single(
+            let mut assessment = Assessment::single(
                 Verdict::Unproven,
                 described,
                 Finding::new(
@@ -241,7 +241,18 @@ impl Assessor for HttpAssessor {
                         preview(unsafe_method, 20)
                     ),
                 ),
-            ));
+            );
+            // Where it goes still counts: a PUT to the metadata address hands
+            // out its token, a POST to loopback drives a local daemon. The
+            // floor reads these findings whatever the model's rating.
+            if let Ok(url) = &url {
+                if let Some(findings) =
+                    super::urls::url_problems(url, &self.allow_hosts, &self.deny_hosts)
+                {
+                    assessment.findings.extend(findings);
+                }
+            }
+            return with_override(assessment);
         }
         let url = match url {
             Ok(url) => url,

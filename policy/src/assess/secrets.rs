@@ -304,12 +304,59 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Name(".history"), Credentials),
     rule(Name(".sh_history"), Credentials),
     rule(Name(".pry_history"), Credentials),
+    // More histories, by shell, REPL and client.
+    rule(Name(".zhistory"), Credentials),
+    rule(Name(".ash_history"), Credentials),
+    rule(Pair("zsh", "history"), Credentials),
+    rule(Name("history.sqlite"), Credentials),
+    rule(Name("repl_history.jl"), Credentials),
+    rule(Name(".scala_history"), Credentials),
+    rule(Name(".rhistory"), Credentials),
+    rule(Name(".dbshell"), Credentials),
+    rule(Name("mongosh_repl_history"), Credentials),
+    rule(Pair("atuin", "history.db"), Credentials),
+    rule(Pair("mc", "history"), Credentials),
+    // Session cookies and tokens of desktops, runtimes and tools.
+    rule(Name(".xauthority"), Credentials),
+    rule(Pair(".vnc", "passwd"), Credentials),
+    rule(Name(".erlang.cookie"), Credentials),
+    rule(Suffix(".keyring"), Credentials),
+    rule(Pair("huggingface", "token"), Credentials),
+    rule(Pair("huggingface", "stored_tokens"), Credentials),
+    rule(Pair(".kaggle", "kaggle.json"), Credentials),
+    rule(Name(".credentials.json"), Credentials),
+    rule(Name(".credentials"), Credentials),
+    rule(Pair("github-copilot", "hosts.json"), Credentials),
+    rule(Pair("github-copilot", "apps.json"), Credentials),
+    rule(Pair(".config", "glab-cli"), Keys),
+    rule(Pair(".config", "age"), Keys),
+    rule(Directory(".age"), Keys),
+    rule(Pair(".mc", "config.json"), Credentials),
+    rule(Directory(".fly"), Keys),
+    rule(Pair(".wrangler", "config"), Keys),
+    rule(Pair(".config", "stripe"), Keys),
+    rule(Under("/var/lib/tailscale"), System),
+    rule(Pair(".purple", "accounts.xml"), Credentials),
+    rule(Pair("filezilla", "sitemanager.xml"), Credentials),
+    rule(Pair("filezilla", "recentservers.xml"), Credentials),
+    rule(Suffix(".tfstate"), Credentials),
+    rule(Suffix(".p8"), Credentials),
+    rule(Suffix(".pkcs12"), Credentials),
+    rule(Suffix(".keytab"), Credentials),
+    // Servers' own credential stores.
+    rule(Pair("mysql", "user.myd"), System),
+    rule(Under("/var/lib/krb5kdc"), System),
+    rule(Under("/var/kerberos/krb5kdc"), System),
+    rule(Under("/var/lib/sss"), System),
 ];
 
 /// Endings that keep a copy of a file under another name (`key.pem.bak`,
-/// `.env~`, `id_rsa.orig`): the copy is as secret as the file.
+/// `.env~`, `id_rsa.orig`), rotate it (`.1`), or compress or archive it
+/// (`.zsh_history.gz`, `credentials.json.zst`: `zcat` prints the plain text):
+/// the copy is as secret as the file.
 const BACKUP_ENDINGS: &[&str] = &[
-    "~", ".bak", ".old", ".orig", ".save", ".swp", ".swo", ".backup", ".copy", ".1",
+    "~", ".bak", ".old", ".orig", ".save", ".swp", ".swo", ".backup", ".copy", ".0", ".1", ".2",
+    ".gz", ".xz", ".bz2", ".zst", ".lz4", ".lzma", ".lz", ".z", ".br", ".tar", ".zip", ".7z",
 ];
 
 /// Files under the secret locations that only describe the machine (CPU,

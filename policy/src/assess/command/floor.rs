@@ -68,6 +68,297 @@ const CLOUD_CLIS: &[&str] = &[
     "ibmcloud",
 ];
 
+/// Command lines that print a stored credential: the program, then words that
+/// must follow in this order (other words, options with their values, may come
+/// between: `gcloud --project p auth print-access-token`). They need no file a
+/// path check could see, so the floor names them.
+const CREDENTIAL_PRINTERS: &[(&str, &[&str])] = &[
+    ("gh", &["auth", "token"]),
+    ("gh", &["auth", "status", "--show-token"]),
+    ("gh", &["auth", "status", "-t"]),
+    ("glab", &["auth", "status", "--show-token"]),
+    ("gcloud", &["auth", "print-access-token"]),
+    ("gcloud", &["auth", "print-identity-token"]),
+    ("gcloud", &["auth", "print-refresh-token"]),
+    ("gcloud", &["config", "config-helper"]),
+    ("gcloud", &["secrets", "versions", "access"]),
+    ("aws", &["configure", "get"]),
+    ("aws", &["configure", "export-credentials"]),
+    ("aws", &["sts", "get-session-token"]),
+    ("aws", &["sts", "assume-role"]),
+    ("aws", &["ecr", "get-login-password"]),
+    ("aws", &["secretsmanager", "get-secret-value"]),
+    ("aws", &["ssm", "get-parameter"]),
+    ("aws", &["ssm", "get-parameters"]),
+    ("aws", &["sso", "get-role-credentials"]),
+    ("aws", &["codeartifact", "get-authorization-token"]),
+    ("az", &["account", "get-access-token"]),
+    ("az", &["keyvault", "secret", "show"]),
+    ("az", &["keyvault", "secret", "download"]),
+    ("az", &["storage", "account", "keys"]),
+    ("vault", &["kv", "get"]),
+    ("vault", &["read"]),
+    ("vault", &["print", "token"]),
+    ("vault", &["token", "lookup"]),
+    ("git", &["credential", "fill"]),
+    ("git", &["credential-store", "get"]),
+    ("git", &["credential-cache", "get"]),
+    ("kubectl", &["config", "view", "--raw"]),
+    ("kubectl", &["get", "secret"]),
+    ("kubectl", &["get", "secrets"]),
+    ("kubectl", &["describe", "secret"]),
+    ("kubectl", &["create", "token"]),
+    ("oc", &["whoami", "--show-token"]),
+    ("oc", &["whoami", "-t"]),
+    ("security", &["find-generic-password"]),
+    ("security", &["find-internet-password"]),
+    ("security", &["dump-keychain"]),
+    ("op", &["read"]),
+    ("op", &["item", "get"]),
+    ("pass", &["show"]),
+    ("gopass", &["show"]),
+    ("bw", &["get"]),
+    ("lpass", &["show"]),
+    ("keepassxc-cli", &["show"]),
+    ("secret-tool", &["lookup"]),
+    ("heroku", &["auth:token"]),
+    ("heroku", &["config"]),
+    ("doctl", &["auth", "token"]),
+    ("fly", &["auth", "token"]),
+    ("flyctl", &["auth", "token"]),
+    ("npm", &["token", "create"]),
+    ("docker", &["secret", "inspect"]),
+    ("terraform", &["output", "-raw"]),
+    ("terraform", &["output", "-json"]),
+    ("terraform", &["show", "-json"]),
+];
+
+/// Which stored credential a command line prints, if it names one: a row of
+/// [`CREDENTIAL_PRINTERS`], or any `docker-credential-*` helper's `get`.
+pub fn prints_credentials(program: &str, args: &[String]) -> Option<String> {
+    if program.starts_with("docker-credential-") && args.iter().any(|a| a == "get") {
+        return Some(format!("`{program} get` prints a registry credential"));
+    }
+    CREDENTIAL_PRINTERS
+        .iter()
+        .filter(|(p, _)| *p == program)
+        .find(|(_, words)| {
+            let mut rest = args.iter();
+            words.iter().all(|w| rest.any(|a| a == w))
+        })
+        .map(|(p, words)| format!("`{p} {}` prints a stored credential", words.join(" ")))
+}
+
+/// What an HTTP client's words send or reach: files it uploads or reads
+/// requests from, and words that may be URLs. Over-matches (the floor only
+/// asks a person): every operand may be a URL, with or without a scheme
+/// (`curl 169.254.169.254/latest`), and so may a proxy.
+#[derive(Debug, Default)]
+pub struct ClientWords {
+    /// Files whose bytes go out (`-d @F`, `-F x=@F`, `-T F`, `-H @F`,
+    /// `--post-file=F`, httpie's `field@F`) or that configure the request
+    /// (`-K F`, `-b F`, `-i F`).
+    pub files: Vec<String>,
+    /// Words that may name the target or a proxy.
+    pub urls: Vec<String>,
+}
+
+/// How a client's option takes its value.
+#[derive(Clone, Copy, PartialEq)]
+enum Value {
+    /// A file the client reads and sends or obeys.
+    File,
+    /// Sent; a file when it starts with `@` (a form field's `=@`/`=<`; a
+    /// cookie option's value without `=`).
+    Data,
+    /// A host the request goes through.
+    Proxy,
+    /// Anything else with a value (outputs, methods, timeouts).
+    Plain,
+}
+
+/// The options with a value of each client, per its manual (options not
+/// listed take none, so the next word stays an operand).
+const CLIENT_OPTIONS: &[(&str, &[(&str, Value)])] = &[
+    (
+        "curl",
+        &[
+            ("-T", Value::File),
+            ("--upload-file", Value::File),
+            ("-K", Value::File),
+            ("--config", Value::File),
+            ("-d", Value::Data),
+            ("--data", Value::Data),
+            ("--data-binary", Value::Data),
+            ("--data-urlencode", Value::Data),
+            ("--data-ascii", Value::Data),
+            ("--json", Value::Data),
+            ("-F", Value::Data),
+            ("--form", Value::Data),
+            ("-H", Value::Data),
+            ("--header", Value::Data),
+            ("-b", Value::Data),
+            ("--cookie", Value::Data),
+            ("-x", Value::Proxy),
+            ("--proxy", Value::Proxy),
+            ("--preproxy", Value::Proxy),
+            ("--connect-to", Value::Proxy),
+            ("--resolve", Value::Proxy),
+            ("--url", Value::Proxy),
+            ("-A", Value::Plain),
+            ("-c", Value::Plain),
+            ("-C", Value::Plain),
+            ("-D", Value::Plain),
+            ("-e", Value::Plain),
+            ("-E", Value::Plain),
+            ("-m", Value::Plain),
+            ("-o", Value::Plain),
+            ("-P", Value::Plain),
+            ("-Q", Value::Plain),
+            ("-r", Value::Plain),
+            ("-t", Value::Plain),
+            ("-u", Value::Plain),
+            ("-U", Value::Plain),
+            ("-w", Value::Plain),
+            ("-X", Value::Plain),
+            ("-y", Value::Plain),
+            ("-Y", Value::Plain),
+            ("-z", Value::Plain),
+            ("--output", Value::Plain),
+            ("--request", Value::Plain),
+            ("--user", Value::Plain),
+            ("--user-agent", Value::Plain),
+            ("--max-time", Value::Plain),
+            ("--write-out", Value::Plain),
+            ("--cookie-jar", Value::Plain),
+            ("--referer", Value::Plain),
+            ("--unix-socket", Value::Plain),
+            ("--retry", Value::Plain),
+        ],
+    ),
+    (
+        "wget",
+        &[
+            ("-i", Value::File),
+            ("--input-file", Value::File),
+            ("--post-file", Value::File),
+            ("--body-file", Value::File),
+            ("--load-cookies", Value::File),
+            ("-e", Value::Plain),
+            ("--execute", Value::Plain),
+            ("-a", Value::Plain),
+            ("-A", Value::Plain),
+            ("-B", Value::Plain),
+            ("-D", Value::Plain),
+            ("-I", Value::Plain),
+            ("-l", Value::Plain),
+            ("-o", Value::Plain),
+            ("-O", Value::Plain),
+            ("-P", Value::Plain),
+            ("-Q", Value::Plain),
+            ("-R", Value::Plain),
+            ("-t", Value::Plain),
+            ("-T", Value::Plain),
+            ("-U", Value::Plain),
+            ("-w", Value::Plain),
+            ("-X", Value::Plain),
+            ("--output-document", Value::Plain),
+            ("--method", Value::Plain),
+            ("--post-data", Value::Plain),
+            ("--body-data", Value::Plain),
+            ("--header", Value::Plain),
+            ("--user", Value::Plain),
+            ("--password", Value::Plain),
+        ],
+    ),
+    (
+        "aria2c",
+        &[
+            ("-i", Value::File),
+            ("--input-file", Value::File),
+            ("-d", Value::Plain),
+            ("-o", Value::Plain),
+            ("--all-proxy", Value::Proxy),
+            ("--http-proxy", Value::Proxy),
+        ],
+    ),
+];
+
+/// Clients whose operands are httpie's request items (`field@FILE` sends a
+/// file; `:3000/x` is a port on this machine).
+const ITEM_CLIENTS: &[&str] = &["http", "https", "xh", "xhs"];
+
+/// The files and possible targets of an HTTP client's words, if `program`
+/// is one.
+pub fn client_words(program: &str, args: &[String]) -> Option<ClientWords> {
+    let options: &[(&str, Value)] = match CLIENT_OPTIONS.iter().find(|(p, _)| *p == program) {
+        Some((_, options)) => options,
+        None if ITEM_CLIENTS.contains(&program) || program == "wget2" => &[],
+        None => return None,
+    };
+    let mut out = ClientWords::default();
+    let mut seen_url = false;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let (name, attached) = match word.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
+            _ if word.len() > 2 && word.starts_with('-') && !word.starts_with("--") => (
+                word.get(..2).unwrap_or(word),
+                word.get(2..).map(str::to_owned),
+            ),
+            _ => (word.as_str(), None),
+        };
+        if let Some((_, kind)) = options.iter().find(|(o, _)| *o == name) {
+            let Some(value) = attached.or_else(|| words.next().cloned()) else {
+                continue;
+            };
+            match kind {
+                Value::File => out.files.push(value),
+                Value::Proxy => out.urls.push(value),
+                Value::Plain => {}
+                Value::Data => {
+                    let named = value
+                        .find("=@")
+                        .or_else(|| value.find("=<"))
+                        .and_then(|at| value.get(at + 2..));
+                    if let Some(file) = value.strip_prefix('@').or(named) {
+                        // A form field's options follow the file (`=@f;type=x`).
+                        out.files
+                            .push(file.split(';').next().unwrap_or(file).to_owned());
+                    } else if (name == "-b" || name == "--cookie") && !value.contains('=') {
+                        out.files.push(value);
+                    }
+                }
+            }
+            continue;
+        }
+        if word.starts_with('-') {
+            continue;
+        }
+        if ITEM_CLIENTS.contains(&program) {
+            // `[METHOD] URL [ITEM…]`: the method is upper-case letters, the
+            // first other operand the URL, the rest request items.
+            if !seen_url && !word.is_empty() && word.bytes().all(|b| b.is_ascii_uppercase()) {
+                continue;
+            }
+            if seen_url {
+                if let Some(at) = word.find('@').filter(|at| *at > 0) {
+                    let file = word.get(at + 1..).unwrap_or("");
+                    out.files.push(file.to_owned());
+                }
+                continue;
+            }
+            seen_url = true;
+            if word.starts_with(':') {
+                out.urls.push(format!("localhost{word}"));
+                continue;
+            }
+        }
+        out.urls.push(word.clone());
+    }
+    Some(out)
+}
+
 /// What a program of the infrastructure, database or hosting kind destroys.
 /// `input` is text it reads on standard input (here-documents, here-strings).
 pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Option<&'static str> {

@@ -27,7 +27,9 @@ impl Args {
     /// executes or reads a file it was not given.
     pub fn tolerates_expansion(&self) -> bool {
         match self {
-            Args::Grammar(_, grammar) => grammar.tolerant,
+            // A glob may become several words: a program that reads a bounded
+            // number of operands sets or writes with the next one (`hostname`).
+            Args::Grammar(_, grammar) => grammar.tolerant && grammar.max_operands == usize::MAX,
             Args::Check(program, _) => *program == "echo",
         }
     }
@@ -40,7 +42,12 @@ impl Args {
     pub fn tolerates_appended_words(&self) -> bool {
         match self {
             Args::Grammar(_, grammar) => {
-                grammar.tolerant && grammar.operands == Kind::Text && grammar.then.is_none()
+                // Any number of words may come: with a bounded operand count
+                // the next one is a value to set (`echo evil | xargs hostname`).
+                grammar.tolerant
+                    && grammar.operands == Kind::Text
+                    && grammar.then.is_none()
+                    && grammar.max_operands == usize::MAX
             }
             Args::Check(program, _) => *program == "echo",
         }

@@ -572,6 +572,11 @@ impl Walk<'_> {
                 judge_line,
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
+                // A client the read-only grammar did not prove is still read
+                // for where it goes and what it sends, for the floor.
+                if !codes::SENSITIVE.contains(&code) {
+                    self.client_floor(&program, texts.get(at + 1..).unwrap_or_default());
+                }
                 self.report.unproven(code, message);
             }
             if let Some(why) = unbounded::unbounded(&texts, &stdin, bounded) {
@@ -590,6 +595,9 @@ impl Walk<'_> {
             }
         }
         let rest = texts.get(at + 1..).unwrap_or_default();
+        if let Some(what) = floor::prints_credentials(&program, rest) {
+            self.report.unproven(codes::COMMAND_CREDENTIALS, what);
+        }
         let destroys = destruction(&texts, self.depth, judge_line)
             .or_else(|| {
                 floor::infrastructure(&program, rest, &stdin).map(|w| format!("`{program}` {w}"))
@@ -605,6 +613,45 @@ impl Walk<'_> {
                 })
             });
         self.destroy(destroys);
+    }
+
+    /// An HTTP client's uploads of secret files and targets inside the
+    /// network, reported as the read-only checks would (the floor reads them
+    /// whatever the model's rating).
+    fn client_floor(&mut self, program: &str, args: &[String]) {
+        let Some(words) = floor::client_words(program, args) else {
+            return;
+        };
+        for file in &words.files {
+            if let Some(why) = self.places.secret(file, false) {
+                self.report.unproven(
+                    codes::COMMAND_SENSITIVE_PATH,
+                    format!("`{program}` sends `{}`, which {why}", shown(file)),
+                );
+            }
+        }
+        let rule = super::net::rule();
+        for word in &words.urls {
+            let url = if word.contains("://") {
+                word.clone()
+            } else {
+                format!("http://{word}")
+            };
+            let found =
+                crate::assess::urls::url_problems(&url, &rule.allow_hosts, &rule.deny_hosts)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .find(|f| codes::SENSITIVE.contains(&f.code.as_str()));
+            if let Some(finding) = found {
+                let code = codes::SENSITIVE
+                    .iter()
+                    .find(|c| **c == finding.code)
+                    .copied()
+                    .unwrap_or(codes::HTTP_LOCAL_TARGET);
+                self.report
+                    .unproven(code, format!("`{program}`: {}", finding.message));
+            }
+        }
     }
 
     /// `: > file`, `> file`: a redirection that empties a file, or any write

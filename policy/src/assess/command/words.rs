@@ -110,6 +110,13 @@ pub(super) fn check_words(
         };
         return match inner {
             Some(inner) => check_words(inner, &inner_shape, depth + 1, inner_from_stdin),
+            // The command itself comes from `xargs`'s input: `echo rm -rf / |
+            // xargs nice`, `… | xargs env`, `… | xargs xargs` (the inner `xargs`
+            // runs the words it is given as a command).
+            None if from_stdin => Err((
+                codes::COMMAND_EXPANSION,
+                format!("`xargs` gives `{name}` the command it runs, from its input"),
+            )),
             None if name == "env" => Err((
                 codes::COMMAND_ENVIRONMENT,
                 String::from("`env` prints the environment, which may hold tokens and keys"),
@@ -169,7 +176,11 @@ pub(super) fn static_code(code: &str) -> &'static str {
         codes::COMMAND_SYNTAX,
         codes::COMMAND_UNBOUNDED,
         codes::COMMAND_ENVIRONMENT,
+        codes::COMMAND_CREDENTIALS,
         codes::COMMAND_SHELL_STATE,
+        codes::HTTP_LOCAL_TARGET,
+        codes::HTTP_USERINFO,
+        codes::HTTP_DENIED_HOST,
     ]
     .into_iter()
     .find(|c| *c == code)
@@ -233,7 +244,13 @@ pub(super) fn check_shell(
         ));
     }
     let outcome = (shape.judge_line)(script, depth + 1, shape.places);
-    match outcome.report.findings.into_iter().next() {
+    // The finding the floor reads (a secret, a credential, an internal
+    // target) is the one to carry out of the script; otherwise the first.
+    let findings = outcome.report.findings;
+    let sensitive = findings
+        .iter()
+        .position(|f| codes::SENSITIVE.contains(&f.code.as_str()));
+    match findings.into_iter().nth(sensitive.unwrap_or(0)) {
         Some(finding) if outcome.report.unproven => Err((
             static_code(&finding.code),
             format!("inside `{name} -c`: {}", finding.message),
