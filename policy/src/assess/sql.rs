@@ -404,6 +404,21 @@ fn destroys(word: &str) -> bool {
         "bypassrls",
         "identified",
         "password",
+        // Acting as another role, giving objects away, stopping the server,
+        // discarding logs or restoring over a database (MySQL `RESET MASTER`,
+        // `PURGE BINARY LOGS`, T-SQL `RESTORE … WITH REPLACE`, `BACKUP … TO`).
+        "role",
+        "authorization",
+        // A schema change that did not parse may drop or rewrite columns.
+        "alter",
+        "owner",
+        "shutdown",
+        "reset",
+        "purge",
+        "restore",
+        "backup",
+        "replace",
+        "blackhole",
     ];
     // No name on either list is longer than this: skip the allocation.
     if word.len() > 40 {

@@ -527,7 +527,110 @@ pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
         "diskpart" | "diskpart.exe" | "vssadmin" | "vssadmin.exe" | "wbadmin" | "wbadmin.exe"
         | "bcdedit" | "bcdedit.exe" | "taskkill" | "taskkill.exe" | "format.com" | "takeown"
         | "takeown.exe" => "deletes, formats or stops (a Windows command)",
-        p if p.starts_with("mkfs") => "formats a file system",
+        p if p.starts_with("mkfs") || p.starts_with("mke2fs") || p.starts_with("mkdosfs") => {
+            "formats a file system"
+        }
+        "sgdisk" | "cgdisk" | "mdadm" | "badblocks" if !args.is_empty() => "overwrites disks",
+        "zfs" | "zpool" if has("destroy") || has("rollback") || has("labelclear") => {
+            "destroys a pool, a file system or its snapshots"
+        }
+        "lvremove" | "vgremove" | "pvremove" | "lvreduce" | "vgreduce" => "removes volumes",
+        "cryptsetup"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "erase"
+                        | "luksErase"
+                        | "luksFormat"
+                        | "luksKillSlot"
+                        | "luksRemoveKey"
+                        | "reencrypt"
+                )
+            }) =>
+        {
+            "destroys encryption keys or data"
+        }
+        // `ln -sf /dev/null FILE`, `ln -f A B`: a forced link replaces the
+        // file at its target name.
+        "ln" if args.iter().any(|a| {
+            a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
+        }) =>
+        {
+            "replaces files with links"
+        }
+        "chmod" | "chown" | "chgrp"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "/" | "/*" | "~" | "/etc" | "/usr" | "/bin" | "/var" | "/home"
+                )
+            }) =>
+        {
+            "changes permissions of the system"
+        }
+        "passwd" | "chpasswd" | "usermod" | "chage" | "gpasswd" | "pwunconv"
+            if !args.is_empty() =>
+        {
+            "changes accounts or their passwords"
+        }
+        "sysctl" if args.iter().any(|a| a == "-w" || a.contains('=')) => "changes the kernel",
+        "swapoff" | "umount" | "losetup" if !args.is_empty() => "detaches storage",
+        // Frameworks' database resets.
+        "rails" | "rake" | "bin/rails"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "db:drop"
+                        | "db:reset"
+                        | "db:purge"
+                        | "db:schema:load"
+                        | "db:setup"
+                        | "db:migrate:reset"
+                        | "db:truncate_all"
+                )
+            }) =>
+        {
+            "drops or resets the database"
+        }
+        "php" | "artisan"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "migrate:fresh"
+                        | "migrate:reset"
+                        | "migrate:refresh"
+                        | "db:wipe"
+                        | "migrate:rollback"
+                )
+            }) =>
+        {
+            "drops or resets the database"
+        }
+        "python" | "python3" | "manage.py" | "django-admin"
+            if args
+                .iter()
+                .any(|a| matches!(a.as_str(), "flush" | "reset_db" | "sqlflush")) =>
+        {
+            "empties the database"
+        }
+        "prisma" | "npx" | "bunx" | "pnpx"
+            if has("reset") && args.iter().any(|a| a == "migrate" || a == "db") =>
+        {
+            "drops or resets the database"
+        }
+        "prisma" | "npx" | "bunx" | "pnpx" if has("--force-reset") || has("--accept-data-loss") => {
+            "drops or resets the database"
+        }
+        "knex" | "sequelize" | "typeorm" | "alembic" | "flask"
+            if args.iter().any(|a| {
+                a.contains("rollback")
+                    || a.contains("drop")
+                    || a == "downgrade"
+                    || a.contains(":undo")
+            }) =>
+        {
+            "drops or rolls back the database"
+        }
         _ => return None,
     };
     Some(what)

@@ -681,6 +681,15 @@ impl Walk<'_> {
                 "/dev/mmcblk",
                 "/dev/disk",
                 "/dev/mapper",
+                // The kernel's triggers and settings: `echo c >
+                // /proc/sysrq-trigger` crashes the machine, `/proc/sys/…`
+                // and `/sys/…` change it, `/dev/mem` is its memory.
+                "/proc/sysrq-trigger",
+                "/proc/sys/",
+                "/sys/",
+                "/dev/mem",
+                "/dev/kmem",
+                "/dev/port",
             ]
             .iter()
             .any(|d| target.starts_with(d));
@@ -689,7 +698,7 @@ impl Walk<'_> {
                 && !matches!(target.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr");
             if writes && disk {
                 self.destroy(Some(format!(
-                    "writes onto the disk device `{}`",
+                    "writes onto the disk device or kernel file `{}`",
                     shown(&target)
                 )));
             } else if truncates {

@@ -4,7 +4,10 @@
 //! (queries, `EXPLAIN`, `SHOW` of a variable, `PRAGMA`, `COPY … TO STDOUT`),
 //! can end in an allow.
 
-use sqlparser::ast::{AlterTableOperation, Query, Statement};
+use sqlparser::ast::{
+    AlterColumnOperation, AlterTableOperation, OnConflict, OnConflictAction, OnInsert, Query, Set,
+    Statement,
+};
 
 /// What kind of statement this is, for the read-only proof and the floor.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +74,10 @@ pub fn form(statement: &Statement) -> Form<'_> {
             Form::Block(statements)
         }
         Statement::StartTransaction { .. } => Form::Session("opens a transaction"),
+        // Acting as another role or user undoes every privilege check after it.
+        Statement::Set(Set::SetRole { .. } | Set::SetSessionAuthorization(_)) => {
+            Form::Destroys("acts as another role or user")
+        }
         Statement::Set { .. } => Form::Session("sets a session setting, role or variable"),
         Statement::Use { .. } => {
             Form::Session("changes the default database, schema, role or warehouse")
@@ -139,6 +146,22 @@ pub fn form(statement: &Statement) -> Form<'_> {
         Statement::Kill { .. } => Form::Destroys("kills a session or query"),
         Statement::Msck { .. } => Form::Destroys("repairs (and may drop) table partitions"),
         Statement::Insert(insert) if insert.overwrite => Form::Destroys("overwrites a table"),
+        // An upsert or `REPLACE` overwrites the rows it collides with.
+        Statement::Insert(insert)
+            if insert.replace_into
+                || matches!(
+                    insert.on,
+                    Some(
+                        OnInsert::DuplicateKeyUpdate(_)
+                            | OnInsert::OnConflict(OnConflict {
+                                action: OnConflictAction::DoUpdate(_),
+                                ..
+                            })
+                    )
+                ) =>
+        {
+            Form::Destroys("overwrites the rows it collides with")
+        }
         Statement::CreateTable(create) if create.or_replace => {
             Form::Destroys("replaces a table and its rows")
         }
@@ -218,5 +241,12 @@ fn drops_data(operation: &AlterTableOperation) -> bool {
             | AlterTableOperation::DropForeignKey { .. }
             | AlterTableOperation::DropIndex { .. }
             | AlterTableOperation::DropProjection { .. }
+            // Handing a table to another owner gives away every right on it.
+            | AlterTableOperation::OwnerTo { .. }
+            // A new type computed `USING` an expression rewrites every value.
+            | AlterTableOperation::AlterColumn {
+                op: AlterColumnOperation::SetDataType { using: Some(_), .. },
+                ..
+            }
     )
 }
