@@ -343,7 +343,166 @@ impl Assessor for FileAssessor {
                 ),
             ),
         };
-        Assessment::single(verdict, described, finding)
+        let mut assessment = Assessment::single(verdict, described, finding);
+        self.floor_findings(args, operation, &mut assessment);
+        assessment
+    }
+}
+
+/// Argument names that hold a path whatever the tool calls its path field:
+/// the floor reads them all (a copy's source, an upload's file, a path given
+/// in a field the schema does not name).
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "paths",
+    "source",
+    "src",
+    "destination",
+    "dest",
+    "from",
+    "to",
+    "target",
+    "file",
+    "files",
+    "file_path",
+    "filepath",
+    "filename",
+    "file_name",
+    "old_path",
+    "new_path",
+    "directory",
+    "dir",
+    "input",
+    "output",
+];
+
+/// Paths whose writes run code later (at login, by cron or a service manager,
+/// in git) or change the machine itself (disks, kernel settings).
+const RUNS_LATER: &[&str] = &[
+    "/.bashrc",
+    "/.bash_profile",
+    "/.bash_login",
+    "/.bash_logout",
+    "/.profile",
+    "/.zshrc",
+    "/.zprofile",
+    "/.zshenv",
+    "/.zlogin",
+    "/.login",
+    "/.cshrc",
+    "/.tcshrc",
+    "/config.fish",
+    "/.pam_environment",
+    "/.xinitrc",
+    "/.xprofile",
+    "/etc/profile",
+    "/etc/rc.local",
+    "/etc/ld.so.preload",
+    "/etc/environment",
+];
+/// Directories under which a write runs code later, anywhere in a path
+/// (a home's, a repository's).
+const RUNS_LATER_WITHIN: &[&str] = &[
+    "/.git/hooks/",
+    "/.config/systemd/",
+    "/.config/autostart/",
+    "/library/launchagents/",
+    "/library/launchdaemons/",
+];
+/// System locations where a write runs code later or changes the machine
+/// (absolute paths only).
+const SYSTEM_PLACES: &[&str] = &[
+    "/etc/cron",
+    "/var/spool/cron/",
+    "/etc/systemd/",
+    "/etc/init.d/",
+    "/etc/profile.d/",
+    "/etc/sudoers",
+    "/etc/xdg/autostart/",
+    "/dev/",
+    "/proc/sys",
+    "/sys/",
+];
+/// Device files a write to is harmless.
+const HARMLESS_DEVICES: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
+
+impl FileAssessor {
+    /// What the floor must see beyond the operation's own check: a secret
+    /// named in any path argument, whatever the operation; a write that runs
+    /// code later or changes the machine; a write that empties a file.
+    fn floor_findings(&self, args: &Map<String, Value>, operation: &str, out: &mut Assessment) {
+        let mut values: Vec<(&str, &str)> = Vec::new();
+        for (key, value) in args {
+            let lower = key.to_ascii_lowercase();
+            if !(PATH_KEYS.contains(&lower.as_str()) || *key == self.path_field) {
+                continue;
+            }
+            match value {
+                Value::String(text) => values.push((key, text)),
+                Value::Array(items) => {
+                    values.extend(
+                        items
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .map(|t| (key.as_str(), t)),
+                    );
+                }
+                _ => {}
+            }
+        }
+        let sensitive_already = out
+            .findings
+            .iter()
+            .any(|f| f.code == codes::FILE_SENSITIVE_PATH);
+        if !sensitive_already {
+            if let Some((key, text, why)) = values
+                .iter()
+                .take(64)
+                .find_map(|(k, t)| secret_path(t).map(|why| (*k, *t, why)))
+            {
+                out.findings.push(Finding::new(
+                    codes::FILE_SENSITIVE_PATH,
+                    format!(
+                        "`{key}` names `{}`, which {why}",
+                        crate::text::preview(text, 80)
+                    ),
+                ));
+            }
+        }
+        let effect = effect_of(operation);
+        if effect == Some(Effect::Reads) {
+            return;
+        }
+        let runs_later = values.iter().take(64).find(|(_, text)| {
+            paths::readings(text).unwrap_or_default().iter().any(|r| {
+                let t = r.text().to_ascii_lowercase();
+                let anchored = format!("/{}", t.trim_start_matches('/'));
+                RUNS_LATER.iter().any(|n| anchored.ends_with(n))
+                    || RUNS_LATER_WITHIN.iter().any(|d| anchored.contains(d))
+                    || (t.starts_with('/')
+                        && !HARMLESS_DEVICES.contains(&t.as_str())
+                        && SYSTEM_PLACES.iter().any(|d| t.starts_with(d)))
+            })
+        });
+        if let Some((key, text)) = runs_later {
+            out.verdict = Verdict::Destructive;
+            out.findings.push(Finding::new(
+                codes::FILE_WRITE,
+                format!(
+                    "`{key}` names `{}`: a write there runs code later or changes the machine",
+                    crate::text::preview(text, 80)
+                ),
+            ));
+        }
+        let empties = effect == Some(Effect::Writes)
+            && matches!(args.get("content"), Some(Value::String(c)) if c.is_empty());
+        if empties {
+            out.verdict = Verdict::Destructive;
+            out.findings.push(Finding::new(
+                codes::FILE_WRITE,
+                String::from("an empty write empties the file"),
+            ));
+        }
     }
 }
 

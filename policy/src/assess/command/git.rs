@@ -12,6 +12,8 @@
 
 use super::grammar::{parse, Grammar, Parsed, BASE};
 use super::refusal::Refusal;
+use crate::codes;
+use crate::text::preview;
 
 const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
     Grammar {
@@ -782,16 +784,47 @@ fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
         }
         _ => false,
     };
-    if shape_ok {
-        Ok(())
-    } else {
-        Err(Refusal::argument(
+    if !shape_ok {
+        return Err(Refusal::argument(
             program,
             &args.join(" "),
             "is not one of the exact read shapes (another shape may set a value)",
-        ))
+        ));
     }
+    // The name read: a setting that holds a credential is read as the
+    // configuration file that holds it would be (`sendemail.smtpPass`,
+    // `http.<url>.extraHeader` with a CI token); `--get-urlmatch http URL`
+    // prints a whole section for the URL.
+    let name = parsed
+        .operands
+        .first()
+        .map(|n| n.to_ascii_lowercase())
+        .unwrap_or_default();
+    let whole_section = actions.as_slice() == ["--get-urlmatch"] && !name.contains('.');
+    if whole_section || CREDENTIAL_SETTINGS.iter().any(|c| name.contains(c)) {
+        return Err(Refusal::new(
+            codes::COMMAND_SENSITIVE_PATH,
+            format!(
+                "`{program} {}` reads a setting that may hold a credential",
+                preview(&name, 60)
+            ),
+        ));
+    }
+    Ok(())
 }
+
+/// Words in the names of git settings that hold credentials.
+const CREDENTIAL_SETTINGS: &[&str] = &[
+    "pass",
+    "token",
+    "secret",
+    "extraheader",
+    "credential",
+    "cookie",
+    "proxy",
+    "auth",
+    "private",
+];
 
 /// `stash list` and `stash show`.
 fn stash(_: &str, args: &[String]) -> Result<(), Refusal> {

@@ -778,6 +778,26 @@ fn curl_whole(parsed: &Parsed) -> Result<(), Refusal> {
         .map(String::as_str)
         .chain(parsed.values("--url"))
         .collect();
+    // A method named by an override header or a `_method` parameter is the
+    // method many servers run, as `http_request` reads it.
+    let texts: Vec<serde_json::Value> = parsed
+        .values("-H")
+        .chain(parsed.values("--header"))
+        .chain(urls.iter().copied())
+        .map(|t| serde_json::Value::String(t.to_owned()))
+        .collect();
+    for named in crate::assess::overrides::overrides(&serde_json::Value::Array(texts)) {
+        let safe = named
+            .as_deref()
+            .is_some_and(|m| matches!(m.to_ascii_uppercase().as_str(), "GET" | "HEAD" | "OPTIONS"));
+        if !safe {
+            return Err(Refusal::argument(
+                "curl",
+                named.as_deref().unwrap_or("?"),
+                "is a method override the server may run",
+            ));
+        }
+    }
     if urls.is_empty() {
         if parsed.has("-V") || parsed.has("--version") {
             return Ok(());

@@ -146,8 +146,36 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
 fn reads_endless(args: &[String], inputs: &[String]) -> bool {
     args.iter().chain(inputs).any(|a| {
         let path = a.split_once('=').map_or(a.as_str(), |(_, v)| v);
-        ENDLESS_DEVICES.contains(&path)
+        endless_device(path)
     })
+}
+
+/// Whether a path names an endless device however it is spelled: repeated
+/// slashes and `.` are one directory (`/dev//urandom`, `/dev/./zero`), and a
+/// relative path that climbs (`../../dev/zero`) may reach `/dev` from any
+/// directory.
+fn endless_device(path: &str) -> bool {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut climbs = false;
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                climbs = true;
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let absolute = path.starts_with('/');
+    let normal = format!("/{}", parts.join("/"));
+    let tail = match parts.as_slice() {
+        [.., dir, name] => format!("/{dir}/{name}"),
+        _ => String::new(),
+    };
+    ENDLESS_DEVICES.contains(&normal.as_str()) && (absolute || climbs)
+        || (climbs && ENDLESS_DEVICES.contains(&tail.as_str()))
+        || matches!(normal.as_str(), "/dev/fd/0" | "/proc/self/fd/0") && absolute
 }
 
 /// Whether an operand names the root directory (`/`, `//`, `/.`, `/./..`).

@@ -14,8 +14,8 @@
 
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
-    JoinConstraint, JoinOperator, Query, Select, SelectItem, SetExpr, SetOperator, TableFactor,
-    UnaryOperator, Value,
+    JoinConstraint, JoinOperator, LimitClause, Offset, Query, Select, SelectItem, SetExpr,
+    SetOperator, TableFactor, TopQuantity, UnaryOperator, Value,
 };
 
 /// The most rows a generator may produce from constant bounds.
@@ -457,8 +457,7 @@ pub fn number(expr: &Expr) -> Option<f64> {
 /// Checks a query's recursive CTEs (with or without `RECURSIVE`).
 pub fn recursion(query: &Query) -> Option<String> {
     let with = query.with.as_ref()?;
-    let limited = query.limit_clause.is_some() || query.fetch.is_some();
-    if limited && streams(query) {
+    if limit_stops(query) && streams(query) {
         return None;
     }
     with.cte_tables.iter().find_map(|cte| {
@@ -493,7 +492,15 @@ fn streams(query: &Query) -> bool {
     query.order_by.is_none()
         && match query.body.as_ref() {
             SetExpr::Select(select) => {
-                matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty())
+                // One relation read as it comes: a filter may pass no row (the
+                // limit is never met), a join or a derived table may sort or
+                // aggregate the endless rows first.
+                select.selection.is_none()
+                    && select.qualify.is_none()
+                    && select.prewhere.is_none()
+                    && matches!(select.from.as_slice(), [only] if only.joins.is_empty()
+                        && matches!(&only.relation, TableFactor::Table { args: None, .. }))
+                    && matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty())
                     && select.having.is_none()
                     && select.distinct.is_none()
                     && select.projection.iter().all(|item| match item {
@@ -525,7 +532,7 @@ fn streams(query: &Query) -> bool {
 /// join (a cycle in the data repeats for ever under `UNION ALL`), nor `EXISTS`.
 fn cte_stops(cte: &sqlparser::ast::Cte) -> bool {
     let query = &cte.query;
-    if query.limit_clause.is_some() || query.fetch.is_some() {
+    if limit_stops(query) {
         return true;
     }
     let SetExpr::SetOperation { .. } = query.body.as_ref() else {
@@ -653,14 +660,22 @@ fn term_stops(
     distinct: bool,
 ) -> bool {
     if let SetExpr::Query(query) = term {
-        if query.limit_clause.is_some() || query.fetch.is_some() {
+        if limit_stops(query) {
             return true;
         }
     }
     let Some(select) = plain_select(term) else {
         return false;
     };
-    if select.top.is_some() {
+    if select.top.as_ref().is_some_and(|top| {
+        !top.percent
+            && !top.with_ties
+            && match &top.quantity {
+                Some(TopQuantity::Constant(n)) => *n <= MAX_SERIES as u64,
+                Some(TopQuantity::Expr(e)) => small_count(e),
+                None => false,
+            }
+    }) {
         return true;
     }
     // The names the term reads the CTE by: its own, or an alias for it.
@@ -717,11 +732,140 @@ fn term_stops(
     };
     let mut conjuncts = Vec::new();
     split_and(selection, &mut conjuncts);
+    // A counter bounds the rounds, not the rows of each: every other relation
+    // the term reads must be joined to the CTE by an equality, or each round
+    // multiplies the rows (`FROM r, t`, `CROSS JOIN generate_series(1, 1000)`).
+    if !joins_linked(select, &own, &conjuncts) {
+        return false;
+    }
     conjuncts.into_iter().take(MAX_TERMS).any(|conjunct| {
         bounds(conjunct, &column_of)
             .into_iter()
             .any(|(at, limit, upward)| counts(select, anchors, at, limit, upward, &column_of))
     })
+}
+
+/// A count the text proves small: a constant from zero to [`MAX_SERIES`]
+/// (`NULL`, `ALL`, a parameter or `10^12` are not).
+fn small_count(expr: &Expr) -> bool {
+    number(expr).is_some_and(|n| (0.0..=MAX_SERIES).contains(&n))
+}
+
+/// Whether a query's `LIMIT`/`FETCH` stops it: a small constant count, and no
+/// offset past [`MAX_SERIES`] rows (`LIMIT 10 OFFSET 10^12` reads 10^12 rows
+/// first; `LIMIT NULL` and `LIMIT ALL` are no limit).
+fn limit_stops(query: &Query) -> bool {
+    let offset_ok = |offset: Option<&Offset>| offset.is_none_or(|o| small_count(&o.value));
+    match (&query.limit_clause, &query.fetch) {
+        (
+            Some(LimitClause::LimitOffset {
+                limit: Some(limit),
+                offset,
+                limit_by,
+            }),
+            None,
+        ) => limit_by.is_empty() && small_count(limit) && offset_ok(offset.as_ref()),
+        (Some(LimitClause::OffsetCommaLimit { offset, limit }), None) => {
+            small_count(offset) && small_count(limit)
+        }
+        (None, Some(fetch))
+        | (
+            Some(LimitClause::LimitOffset {
+                limit: None,
+                offset: _,
+                limit_by: _,
+            }),
+            Some(fetch),
+        ) => {
+            let (offset, by_empty) = match &query.limit_clause {
+                Some(LimitClause::LimitOffset {
+                    offset, limit_by, ..
+                }) => (offset.as_ref(), limit_by.is_empty()),
+                _ => (None, true),
+            };
+            by_empty
+                && offset_ok(offset)
+                && !fetch.percent
+                && !fetch.with_ties
+                && fetch.quantity.as_ref().is_some_and(small_count)
+        }
+        _ => false,
+    }
+}
+
+/// Whether every relation of a recursive term other than the CTE itself
+/// (named by `own`) is a table joined to the CTE by an equality between their
+/// qualified columns, in its `ON` or in the term's `WHERE`.
+fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
+    let qualifier = |expr: &Expr| -> Option<String> {
+        match unnested(expr) {
+            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [q, _] => Some(q.value.to_ascii_lowercase()),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let links = |conjunct: &Expr, other: &str| -> bool {
+        let Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Eq,
+            right,
+        } = unnested(conjunct)
+        else {
+            return false;
+        };
+        match (qualifier(left), qualifier(right)) {
+            (Some(a), Some(b)) => {
+                (own.contains(&a) && b == other) || (own.contains(&b) && a == other)
+            }
+            _ => false,
+        }
+    };
+    // Every join condition of the term counts for every pair it links, with
+    // the `WHERE` conjuncts (`FROM org o JOIN sub s ON o.parent = s.id`).
+    let mut pool: Vec<&Expr> = conjuncts.to_vec();
+    let mut relations = Vec::new();
+    for item in &select.from {
+        relations.push(&item.relation);
+        for join in &item.joins {
+            relations.push(&join.relation);
+            match &join.join_operator {
+                JoinOperator::Join(JoinConstraint::On(e))
+                | JoinOperator::Inner(JoinConstraint::On(e))
+                | JoinOperator::Left(JoinConstraint::On(e))
+                | JoinOperator::LeftOuter(JoinConstraint::On(e)) => split_and(e, &mut pool),
+                _ => {}
+            }
+        }
+    }
+    for relation in relations {
+        let TableFactor::Table {
+            name,
+            alias,
+            args: None,
+            ..
+        } = relation
+        else {
+            return false;
+        };
+        let table = name
+            .0
+            .last()
+            .and_then(|p| p.as_ident())
+            .map(|id| id.value.to_ascii_lowercase())
+            .unwrap_or_default();
+        let reference = alias
+            .as_ref()
+            .map_or(table.clone(), |a| a.name.value.to_ascii_lowercase());
+        if own.contains(&reference) || (alias.is_none() && own.contains(&table)) {
+            continue;
+        }
+        if !pool.iter().take(MAX_TERMS).any(|c| links(c, &reference)) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The conjuncts of a condition joined by `AND`.

@@ -423,6 +423,15 @@ pub fn internal(host: &Host) -> Option<&'static str> {
             if embeds_internal_v4(name) {
                 return Some("names a private IPv4 address in its labels");
             }
+            // `vault.vault`, `grafana.monitoring`: a last label the public DNS
+            // does not delegate resolves only through search domains or
+            // private DNS (a trailing dot is the root, not a label).
+            let last = name.trim_end_matches('.').rsplit('.').next().unwrap_or("");
+            if !super::tlds::delegated(last) {
+                return Some(
+                    "ends in a top-level name the public DNS does not delegate: it resolves only on a private network or cluster",
+                );
+            }
             None
         }
         Host::NonAscii(_) | Host::Unparseable(_) => Some("is not a host name that could be checked"),

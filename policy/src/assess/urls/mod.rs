@@ -23,6 +23,7 @@
 //! differently by each (removed, kept, refused), so they are never proven.
 
 pub mod host;
+mod tlds;
 
 use crate::codes;
 use crate::decision::Finding;
