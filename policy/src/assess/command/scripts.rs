@@ -109,8 +109,13 @@ fn sed_scripts(parsed: &Parsed) -> Result<(), Refusal> {
             None => return Err(Refusal::argument("sed", "", "has no script")),
         }
     }
-    for script in scripts {
+    for script in &scripts {
         sed_script(script)?;
+    }
+    // sed joins its `-e` scripts into one, line by line: a label of one and
+    // a branch of another meet there (`-e ':x' -e 's/a/aa/' -e 'tx'`).
+    if scripts.len() > 1 {
+        sed_script(&scripts.join("\n"))?;
     }
     files.try_for_each(|f| check_path("sed", f))
 }
@@ -121,6 +126,12 @@ fn sed_scripts(parsed: &Parsed) -> Result<(), Refusal> {
 fn sed_script(script: &str) -> Result<(), Refusal> {
     let refuse = |why: &str| Err(Refusal::argument("sed", script, why));
     let chars: Vec<char> = script.chars().collect();
+    // Labels defined so far, and whether a line was read since each.
+    let mut labels: Vec<(String, bool)> = Vec::new();
+    // `D` restarts the cycle without reading input while a newline is left:
+    // with a command that can put one back (`s`, `G`, `g`, `x`) and none that
+    // reads the next line (`N`), it may loop for ever (`s/^/x\n/;D`).
+    let (mut restarts, mut refills, mut reads) = (false, false, false);
     let mut i = 0;
     let at = |i: usize| chars.get(i).copied();
     loop {
@@ -128,6 +139,15 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
             i += 1;
         }
         if at(i).is_none() {
+            if restarts && refills && !reads {
+                return Err(Refusal::new(
+                    codes::COMMAND_UNBOUNDED,
+                    format!(
+                        "`sed` script `{}` restarts its cycle with `D` and can refill the pattern space: it may loop for ever",
+                        crate::text::preview(script, 40)
+                    ),
+                ));
+            }
             return Ok(());
         }
         for _ in 0..2 {
@@ -175,6 +195,12 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
             return refuse("has an address without a command");
         };
         i += 1;
+        restarts |= command == 'D';
+        refills |= matches!(command, 's' | 'G' | 'g' | 'x');
+        reads |= command == 'N';
+        if matches!(command, 'N' | 'n') {
+            labels.iter_mut().for_each(|(_, read)| *read = true);
+        }
         match command {
             'p' | 'P' | 'd' | 'D' | 'n' | 'N' | 'g' | 'G' | 'h' | 'H' | 'x' | '=' | 'l' | 'z'
             | 'F' | 'q' | 'Q' => {
@@ -189,8 +215,27 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                 while matches!(at(i), Some(' ' | '\t')) {
                     i += 1;
                 }
+                let start = i;
                 while at(i).is_some_and(|c| !c.is_whitespace() && c != ';') {
                     i += 1;
+                }
+                let label: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+                // A branch back to a label already defined can loop for ever
+                // on one line (`:a;ba`, `:x;s/a/aa/;tx`): not proven to end,
+                // unless the loop reads a line (`N`, `n`) each time round
+                // (`:a;N;$!ba`), which the input ends. A label-less branch,
+                // or one forward, ends the cycle.
+                if command == ':' {
+                    labels.push((label, false));
+                } else if !label.is_empty() && labels.iter().any(|(l, reads)| *l == label && !reads)
+                {
+                    return Err(Refusal::new(
+                        codes::COMMAND_UNBOUNDED,
+                        format!(
+                            "`sed` script `{}` branches back to `{label}`: it may loop for ever",
+                            crate::text::preview(script, 40)
+                        ),
+                    ));
                 }
             }
             // Text to the end of the line (GNU reads `;` as text here).
@@ -340,6 +385,116 @@ fn identifiers(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// Why a C-style `for` of an awk program (whitespace removed) may not end
+/// soon, if it may. Proven: `for(i=A;i<B;i++)` (or `<=`, `+=` a positive
+/// constant; `>`/`>=` with `--`/`-=`) where the bound is a constant up to ten
+/// million, `NF` or a `length`, and no other statement assigns the counter
+/// (no user function either: it could).
+fn awk_counted_loops(compact: &str) -> Option<&'static str> {
+    const MAX: f64 = 10_000_000.0;
+    // Every `for(…)` header, to its matching parenthesis.
+    let mut headers: Vec<&str> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = compact.get(from..).and_then(|r| r.find("for(")) {
+        let start = from + at + 4;
+        let mut depth = 1usize;
+        let mut end = None;
+        for (i, c) in compact.get(start..).unwrap_or("").char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(start + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else {
+            return Some("has a loop it cannot read");
+        };
+        headers.push(compact.get(start..end).unwrap_or(""));
+        from = end;
+    }
+    // The program without the loop headers: where a counter may be changed.
+    let mut stripped = compact.to_owned();
+    for header in &headers {
+        stripped = stripped.replacen(&format!("for({header})"), "for()", 1);
+    }
+    let functions = compact.contains("function") || compact.contains("func");
+    for header in headers {
+        // `for(k in a)` walks an array: finite.
+        if !header.contains(';') {
+            continue;
+        }
+        let parts: Vec<&str> = header.splitn(3, ';').collect();
+        let [init, cond, step] = parts.as_slice() else {
+            return Some("has a loop it cannot read");
+        };
+        let Some((var, _)) = init.split_once('=') else {
+            return Some("has a loop whose counter is not set");
+        };
+        if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Some("has a loop whose counter is not a plain variable");
+        }
+        let compared = |ops: [&str; 2]| {
+            cond.strip_prefix(var)
+                .and_then(|c| c.strip_prefix(ops[0]).or_else(|| c.strip_prefix(ops[1])))
+        };
+        let (upward, bound) = match (compared(["<=", "<"]), compared([">=", ">"])) {
+            (Some(b), _) => (true, b),
+            (_, Some(b)) => (false, b),
+            _ => return Some("has a loop whose condition is not a bound on its counter"),
+        };
+        let bounded = bound == "NF"
+            || bound.starts_with("length(")
+            || bound == "length"
+            || bound.parse::<f64>().is_ok_and(|n| n.abs() <= MAX);
+        if !bounded {
+            return Some("has a loop bounded by a value it cannot prove small");
+        }
+        let (sign, add) = if upward { ('+', "+=") } else { ('-', "-=") };
+        let steps = *step == format!("{var}{sign}{sign}")
+            || *step == format!("{sign}{sign}{var}")
+            || step
+                .strip_prefix(&format!("{var}{add}"))
+                .and_then(|n| n.parse::<f64>().ok())
+                .is_some_and(|n| n > 0.0);
+        if !steps {
+            return Some("has a loop whose counter does not step toward its bound");
+        }
+        if functions || assigns(&stripped, var) {
+            return Some("has a loop whose counter may be changed in its body");
+        }
+    }
+    None
+}
+
+/// Whether awk text (whitespace removed) assigns, increments or decrements
+/// the variable `var` anywhere.
+fn assigns(text: &str, var: &str) -> bool {
+    let bytes = text.as_bytes();
+    let word_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    text.match_indices(var).any(|(i, _)| {
+        let end = i + var.len();
+        let before = i.checked_sub(1).and_then(|j| bytes.get(j)).copied();
+        let after = bytes.get(end).copied();
+        if before.is_some_and(word_char) || after.is_some_and(word_char) {
+            return false;
+        }
+        let rest = text.get(end..).unwrap_or("");
+        let pre = text.get(..i).unwrap_or("");
+        (rest.starts_with('=') && !rest.starts_with("=="))
+            || ["+=", "-=", "*=", "/=", "%=", "^=", "++", "--"]
+                .iter()
+                .any(|op| rest.starts_with(op))
+            || pre.ends_with("++")
+            || pre.ends_with("--")
+    })
+}
+
 /// awk variables whose assignment or use reaches beyond the input: `ARGV`/
 /// `ARGC` name the files read, `ENVIRON` is the environment.
 const AWK_SPECIAL: &[&str] = &["ARGV", "ARGC", "ENVIRON", "PROCINFO"];
@@ -406,6 +561,12 @@ fn awk_text(program: &str, text: &str) -> Result<(), Refusal> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains(";;)") {
         return refuse("has a loop without a condition");
+    }
+    if let Some(why) = awk_counted_loops(&compact) {
+        return Err(Refusal::new(
+            codes::COMMAND_UNBOUNDED,
+            format!("`{program}` {why}"),
+        ));
     }
     // A lexer that reads strings, regex literals (a `/` starts one where
     // awk expects an operand, else it divides), comments and line
@@ -583,6 +744,7 @@ fn query_text(program: &str, text: &str, extra: &[&str]) -> Result<(), Refusal> 
                 | "until"
                 | "def"
                 | "input_filename"
+                | "combinations"
         ) || extra.contains(&word);
         if refused {
             return Err(Refusal::argument(
@@ -601,6 +763,31 @@ fn query_text(program: &str, text: &str, extra: &[&str]) -> Result<(), Refusal> 
             text,
             "uses `recurse(…)`, which may never end",
         ));
+    }
+    // A repetition or an index by a large number builds a huge value
+    // (`"x" * 1e9`, `.[1e9] = 1`): a number after `*` over ten thousand, or
+    // an index over a million.
+    let number_after = |at: usize| -> Option<f64> {
+        let tail = compact.get(at..).unwrap_or("");
+        let text: String = tail
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+            .take(32)
+            .collect();
+        text.parse::<f64>().ok()
+    };
+    for (at, c) in compact.char_indices() {
+        let huge = match c {
+            '*' => number_after(at + 1).is_some_and(|n| n > 10_000.0),
+            '[' => number_after(at + 1).is_some_and(|n| n > 1_000_000.0),
+            _ => false,
+        };
+        if huge {
+            return Err(Refusal::new(
+                codes::COMMAND_UNBOUNDED,
+                format!("`{program}` builds a value from a huge repetition or index"),
+            ));
+        }
     }
     let mut rest = compact.as_str();
     while let Some(at) = rest.find("range(") {

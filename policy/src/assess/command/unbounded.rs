@@ -23,6 +23,81 @@ const MAX_SLEEP: f64 = 60.0;
 /// The largest `seq` bound accepted.
 const MAX_SEQ: f64 = 10_000_000.0;
 
+/// The most bytes a `head -c` may take from an endless source (16 MiB).
+pub const MAX_HEAD_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+
+/// The most lines a `head -n` may take from an endless source.
+pub const MAX_HEAD_LINES: f64 = 1_000_000.0;
+
+/// The most retries a client may make (each may wait for its timeout).
+const MAX_RETRIES: f64 = 5.0;
+
+/// A count with `head`'s and `dd`'s suffixes (`10G`, `1MiB`, `5kB`, `2b`),
+/// `None` when it is not one (negative, a variable, text).
+pub fn count(text: &str) -> Option<f64> {
+    let digits = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(digits);
+    let n: f64 = number.parse().ok()?;
+    let k = match suffix {
+        "" => 1.0,
+        "b" => 512.0,
+        "kB" | "KB" => 1e3,
+        "K" | "k" | "KiB" => 1024.0,
+        "MB" => 1e6,
+        "M" | "MiB" => 1024f64.powi(2),
+        "GB" => 1e9,
+        "G" | "GiB" => 1024f64.powi(3),
+        "TB" => 1e12,
+        "T" | "TiB" => 1024f64.powi(4),
+        _ => 1024f64.powi(8),
+    };
+    Some(n * k)
+}
+
+/// The value of a short or long option in any spelling (`-c 5`, `-c5`,
+/// `--bytes=5`, `--bytes 5`), the last one given.
+fn option_value<'a>(args: &'a [String], short: &str, long: &str) -> Option<&'a str> {
+    let mut found = None;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == short || (!long.is_empty() && word == long) {
+            found = words.next().map(String::as_str);
+        } else if let Some(v) = word
+            .strip_prefix(short)
+            .filter(|v| !v.is_empty() && short.len() == 2)
+        {
+            found = Some(v);
+        } else if let Some(v) = word
+            .strip_prefix(long)
+            .and_then(|v| v.strip_prefix('='))
+            .filter(|_| !long.is_empty())
+        {
+            found = Some(v);
+        }
+    }
+    found
+}
+
+/// What `head` takes: `(bytes, count)`, the count `None` when it is not a
+/// plain non-negative number (`-n -5` prints all but the last five lines).
+pub fn head_take(args: &[String]) -> (bool, Option<f64>) {
+    if let Some(v) = option_value(args, "-c", "--bytes") {
+        return (true, count(v));
+    }
+    if let Some(v) = option_value(args, "-n", "--lines") {
+        return (false, count(v));
+    }
+    if let Some(n) = args
+        .iter()
+        .find_map(|a| a.strip_prefix('-').and_then(count))
+    {
+        return (false, Some(n));
+    }
+    (false, Some(10.0))
+}
+
 /// What a `head` right after a command in its pipeline bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -92,6 +167,30 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
         "dmesg" if short('w') || short('W') || long("--follow") => "follows the kernel log forever",
         "top" | "htop" | "atop" | "btop" | "iotop" if !short('n') => "refreshes until stopped",
         "ping" | "ping6" if !short('c') && !short('w') => "pings until stopped",
+        // Each packet waits its interval (one second unless `-i`), and `-w`
+        // is a deadline of its own.
+        "ping" | "ping6" if ping_too_long(args) => "pings for longer than a minute",
+        "curl"
+            if long("--limit-rate")
+                || option_value(args, "", "--retry")
+                    .is_some_and(|v| count(v).is_none_or(|n| n > MAX_RETRIES))
+                || option_value(args, "", "--retry-delay")
+                    .is_some_and(|v| count(v).is_none_or(|n| n > 10.0))
+                || option_value(args, "", "--retry-max-time")
+                    .is_some_and(|v| count(v).is_none_or(|n| n > MAX_SLEEP)) =>
+        {
+            "may wait or retry for a long time"
+        }
+        "find"
+            if exec_commands(args).into_iter().any(|inner| {
+                inner
+                    .first()
+                    .is_some_and(|p| p.rsplit('/').next() == Some("sleep"))
+                    || unbounded(inner, &[], Bound::None).is_some()
+            }) =>
+        {
+            "runs a command per file found that may not end"
+        }
         "vmstat" | "iostat" | "mpstat" | "pidstat" | "sar"
             if args.iter().filter(|a| is_number(a)).count() == 1 =>
         {
@@ -136,11 +235,54 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
         "head" if !short('c') && !long("--bytes") && reads_endless(args, inputs) => {
             "reads an endless device"
         }
+        "head"
+            if reads_endless(args, inputs)
+                && head_take(args).1.is_none_or(|n| n > MAX_HEAD_BYTES) =>
+        {
+            "reads more than 16 MiB of an endless device"
+        }
         "head" => return None,
         _ if bound != Bound::Bytes && reads_endless(args, inputs) => "reads an endless device",
         _ => return None,
     };
     Some(format!("`{program}` {reason}"))
+}
+
+/// Whether a `ping` with a count or deadline may still run past a minute:
+/// each packet waits its interval (one second unless `-i`), a deadline `-w`
+/// ends it, a reply timeout `-W` is waited for at the end.
+fn ping_too_long(args: &[String]) -> bool {
+    let interval = option_value(args, "-i", "").map_or(Some(1.0), count);
+    let Some(interval) = interval else {
+        return true;
+    };
+    if option_value(args, "-W", "").is_some_and(|w| count(w).is_none_or(|w| w > MAX_SLEEP)) {
+        return true;
+    }
+    if let Some(deadline) = option_value(args, "-w", "") {
+        return count(deadline).is_none_or(|d| d > MAX_SLEEP);
+    }
+    option_value(args, "-c", "").is_none_or(|c| count(c).is_none_or(|c| c * interval > MAX_SLEEP))
+}
+
+/// The commands `find -exec`, `-execdir`, `-ok` and `-okdir` run, up to
+/// their `;` or `+`.
+fn exec_commands(args: &[String]) -> Vec<&[String]> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        i += 1;
+        if matches!(word.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let start = i;
+            while args.get(i).is_some_and(|w| w != ";" && w != "+") {
+                i += 1;
+            }
+            if let Some(inner) = args.get(start..i) {
+                out.push(inner);
+            }
+        }
+    }
+    out
 }
 
 fn reads_endless(args: &[String], inputs: &[String]) -> bool {

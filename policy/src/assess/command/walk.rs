@@ -869,13 +869,15 @@ fn head_bound(next: &Command) -> unbounded::Bound {
     let Command::Simple(simple) = next else {
         return unbounded::Bound::None;
     };
-    let bytes = simple.words.iter().filter_map(Word::literal).any(|w| {
-        w == "--bytes" || w.starts_with("--bytes=") || (w.starts_with("-c") && !w.starts_with("--"))
-    });
-    if bytes {
-        unbounded::Bound::Bytes
-    } else {
-        unbounded::Bound::Lines
+    // Every word literal, and a count small enough to end the producer soon.
+    let words: Option<Vec<String>> = simple.words.iter().skip(1).map(Word::literal).collect();
+    let Some(words) = words else {
+        return unbounded::Bound::None;
+    };
+    match unbounded::head_take(&words) {
+        (true, Some(n)) if n <= unbounded::MAX_HEAD_BYTES => unbounded::Bound::Bytes,
+        (false, Some(n)) if n <= unbounded::MAX_HEAD_LINES => unbounded::Bound::Lines,
+        _ => unbounded::Bound::None,
     }
 }
 
