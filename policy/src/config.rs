@@ -8,6 +8,7 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod layers;
+mod locate;
 pub mod workflow;
 
 /// How far a model's own `risk_level: "low"` is trusted.
@@ -409,9 +410,13 @@ impl Config {
             })?;
         let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
+            // The position of the member at fault, found in the text by its path.
+            let at = locate::locate(text, &path)
+                .map(|(line, column)| format!(" at line {line} column {column}"))
+                .unwrap_or_default();
             ConfigError::Invalid {
+                message: format!("{}{at}", e.into_inner()),
                 path,
-                message: e.into_inner().to_string(),
             }
         })?;
         config.validate()?;
@@ -715,11 +720,12 @@ mod tests {
     }
 
     /// A text that is not JSON is named by line and column; a value of the
-    /// wrong shape by its path (the configuration is read as a JSON value first:
-    /// one deserializer for every configuration, about 130 KB less component
-    /// than deserializing the text directly as well).
+    /// wrong shape by its path and the position of the member at fault (the
+    /// configuration is read as a JSON value first — one deserializer for every
+    /// configuration, about 130 KB less component than deserializing the text
+    /// directly as well — and the position is found along the path).
     #[test]
-    fn errors_carry_the_line_or_the_path() {
+    fn errors_carry_the_line_and_the_path() {
         let err =
             Config::from_json("{\n  \"strict\": true,\n  \"denied_tools\": [5,]\n}").unwrap_err();
         let text = err.to_string();
@@ -727,7 +733,10 @@ mod tests {
         let err =
             Config::from_json("{\n  \"strict\": true,\n  \"denied_tools\": 5\n}").unwrap_err();
         let text = err.to_string();
-        assert!(text.contains("`denied_tools`"), "{text}");
+        assert!(
+            text.contains("`denied_tools`") && text.contains("line 3"),
+            "{text}"
+        );
         let err = Config::from_json(
             "{\"rules\": [{\"action\": \"allow\", \"match\": {\"sql\": {\"statements\": [1]}}}]}",
         )

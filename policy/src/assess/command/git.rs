@@ -548,7 +548,33 @@ fn cat_file(_: &str, args: &[String]) -> Result<(), Refusal> {
             &["allow-unknown-type", "follow-symlinks", "buffer"],
         )
     };
-    parse("git cat-file", &CAT_FILE, args).map(|_| ())
+    let parsed = parse("git cat-file", &CAT_FILE, args)?;
+    // `--batch` prints the objects named on its input, which the line does
+    // not show (`echo HEAD:.env | git cat-file --batch`).
+    if parsed.has("--batch") {
+        return Err(Refusal::new(
+            codes::COMMAND_SENSITIVE_PATH,
+            String::from("`git cat-file --batch` prints objects named on its input, which may be committed secret files"),
+        ));
+    }
+    // A bare object id may be the blob of a committed secret file; only
+    // `REV:path` (whose path is checked) and names of commits, trees and
+    // refs say what is printed.
+    if parsed.operands.iter().any(|o| {
+        !o.contains(':')
+            && o.len() >= 4
+            && o.len() <= 64
+            && o.bytes().all(|b| b.is_ascii_hexdigit())
+    }) && (parsed.has("-p") || parsed.operands.len() >= 2)
+    {
+        return Err(Refusal::new(
+            codes::COMMAND_SENSITIVE_PATH,
+            String::from(
+                "`git cat-file` of a bare object id may print the blob of a committed secret file",
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `grep`: not `-O`/`--open-files-in-pager` (runs a program), `--textconv`,

@@ -255,6 +255,18 @@ pub struct Parsed {
 }
 
 /// Parses a whole line.
+/// A function name bash takes: letters, digits, `_`, `-`, `.` and `:` (the
+/// fork bomb's `:`), not starting with a digit or `-`. Bash refuses others
+/// (`g[[`), so those lines are not proven.
+fn plain_function_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
+}
+
 #[cfg(test)]
 pub fn parse(line: &str) -> Parse<Parsed> {
     parse_nested(line, 0)
@@ -1051,6 +1063,7 @@ impl Parser {
                         Tok::Word(w) => w.reserved().map(str::to_owned),
                         _ => None,
                     }
+                    .filter(|n| plain_function_name(n))
                     .ok_or_else(|| SyntaxError::Unexpected(String::from("a function name")))?;
                     if self.peek_op()? == Some("(") {
                         self.next()?;
@@ -1147,6 +1160,7 @@ impl Parser {
                         .words
                         .first()
                         .and_then(Word::reserved)
+                        .filter(|n| plain_function_name(n))
                         .map(str::to_owned)
                         .ok_or_else(|| SyntaxError::Unexpected(String::from("`(`")))?;
                     self.next()?;

@@ -280,25 +280,64 @@ pub(super) fn check_secret_reads(
     if !CONTENT_READERS.contains(&name) {
         return Ok(());
     }
+    // The git subcommands whose operands are revisions and pathspecs (a
+    // branch or tag pattern is neither).
+    let pathspecs = name == "git"
+        && args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .is_some_and(|sub| {
+                matches!(
+                    sub.as_str(),
+                    "log"
+                        | "show"
+                        | "diff"
+                        | "grep"
+                        | "blame"
+                        | "annotate"
+                        | "ls-files"
+                        | "ls-tree"
+                        | "cat-file"
+                        | "whatchanged"
+                        | "shortlog"
+                        | "diff-tree"
+                        | "diff-index"
+                        | "diff-files"
+                        | "archive"
+                        | "status"
+                        | "reflog"
+                )
+            });
     for arg in args {
         let candidate = match arg.split_once('=') {
             Some((option, value)) if option.starts_with('-') => value,
             _ => arg.as_str(),
         };
-        // `git show REV:path` prints a committed file.
-        let candidate = if name == "git" {
-            candidate
-                .rsplit_once(':')
-                .map_or(candidate, |(_, path)| path)
+        // `git show REV:path` prints a committed file; a pathspec may carry
+        // magic (`:(icase).ENV`, `:/x` from the top, `:!x` excludes) and is
+        // a glob to git itself (`'*.env'`, `'.en?'`, quoted or not).
+        let (candidate, git_glob) = if pathspecs {
+            match git_pathspec(candidate) {
+                Some(spec) => spec,
+                None => continue,
+            }
+        } else if name == "git" {
+            (
+                candidate
+                    .rsplit_once(':')
+                    .map_or(candidate, |(_, path)| path),
+                false,
+            )
         } else {
-            candidate
+            (candidate, false)
         };
         if candidate.starts_with('-') && name != "git" {
             continue;
         }
-        let globbed = shape
-            .globbed
-            .is_some_and(|words| words.contains(arg) || words.contains(candidate));
+        let globbed = git_glob
+            || shape
+                .globbed
+                .is_some_and(|words| words.contains(arg) || words.contains(candidate));
         if let Some(why) = shape.places.secret(candidate, globbed) {
             let code = if candidate.contains(COMPUTED) {
                 codes::COMMAND_SUBSTITUTION
@@ -315,6 +354,39 @@ pub(super) fn check_secret_reads(
         }
     }
     Ok(())
+}
+
+/// The path a git word names, and whether git reads it as a glob: `REV:path`
+/// names `path`; a pathspec's magic is taken off (`:(top,icase)x`, `:/x`),
+/// and one that excludes (`:!x`, `:^x`, `:(exclude)x`) names nothing read
+/// (`None`). Magic the check does not know (`attr:`) is judged as `*`.
+fn git_pathspec(word: &str) -> Option<(&str, bool)> {
+    let globby = |s: &str| s.contains(['*', '?', '[']);
+    if let Some(rest) = word.strip_prefix(":(") {
+        let (magic, path) = rest.split_once(')').unwrap_or((rest, ""));
+        let words: Vec<&str> = magic.split(',').map(str::trim).collect();
+        if words.iter().any(|m| matches!(*m, "exclude")) {
+            return None;
+        }
+        if words
+            .iter()
+            .any(|m| !matches!(*m, "top" | "icase" | "literal" | "glob"))
+        {
+            return Some(("*", true));
+        }
+        let literal = words.contains(&"literal");
+        return Some((path, !literal && globby(path)));
+    }
+    if let Some(rest) = word.strip_prefix(':') {
+        if rest.starts_with(['!', '^']) {
+            return None;
+        }
+        if let Some(path) = rest.strip_prefix('/') {
+            return Some((path, globby(path)));
+        }
+    }
+    let path = word.rsplit_once(':').map_or(word, |(_, path)| path);
+    Some((path, globby(path)))
 }
 
 /// `find`: its own options (without `-delete`, `-fprint`…), and every command
