@@ -1586,6 +1586,25 @@ impl QueryCheck<'_> {
         }
     }
 
+    /// A name of four parts or more is a table on another server (SQL
+    /// Server's linked servers, `[10.0.0.1].master.dbo.t`): the query reaches
+    /// that server with the link's stored credentials.
+    fn remote_table(&mut self, name: &ObjectName) {
+        if name.0.len() >= 4 {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_FILE_ACCESS,
+                    format!(
+                        "{}: `{}` names a table on another server (a linked server)",
+                        self.label,
+                        preview(&name.to_string(), 60)
+                    ),
+                ),
+            );
+        }
+    }
+
     /// A catalog table that holds password hashes or credentials.
     fn secret_table(&mut self, name: &ObjectName) {
         const TABLES: &[&str] = &[
@@ -1747,6 +1766,7 @@ impl Visitor for QueryCheck<'_> {
         self.file_table(relation);
         self.secret_table(relation);
         self.server_file_view(relation);
+        self.remote_table(relation);
         ControlFlow::Continue(())
     }
 

@@ -1001,16 +1001,16 @@ fn compares_columns(expr: &Expr) -> bool {
             | BinaryOperator::Gt
             | BinaryOperator::GtEq
             | BinaryOperator::Eq
-            | BinaryOperator::NotEq => has_column(left) || has_column(right),
+            // Columns on both sides, of two relations: `a.id = a.id` or
+            // `b.x > 5` filters one relation and links nothing.
+            | BinaryOperator::NotEq => {
+                has_column(left)
+                    && has_column(right)
+                    && !matches!((qualifier(left), qualifier(right)), (Some(a), Some(b)) if a == b)
+            }
             _ => false,
         },
         Expr::Nested(e) => compares_columns(e),
-        Expr::Between { expr, .. }
-        | Expr::InList { expr, .. }
-        | Expr::Like { expr, .. }
-        | Expr::ILike { expr, .. }
-        | Expr::IsNull(expr)
-        | Expr::IsNotNull(expr) => has_column(expr),
         Expr::Exists { .. } | Expr::InSubquery { .. } => true,
         _ => false,
     }
@@ -1182,17 +1182,23 @@ fn product(select: &Select, depth: usize, ctes: &[(String, usize)]) -> (usize, f
             }
         }
     }
-    // Each group weighs as its heaviest member.
+    // Each linked group counts once and weighs its heaviest member's rows; a
+    // member that is itself a product (a derived table, a CTE, a `LATERAL`
+    // subquery crossing two tables) adds its own unlinked groups: a link to
+    // it does not bound the product inside it.
     let mut heaviest: Vec<(usize, f64)> = vec![(0, 0.0); group.len()];
+    let mut inner = 0usize;
     for (i, &(groups, rows)) in weights.iter().enumerate() {
+        inner += groups.saturating_sub(1);
         if let Some(slot) = heaviest.get_mut(root(&group, i)) {
-            *slot = (slot.0.max(groups), slot.1.max(rows));
+            *slot = (1, slot.1.max(rows));
         }
     }
-    heaviest
+    let (groups, rows) = heaviest
         .iter()
         .filter(|(groups, _)| *groups > 0)
-        .fold((0, 1.0), |(groups, rows), &(g, r)| (groups + g, rows * r))
+        .fold((0, 1.0), |(groups, rows), &(g, r)| (groups + g, rows * r));
+    (groups + inner, rows)
 }
 
 fn joined(operator: &JoinOperator) -> bool {
@@ -1228,7 +1234,11 @@ fn joined(operator: &JoinOperator) -> bool {
 /// with a qualified column argument (`unnest(t.tags)`).
 fn lateral(factor: &TableFactor) -> bool {
     match factor {
-        TableFactor::Derived { lateral, .. } => *lateral,
+        // `LATERAL` links only a subquery that reads the outer relations
+        // (`WHERE b.a_id = a.id`); one that does not is a plain product.
+        TableFactor::Derived {
+            lateral, subquery, ..
+        } => *lateral && correlated(subquery),
         TableFactor::Function { lateral, args, .. } => {
             *lateral
                 || args.iter().any(|arg| {
@@ -1243,6 +1253,48 @@ fn lateral(factor: &TableFactor) -> bool {
         TableFactor::UNNEST { array_exprs, .. } => array_exprs.iter().any(has_column),
         _ => false,
     }
+}
+
+/// Whether a subquery's `WHERE` compares a column of a relation it does not
+/// name itself (an outer one). Other bodies than a plain `SELECT` are taken
+/// as correlated, as before.
+fn correlated(subquery: &Query) -> bool {
+    let SetExpr::Select(select) = subquery.body.as_ref() else {
+        return true;
+    };
+    let inner: Vec<Option<String>> = select
+        .from
+        .iter()
+        .flat_map(|t| std::iter::once(&t.relation).chain(t.joins.iter().map(|j| &j.relation)))
+        .map(relation_name)
+        .collect();
+    let Some(selection) = &select.selection else {
+        return false;
+    };
+    let mut pending = vec![selection];
+    let mut seen = 0usize;
+    while let Some(expr) = pending.pop() {
+        seen += 1;
+        if seen > MAX_TERMS {
+            return true;
+        }
+        match expr {
+            Expr::BinaryOp { left, op, right } => {
+                if matches!(op, BinaryOperator::And | BinaryOperator::Or) {
+                    pending.push(left);
+                    pending.push(right);
+                    continue;
+                }
+                let outer = |e: &Expr| qualifier(e).is_some_and(|q| find(&inner, &q).is_none());
+                if outer(left) || outer(right) {
+                    return true;
+                }
+            }
+            Expr::Nested(e) => pending.push(e),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn relation_name(factor: &TableFactor) -> Option<String> {
