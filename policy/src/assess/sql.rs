@@ -411,6 +411,7 @@ fn destroys(word: &str) -> bool {
         "authorization",
         // A schema change that did not parse may drop or rewrite columns.
         "alter",
+        "reassign",
         "owner",
         "shutdown",
         "reset",
@@ -448,6 +449,11 @@ const FILE_WORDS: &[&str] = &[
     "attach",
     "install",
     "load",
+    // Another server's connection (`CREATE SUBSCRIPTION … CONNECTION`), a
+    // database written to a file (`VACUUM INTO`, DuckDB's `EXPORT DATABASE`).
+    "connection",
+    "vacuum",
+    "export",
 ];
 
 /// The floor over every reading: the first destroying word a reading runs as

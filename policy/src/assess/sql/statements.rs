@@ -5,8 +5,8 @@
 //! can end in an allow.
 
 use sqlparser::ast::{
-    AlterColumnOperation, AlterTableOperation, OnConflict, OnConflictAction, OnInsert, Query, Set,
-    Statement,
+    AlterColumnOperation, AlterTableOperation, OnConflict, OnConflictAction, OnInsert, Query,
+    Reset, ResetStatement, Set, Statement,
 };
 
 /// What kind of statement this is, for the read-only proof and the floor.
@@ -89,6 +89,19 @@ pub fn form(statement: &Statement) -> Form<'_> {
         Statement::Discard { .. } => Form::Session("discards session state"),
         Statement::LISTEN { .. } => Form::Session("listens for notifications"),
         Statement::UNLISTEN { .. } => Form::Session("stops listening for notifications"),
+        // MySQL's `RESET MASTER`/`RESET REPLICA` read as a parameter: they
+        // delete the binary logs or the replication state.
+        Statement::Reset(ResetStatement {
+            reset: Reset::ConfigurationParameter(name),
+        }) if name.0.first().and_then(|p| p.as_ident()).is_some_and(|id| {
+            matches!(
+                id.value.to_ascii_lowercase().as_str(),
+                "master" | "replica" | "slave" | "binary" | "persist"
+            )
+        }) =>
+        {
+            Form::Destroys("deletes binary logs or replication state")
+        }
         Statement::Reset { .. } => Form::Session("resets session settings"),
         Statement::AlterSession { .. } => Form::Session("changes session settings"),
         Statement::Deallocate { .. } => Form::Session("deallocates a prepared statement"),
@@ -165,6 +178,15 @@ pub fn form(statement: &Statement) -> Form<'_> {
         Statement::CreateTable(create) if create.or_replace => {
             Form::Destroys("replaces a table and its rows")
         }
+        Statement::CreateView(view) if view.or_replace => {
+            Form::Destroys("replaces a view's definition")
+        }
+        Statement::CreateFunction(function) if function.or_replace => {
+            Form::Destroys("replaces a function's definition")
+        }
+        // A rename moves the table away from every query that names it, as
+        // `mv` does to a file.
+        Statement::RenameTable(_) => Form::Destroys("renames tables away"),
         Statement::AlterTable(alter) if alter.operations.iter().any(drops_data) => {
             Form::Destroys("drops part of a table")
         }
@@ -225,7 +247,6 @@ pub fn form(statement: &Statement) -> Form<'_> {
         | Statement::CreateType { .. }
         | Statement::OptimizeTable { .. }
         | Statement::NOTIFY { .. }
-        | Statement::RenameTable { .. }
         | Statement::Vacuum { .. } => Form::Write,
     }
 }
@@ -243,6 +264,7 @@ fn drops_data(operation: &AlterTableOperation) -> bool {
             | AlterTableOperation::DropProjection { .. }
             // Handing a table to another owner gives away every right on it.
             | AlterTableOperation::OwnerTo { .. }
+            | AlterTableOperation::RenameTable { .. }
             // A new type computed `USING` an expression rewrites every value.
             | AlterTableOperation::AlterColumn {
                 op: AlterColumnOperation::SetDataType { using: Some(_), .. },
