@@ -450,13 +450,17 @@ impl FileAssessor {
                 _ => {}
             }
         }
+        let effect = effect_of(operation);
         let sensitive_already = out
             .findings
             .iter()
             .any(|f| f.code == codes::FILE_SENSITIVE_PATH);
         if !sensitive_already {
+            // A read's own path was checked by `path_problem` already.
+            let checked = |key: &str| effect == Some(Effect::Reads) && key == self.path_field;
             if let Some((key, text, why)) = values
                 .iter()
+                .filter(|(k, _)| !checked(k))
                 .take(64)
                 .find_map(|(k, t)| secret_path(t).map(|why| (*k, *t, why)))
             {
@@ -469,7 +473,6 @@ impl FileAssessor {
                 ));
             }
         }
-        let effect = effect_of(operation);
         if effect == Some(Effect::Reads) {
             return;
         }
