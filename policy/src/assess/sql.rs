@@ -1372,7 +1372,10 @@ impl QueryCheck<'_> {
                 .iter()
                 .any(|w| text.contains(w))
         });
-        if secret_setting || last == "duckdb_secrets" {
+        // The server's environment (DuckDB's `getenv`, in its CLI) holds
+        // cloud keys and tokens, as a shell's does.
+        let environment = matches!(last.as_str(), "getenv" | "environ");
+        if secret_setting || environment || last == "duckdb_secrets" {
             self.record(
                 Verdict::Unproven,
                 Finding::new(

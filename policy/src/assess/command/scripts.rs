@@ -495,6 +495,40 @@ fn assigns(text: &str, var: &str) -> bool {
     })
 }
 
+/// Why a format string of an awk program may print a huge field, if it may:
+/// a width or precision taken from an argument (`%*d`, `%.*s`) or written
+/// over ten thousand (`%1000000000d`), inside a string literal.
+fn awk_wide_format(text: &str) -> Option<&'static str> {
+    const MAX_WIDTH: f64 = 10_000.0;
+    for (n, literal) in text.split('"').enumerate() {
+        if n % 2 == 0 {
+            continue;
+        }
+        let mut rest = literal;
+        while let Some(at) = rest.find('%') {
+            let spec = rest.get(at + 1..).unwrap_or("");
+            let spec = spec.trim_start_matches(['-', '+', ' ', '#', '0']);
+            if spec.starts_with('*')
+                || spec.contains(".*") && spec.find(".*").is_some_and(|i| i < 24)
+            {
+                return Some("prints a field whose width comes from its arguments");
+            }
+            let digits: String = spec
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            if digits
+                .split('.')
+                .any(|d| d.parse::<f64>().is_ok_and(|w| w > MAX_WIDTH))
+            {
+                return Some("prints a field more than ten thousand characters wide");
+            }
+            rest = rest.get(at + 1..).unwrap_or("");
+        }
+    }
+    None
+}
+
 /// awk variables whose assignment or use reaches beyond the input: `ARGV`/
 /// `ARGC` name the files read, `ENVIRON` is the environment.
 const AWK_SPECIAL: &[&str] = &["ARGV", "ARGC", "ENVIRON", "PROCINFO"];
@@ -561,6 +595,12 @@ fn awk_text(program: &str, text: &str) -> Result<(), Refusal> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains(";;)") {
         return refuse("has a loop without a condition");
+    }
+    if let Some(why) = awk_wide_format(text) {
+        return Err(Refusal::new(
+            codes::COMMAND_UNBOUNDED,
+            format!("`{program}` {why}"),
+        ));
     }
     if let Some(why) = awk_counted_loops(&compact) {
         return Err(Refusal::new(
