@@ -342,7 +342,6 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Suffix(".tfstate"), Credentials),
     rule(Suffix(".p8"), Credentials),
     rule(Suffix(".pkcs12"), Credentials),
-    rule(Suffix(".keytab"), Credentials),
     // Servers' own credential stores.
     rule(Pair("mysql", "user.myd"), System),
     rule(Under("/var/lib/krb5kdc"), System),

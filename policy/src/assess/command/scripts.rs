@@ -508,9 +508,7 @@ fn awk_wide_format(text: &str) -> Option<&'static str> {
         while let Some(at) = rest.find('%') {
             let spec = rest.get(at + 1..).unwrap_or("");
             let spec = spec.trim_start_matches(['-', '+', ' ', '#', '0']);
-            if spec.starts_with('*')
-                || spec.contains(".*") && spec.find(".*").is_some_and(|i| i < 24)
-            {
+            if spec.starts_with('*') || spec.find(".*").is_some_and(|i| i < 24) {
                 return Some("prints a field whose width comes from its arguments");
             }
             let digits: String = spec

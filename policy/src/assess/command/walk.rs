@@ -637,19 +637,18 @@ impl Walk<'_> {
             } else {
                 format!("http://{word}")
             };
+            // The first finding the floor reads, with its stable code.
             let found =
                 crate::assess::urls::url_problems(&url, &rule.allow_hosts, &rule.deny_hosts)
                     .unwrap_or_default()
                     .into_iter()
-                    .find(|f| codes::SENSITIVE.contains(&f.code.as_str()));
-            if let Some(finding) = found {
-                let code = codes::SENSITIVE
-                    .iter()
-                    .find(|c| **c == finding.code)
-                    .copied()
-                    .unwrap_or(codes::HTTP_LOCAL_TARGET);
+                    .find_map(|f| {
+                        let code = codes::SENSITIVE.iter().find(|c| **c == f.code)?;
+                        Some((*code, f.message))
+                    });
+            if let Some((code, message)) = found {
                 self.report
-                    .unproven(code, format!("`{program}`: {}", finding.message));
+                    .unproven(code, format!("`{program}`: {message}"));
             }
         }
     }

@@ -756,6 +756,9 @@ fn small_count(expr: &Expr) -> bool {
 /// first; `LIMIT NULL` and `LIMIT ALL` are no limit).
 fn limit_stops(query: &Query) -> bool {
     let offset_ok = |offset: Option<&Offset>| offset.is_none_or(|o| small_count(&o.value));
+    let fetch_ok = |fetch: &sqlparser::ast::Fetch| {
+        !fetch.percent && !fetch.with_ties && fetch.quantity.as_ref().is_some_and(small_count)
+    };
     match (&query.limit_clause, &query.fetch) {
         (
             Some(LimitClause::LimitOffset {
@@ -768,27 +771,16 @@ fn limit_stops(query: &Query) -> bool {
         (Some(LimitClause::OffsetCommaLimit { offset, limit }), None) => {
             small_count(offset) && small_count(limit)
         }
-        (None, Some(fetch))
-        | (
+        (None, Some(fetch)) => fetch_ok(fetch),
+        // T-SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY`.
+        (
             Some(LimitClause::LimitOffset {
                 limit: None,
-                offset: _,
-                limit_by: _,
+                offset,
+                limit_by,
             }),
             Some(fetch),
-        ) => {
-            let (offset, by_empty) = match &query.limit_clause {
-                Some(LimitClause::LimitOffset {
-                    offset, limit_by, ..
-                }) => (offset.as_ref(), limit_by.is_empty()),
-                _ => (None, true),
-            };
-            by_empty
-                && offset_ok(offset)
-                && !fetch.percent
-                && !fetch.with_ties
-                && fetch.quantity.as_ref().is_some_and(small_count)
-        }
+        ) => limit_by.is_empty() && offset_ok(offset.as_ref()) && fetch_ok(fetch),
         _ => false,
     }
 }
@@ -797,7 +789,8 @@ fn limit_stops(query: &Query) -> bool {
 /// (named by `own`) is a table joined to the CTE by an equality between their
 /// qualified columns, in its `ON` or in the term's `WHERE`.
 fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
-    let qualifier = |expr: &Expr| -> Option<String> {
+    // Stricter than [`qualifier`]: only `t.col`, no casts or schema paths.
+    let table_of = |expr: &Expr| -> Option<String> {
         match unnested(expr) {
             Expr::CompoundIdentifier(parts) => match parts.as_slice() {
                 [q, _] => Some(q.value.to_ascii_lowercase()),
@@ -815,7 +808,7 @@ fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
         else {
             return false;
         };
-        match (qualifier(left), qualifier(right)) {
+        match (table_of(left), table_of(right)) {
             (Some(a), Some(b)) => {
                 (own.contains(&a) && b == other) || (own.contains(&b) && a == other)
             }

@@ -45,6 +45,37 @@ impl<F: FnMut(&ObjectName) -> ControlFlow<()>> Visitor for Relations<F> {
 /// The one visitor type the parser's walk is instantiated for.
 struct Walk<'a>(&'a mut dyn Visitor<Break = ()>);
 
+/// Every hook of the parser's `Visitor`, handed to `$each!` as
+/// `name(NodeType);` items: one list for the forwarding walk and its test.
+macro_rules! hooks {
+    ($each:ident) => {
+        $each! {
+            pre_visit_query(Query);
+            post_visit_query(Query);
+            pre_visit_select(Select);
+            post_visit_select(Select);
+            pre_visit_relation(ObjectName);
+            post_visit_relation(ObjectName);
+            pre_visit_table_factor(TableFactor);
+            post_visit_table_factor(TableFactor);
+            pre_visit_expr(Expr);
+            post_visit_expr(Expr);
+            pre_visit_statement(Statement);
+            post_visit_statement(Statement);
+            pre_visit_value(ValueWithSpan);
+            post_visit_value(ValueWithSpan);
+            pre_visit_ident(Ident);
+            post_visit_ident(Ident);
+            pre_visit_order_by(OrderBy);
+            post_visit_order_by(OrderBy);
+            pre_visit_order_by_expr(OrderByExpr);
+            post_visit_order_by_expr(OrderByExpr);
+            pre_visit_group_by(GroupByExpr);
+            post_visit_group_by(GroupByExpr);
+        }
+    };
+}
+
 /// Forwards each named hook to the trait object.
 macro_rules! forward {
     ($($hook:ident($node:ty);)*) => {
@@ -59,30 +90,7 @@ macro_rules! forward {
 impl Visitor for Walk<'_> {
     type Break = ();
 
-    forward! {
-        pre_visit_query(Query);
-        post_visit_query(Query);
-        pre_visit_select(Select);
-        post_visit_select(Select);
-        pre_visit_relation(ObjectName);
-        post_visit_relation(ObjectName);
-        pre_visit_table_factor(TableFactor);
-        post_visit_table_factor(TableFactor);
-        pre_visit_expr(Expr);
-        post_visit_expr(Expr);
-        pre_visit_statement(Statement);
-        post_visit_statement(Statement);
-        pre_visit_value(ValueWithSpan);
-        post_visit_value(ValueWithSpan);
-        pre_visit_ident(Ident);
-        post_visit_ident(Ident);
-        pre_visit_order_by(OrderBy);
-        post_visit_order_by(OrderBy);
-        pre_visit_order_by_expr(OrderByExpr);
-        post_visit_order_by_expr(OrderByExpr);
-        pre_visit_group_by(GroupByExpr);
-        post_visit_group_by(GroupByExpr);
-    }
+    hooks!(forward);
 }
 
 #[cfg(test)]
@@ -108,30 +116,7 @@ mod tests {
 
     impl Visitor for Trace {
         type Break = ();
-        record! {
-            pre_visit_query(Query);
-            post_visit_query(Query);
-            pre_visit_select(Select);
-            post_visit_select(Select);
-            pre_visit_relation(ObjectName);
-            post_visit_relation(ObjectName);
-            pre_visit_table_factor(TableFactor);
-            post_visit_table_factor(TableFactor);
-            pre_visit_expr(Expr);
-            post_visit_expr(Expr);
-            pre_visit_statement(Statement);
-            post_visit_statement(Statement);
-            pre_visit_value(ValueWithSpan);
-            post_visit_value(ValueWithSpan);
-            pre_visit_ident(Ident);
-            post_visit_ident(Ident);
-            pre_visit_order_by(OrderBy);
-            post_visit_order_by(OrderBy);
-            pre_visit_order_by_expr(OrderByExpr);
-            post_visit_order_by_expr(OrderByExpr);
-            pre_visit_group_by(GroupByExpr);
-            post_visit_group_by(GroupByExpr);
-        }
+        hooks!(record);
     }
 
     /// Fails if a hook is not forwarded: every hook the parser's walk calls on
