@@ -1,4 +1,4 @@
-// The README's adapter blocks, run as written: each code block of "Agent SDK
+// The adapter blocks of docs/adapters.md, run as written: each code block of "Agent SDK
 // adapters" is saved as a module beside the tests (so `toolgate/…` and the
 // SDKs resolve from this package) and imported, its free variables (the
 // user's model, tools, messages, configuration, `ask`) given by the test.
@@ -17,13 +17,13 @@ import { z } from 'zod';
 import { pkg, root } from './paths.js';
 
 process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const readme = readFileSync(join(root, 'docs', 'adapters.md'), 'utf8');
 
-/** The first js block after `### \`name\`` in "Agent SDK adapters". */
+/** The first js block after `## \`name\`` in docs/adapters.md ("Agent SDK adapters"). */
 function block(name) {
-  const section = readme.slice(readme.indexOf('## Agent SDK adapters'));
-  const at = section.indexOf(`### \`${name}\``);
-  assert.ok(at >= 0, `the README has a section for ${name}`);
+  const section = readme.slice(readme.indexOf('# Agent SDK adapters'));
+  const at = section.indexOf(`## \`${name}\``);
+  assert.ok(at >= 0, `docs/adapters.md has a section for ${name}`);
   const m = /```js\n([\s\S]*?)```/.exec(section.slice(at));
   assert.ok(m, `the ${name} section has a js block`);
   return m[1];
