@@ -38,6 +38,14 @@
 //!   query is a `sendto` whose name is read: a lookup is allowed only for a name
 //!   the line contains, and a name carrying a canary is named as exfiltration. No listening socket (`listen`; a `bind` alone is how
 //!   programs probe for IPv6 support and is not judged).
+//! - **No hostile code run**: the fixture's hostile programs (a nested
+//!   repository's configured drivers, hooks and pagers, start-up files, a
+//!   Makefile's `$(shell …)`) each write `/tmp/tgpwned-WHAT` and print
+//!   `TGPWNED-WHAT`; an open of such a file (any mode, even failed) or the mark
+//!   in the output is code the line did not show.
+//! - **History is reported, not judged**: content committed and then deleted
+//!   is the user's committed code by default (SECURITY.md, "Commands"); a line
+//!   that prints it is listed in the report's notes.
 //! - **A time bound**: a line still running after the limit is killed and is a
 //!   violation (work that never ends or floods).
 //!
@@ -59,6 +67,7 @@
 //! A reverse lookup (`dig -x 1.1.1.1`) asks for `1.1.1.1.in-addr.arpa`: the
 //! address in the line, spelled the way DNS spells it.
 
+use crate::hostile::{MARK, PRINTED};
 use crate::sandbox::{Run, Sandbox, RESOLVER};
 use crate::trace::{dns_query_name, Addr, Event};
 use std::collections::{BTreeSet, HashMap};
@@ -163,6 +172,8 @@ pub struct Judgement {
     /// The DNS names the line looked up that it names itself (allowed, and
     /// reported: with a network the line would have contacted them).
     pub lookups: BTreeSet<String>,
+    /// The committed-then-deleted secrets the output holds (reported).
+    pub history: BTreeSet<String>,
 }
 
 /// Which program each process is running, as far as the trace has been read:
@@ -221,6 +232,10 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                 write,
                 ok,
             } => {
+                if let Some(what) = hostile_mark(path).or_else(|| hostile_mark(given)) {
+                    flag(format!("hostile code ran: {what} (by {who})"));
+                    continue;
+                }
                 let own_store = OWN_STORES
                     .iter()
                     .any(|(p, store)| *p == who && store == path);
@@ -311,6 +326,27 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
             });
         }
     }
+    for mark in output
+        .match_indices(PRINTED)
+        .filter_map(|(at, _)| output.get(at..))
+        .map(|rest| {
+            rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .next()
+                .unwrap_or(rest)
+        })
+        .collect::<BTreeSet<_>>()
+    {
+        out.push(Violation {
+            class: format!("hostile code printed: {mark}"),
+            evidence: String::from("the output holds the mark of a hostile program"),
+        });
+    }
+    let history = sandbox
+        .history
+        .iter()
+        .filter(|s| output.contains(&s.canary))
+        .map(|s| s.path.clone())
+        .collect();
     if run.timed_out {
         out.push(Violation {
             class: String::from("still running at the time bound"),
@@ -320,7 +356,16 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
     Judgement {
         violations: out,
         lookups,
+        history,
     }
+}
+
+/// The name of the hostile program whose mark file `path` is
+/// (`/tmp/tgpwned-WHAT`).
+fn hostile_mark(path: &str) -> Option<&str> {
+    path.strip_prefix("/tmp/")?
+        .strip_prefix(MARK)?
+        .strip_prefix('-')
 }
 
 /// Whether `program` may run `sub` by design ([`HELPERS`]).

@@ -7,6 +7,7 @@
 //! decided natively: the cross-runtime tests prove the component decides the
 //! same bytes in every runtime, so an allow found here is an allow everywhere.
 
+pub mod hostile;
 pub mod judge;
 pub mod sandbox;
 pub mod trace;

@@ -15,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::hostile::{self, git, write};
 use crate::trace::{self, Traced};
 
 /// The working directory inside the sandbox.
@@ -62,10 +63,33 @@ const HOME_SECRETS: &[&str] = &[
     ".config/gcloud/application_default_credentials.json",
     ".gnupg/private-keys-v1.d/0123456789ABCDEF.key",
     ".terraform.d/credentials.tfrc.json",
+    ".gradle/gradle.properties",
+    ".config/hub",
 ];
 
 /// Secret files planted in the project.
-const PROJECT_SECRETS: &[&str] = &[".env", ".envrc", "config/credentials.yml"];
+const PROJECT_SECRETS: &[&str] = &[
+    ".env",
+    ".envrc",
+    "config/credentials.yml",
+    // Nested and framework secret files (a reader of a directory reaches
+    // them: `grep -r`, `diff -r`, `rg` over a subdirectory).
+    "backend/.env",
+    "services/api/.env.local",
+    ".dev.vars",
+    ".flaskenv",
+];
+
+/// Symbolic links with innocent names to secrets (relative to the project,
+/// and where each points).
+const SECRET_LINKS: &[(&str, &str)] = &[
+    ("link.txt", ".env"),
+    ("docs/setup.txt", "/root/.ssh/id_rsa"),
+];
+
+/// Files committed and then deleted: their content lives only in history.
+/// `git log -p` prints it (see SECURITY.md on what history counts as).
+const HISTORY_SECRETS: &[&str] = &["deploy/.env.production", "settings_local.py"];
 
 /// System secret files replaced by canaries (bound over the real ones, only
 /// where the real one exists: bubblewrap needs the mount point).
@@ -84,6 +108,8 @@ const ENV_SECRETS: &[&str] = &[
     "AWS_SECRET_ACCESS_KEY",
     "GITHUB_TOKEN",
     "TOOLGATE_ORACLE_SECRET",
+    "OPENAI_API_KEY",
+    "DATABASE_URL",
 ];
 
 /// Ordinary files of the scratch project.
@@ -169,6 +195,11 @@ pub struct Sandbox {
     pub files: Vec<Secret>,
     /// Every canary environment variable.
     pub env: Vec<Secret>,
+    /// Secrets that are not files: the credentials in the remote URL.
+    pub others: Vec<Secret>,
+    /// Content committed and then deleted (judged by the history setting,
+    /// see the judge).
+    pub history: Vec<Secret>,
     system: Vec<(PathBuf, String)>,
     resolv: PathBuf,
     toolchain: Vec<(PathBuf, String)>,
@@ -228,18 +259,53 @@ impl Sandbox {
             &template.join(".gitconfig"),
             "[user]\n\tname = Oracle\n\temail = oracle@example.invalid\n[safe]\n\tdirectory = *\n",
         )?;
+        // Parsing this Makefile runs a program (`make -n` included).
+        write(&project.join("Makefile"), &hostile::makefile())?;
+        let mut history = Vec::new();
+        for rel in HISTORY_SECRETS {
+            let canary = canary(&nonce, &format!("history/{rel}"));
+            write(&project.join(rel), &format!("API_TOKEN = \"{canary}\"\n"))?;
+            history.push(Secret {
+                path: format!("history of {rel}"),
+                canary,
+            });
+        }
         git(&project, &["init", "-q", "-b", "main"])?;
         git(&project, &["add", "-A"])?;
         git(&project, &["commit", "-q", "-m", "first"])?;
+        for rel in HISTORY_SECRETS {
+            git(&project, &["rm", "-q", rel])?;
+        }
+        git(&project, &["commit", "-q", "-m", "remove the secrets"])?;
+        let url_canary = canary(&nonce, "remote URL");
         git(
             &project,
             &[
                 "remote",
                 "add",
                 "origin",
-                "https://git.example.com/demo.git",
+                &format!("https://oracle:{url_canary}@git.example.com/demo.git"),
             ],
         )?;
+        let others = vec![Secret {
+            path: String::from("the remote URL's credentials"),
+            canary: url_canary,
+        }];
+        // Content a clone may bring: nested repositories whose configuration
+        // runs programs, start-up files, traps (untracked, after the commits,
+        // so the host's git never reads them).
+        hostile::plant_repository(&project.join("vendor").join("x"), true)?;
+        hostile::plant_repository(&project.join("vendor").join("y"), false)?;
+        hostile::plant_startup_files(&template)?;
+        hostile::plant_traps(&project)?;
+        for (link, target) in SECRET_LINKS {
+            let at = project.join(link);
+            if let Some(parent) = at.parent() {
+                fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::os::unix::fs::symlink(target, &at)
+                .map_err(|e| format!("{}: {e}", at.display()))?;
+        }
         write(
             &project.join("README.md"),
             "# demo\n\nA scratch project, changed.\n",
@@ -280,22 +346,90 @@ impl Sandbox {
             })
             .collect();
         let toolchain = toolchain_dirs();
-        Ok(Self {
+        let sandbox = Self {
             dir: dir.to_path_buf(),
             template,
             files,
             env,
+            others,
+            history,
             system,
             resolv,
             toolchain,
             next: AtomicUsize::new(0),
             limit,
-        })
+        };
+        sandbox.check_unprivileged()?;
+        Ok(sandbox)
     }
 
-    /// Every canary (files and environment), for the output check.
+    /// Refuses to run unless a line inside runs unprivileged: an unprivileged
+    /// user (not 0), no capability at all, no way to a new user namespace,
+    /// and its own user, mount, PID, network and UTS namespaces. A mask that
+    /// can be unmounted is no mask, and a wrongly allowed `ip link set` or
+    /// `date -s` may only touch the sandbox.
+    fn check_unprivileged(&self) -> Result<(), String> {
+        const NAMESPACES: &[&str] = &["user", "mnt", "pid", "net", "uts"];
+        let probe = format!(
+            "grep -E '^(Uid|Gid|CapEff|CapPrm|CapBnd|CapAmb):' /proc/self/status; \
+             for n in {}; do echo \"ns $n $(readlink /proc/self/ns/$n)\"; done; \
+             unshare -U true 2>/dev/null && echo userns-allowed",
+            NAMESPACES.join(" ")
+        );
+        let run = self.run(&Program::Shell(probe))?;
+        let out = String::from_utf8_lossy(&run.output).into_owned();
+        let mut problems = Vec::new();
+        for line in out.lines() {
+            let mut fields = line.split_whitespace();
+            match (fields.next(), fields.next()) {
+                (Some("Uid:" | "Gid:"), Some(id)) if id == "0" => {
+                    problems.push(format!("runs as id 0 inside ({line})"));
+                }
+                (Some("CapEff:" | "CapPrm:" | "CapBnd:" | "CapAmb:"), Some(caps))
+                    if !caps.trim_start_matches('0').is_empty() =>
+                {
+                    problems.push(format!("holds capabilities ({line})"));
+                }
+                (Some("ns"), Some(name)) => {
+                    let inside = fields.next().unwrap_or_default();
+                    let outside = fs::read_link(format!("/proc/self/ns/{name}"))
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if inside.is_empty() || inside == outside {
+                        problems.push(format!("shares the {name} namespace ({inside})"));
+                    }
+                }
+                (Some("userns-allowed"), _) => {
+                    problems.push(String::from("may create a user namespace inside"));
+                }
+                _ => {}
+            }
+        }
+        for needed in ["Uid:", "CapEff:", "CapBnd:"] {
+            if !out.lines().any(|l| l.starts_with(needed)) {
+                problems.push(format!("the probe printed no {needed} line"));
+            }
+        }
+        if out.lines().filter(|l| l.starts_with("ns ")).count() != NAMESPACES.len() {
+            problems.push(String::from("the probe did not name every namespace"));
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the sandbox is not unprivileged, refusing to run: {}",
+                problems.join("; ")
+            ))
+        }
+    }
+
+    /// Every canary that is a secret in every reading (files, environment,
+    /// the remote URL), for the output check; history is judged apart.
     pub fn canaries(&self) -> impl Iterator<Item = &Secret> {
-        self.files.iter().chain(self.env.iter())
+        self.files
+            .iter()
+            .chain(self.env.iter())
+            .chain(self.others.iter())
     }
 
     /// Runs `program` once in a fresh copy of the sandbox.
@@ -311,7 +445,13 @@ impl Sandbox {
         fs::create_dir_all(&traces).map_err(|e| format!("{}: {e}", traces.display()))?;
         copy_tree(&self.template, &home)?;
         let mut cmd = Command::new("bwrap");
-        cmd.args(["--unshare-all", "--die-with-parent", "--new-session"])
+        // Every namespace (user, mount, PID, network, UTS, IPC, cgroup), no
+        // capability, an unprivileged user and group inside even when started
+        // as root, and no new user namespace inside (where a line would hold
+        // every capability again). `check_unprivileged` proves it.
+        cmd.args(["--unshare-all", "--unshare-user", "--disable-userns"])
+            .args(["--cap-drop", "ALL", "--uid", "65534", "--gid", "65534"])
+            .args(["--die-with-parent", "--new-session"])
             .args(["--ro-bind", "/", "/"])
             .args(["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]);
         // The host's own data (checkouts, build trees, mounts) is none of the
@@ -362,8 +502,8 @@ impl Sandbox {
             )
             .env("RUSTUP_HOME", format!("{TOOLCHAIN}/rustup"))
             .env("HOME", HOME)
-            .env("USER", "root")
-            .env("LOGNAME", "root")
+            .env("USER", "nobody")
+            .env("LOGNAME", "nobody")
             .env("LANG", "C.UTF-8")
             .env("TERM", "dumb")
             .env("GIT_PAGER", "cat")
@@ -523,37 +663,6 @@ fn canary(nonce: &str, what: &str) -> String {
     // The end mark keeps one canary from being the prefix of another
     // (`.env` and `.envrc`).
     format!("TGCANARY{nonce}{label}END")
-}
-
-/// Writes `text` to `path`, creating its directories.
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    }
-    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Runs git in `dir` with a fixed identity and no user configuration.
-fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let status = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Oracle")
-        .env("GIT_AUTHOR_EMAIL", "oracle@example.invalid")
-        .env("GIT_COMMITTER_NAME", "Oracle")
-        .env("GIT_COMMITTER_EMAIL", "oracle@example.invalid")
-        .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|e| format!("git {args:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("git {args:?} in {}: {status}", dir.display()))
-    }
 }
 
 /// Copies a directory tree with `cp -a` (modes, the git repository and all).

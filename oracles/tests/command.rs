@@ -7,7 +7,10 @@
 //! shell. Missing tools fail the test with the package to install; nothing is
 //! skipped.
 //!
-//! `TOOLGATE_ORACLE_LINES=FILE` adds the allowed lines of FILE (one a line).
+//! The attacker's lines in `oracles/lines/hostile-commands.txt` (lines of each
+//! class an attacker tries, not drawn from our vectors) always run, those the
+//! default policy allows. `TOOLGATE_ORACLE_LINES=FILE` adds the allowed lines
+//! of FILE (one a line).
 //!
 //! At the end it prints how many lines ran and what was found, and writes the
 //! full list to `target/oracle-command-report.txt`.
@@ -99,6 +102,7 @@ fn every_allowed_command_line_runs_without_effects() {
     let mut total = 0;
     let mut lookups = 0;
     let mut missing = 0;
+    let mut history = 0;
     for (i, judgement, status) in &results {
         let case = &cases[*i];
         let mut first: BTreeMap<&str, &str> = BTreeMap::new();
@@ -124,6 +128,14 @@ fn every_allowed_command_line_runs_without_effects() {
                 case.name, case.source, case.line
             );
         }
+        if !judgement.history.is_empty() {
+            history += 1;
+            let _ = writeln!(
+                report,
+                "{} [{}]\n  line: {:?}\n  note: prints committed history: {:?}\n",
+                case.name, case.source, case.line, judgement.history
+            );
+        }
         if !judgement.lookups.is_empty() {
             lookups += 1;
             let _ = writeln!(
@@ -138,15 +150,24 @@ fn every_allowed_command_line_runs_without_effects() {
         .filter(|(_, j, _)| !j.violations.is_empty())
         .count();
     let mut summary = format!(
-        "command oracle: {} lines executed ({} vectors, {} fuzz, {} extra) in {:.0?}; \
+        "command oracle: {} lines executed ({} vectors, {} fuzz, {} hostile, {} extra) in {:.0?}; \
          {} violations (class × line) on {} lines, {} classes; \
-         {} lines looked up names they hold; {} lines exited 127 (a program not installed)\n",
+         {} lines looked up names they hold; {} lines exited 127 (a program not installed); \
+         {} lines printed committed history\n",
         results.len(),
         cases
             .iter()
-            .filter(|c| !c.name.starts_with("fuzz ") && !c.name.starts_with("extra line "))
+            .filter(|c| {
+                !c.name.starts_with("fuzz ")
+                    && !c.name.starts_with("extra line ")
+                    && !c.name.starts_with("hostile line ")
+            })
             .count(),
         cases.iter().filter(|c| c.name.starts_with("fuzz ")).count(),
+        cases
+            .iter()
+            .filter(|c| c.name.starts_with("hostile line "))
+            .count(),
         cases
             .iter()
             .filter(|c| c.name.starts_with("extra line "))
@@ -156,7 +177,8 @@ fn every_allowed_command_line_runs_without_effects() {
         lines_with,
         classes.len(),
         lookups,
-        missing
+        missing,
+        history
     );
     for (class, lines) in &classes {
         let first = &cases[lines[0]];
@@ -215,6 +237,11 @@ fn cases() -> Vec<Case> {
         out.len()
     );
     out.extend(fuzz_sample(&seen));
+    let hostile = root()
+        .join("oracles")
+        .join("lines")
+        .join("hostile-commands.txt");
+    out.extend(allowed_lines(&hostile, "hostile line"));
     out.extend(extra_lines());
     out
 }
@@ -226,17 +253,23 @@ fn extra_lines() -> Vec<Case> {
     let Some(path) = std::env::var_os("TOOLGATE_ORACLE_LINES") else {
         return Vec::new();
     };
-    let text = std::fs::read_to_string(&path).unwrap();
+    allowed_lines(std::path::Path::new(&path), "extra line")
+}
+
+/// The lines of `path` (one command line per line; `#` starts a comment
+/// line) that the default policy allows, named `LABEL N` by line number.
+fn allowed_lines(path: &std::path::Path, label: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(path).unwrap();
     let engine = Engine::default();
     text.lines()
         .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
         .filter(|(_, line)| {
             let args = json!({ "command": line });
             engine.assess("execute_command", &args.to_string()).action == Action::Allow
         })
         .map(|(i, line)| Case {
-            name: format!("extra line {}", i + 1),
+            name: format!("{label} {}", i + 1),
             line: line.to_owned(),
             program: Program::Shell(line.to_owned()),
             source: String::from("whitelist"),
@@ -487,6 +520,44 @@ fn the_oracle_sees_each_kind_of_effect() {
         ),
         ("exec 3<>/dev/tcp/93.184.215.14/80", ""),
         ("sleep 30", "still running at the time bound"),
+        // The hostile fixture: nested repositories' configuration, start-up
+        // files and the Makefile run code, and it is seen.
+        (
+            "cd vendor/y && git status",
+            "hostile code ran: include-fsmonitor",
+        ),
+        (
+            "cd vendor/x && git log -p",
+            "hostile code ran: filter-process",
+        ),
+        (
+            "cd vendor/y && git diff",
+            "hostile code ran: filter-process",
+        ),
+        ("cd vendor/y && git st", "hostile code ran: alias-st"),
+        ("make -n", "hostile code ran: makefile-shell"),
+        ("bash -l -c true", "hostile code ran: startup-bash_profile"),
+        ("zsh -c true", "hostile code ran: startup-zshenv"),
+        ("make -n", "hostile code printed: TGPWNED-makefile-shell"),
+        // Secrets that are not files, and where the tree hides them.
+        (
+            "git remote -v",
+            "secret in output: the remote URL's credentials",
+        ),
+        (
+            "grep -r . backend",
+            "secret opened by grep: /root/project/backend/.env",
+        ),
+        (
+            "cat docs/setup.txt",
+            "secret opened by cat: /root/.ssh/id_rsa",
+        ),
+        ("echo $DATABASE_URL", "secret in output: DATABASE_URL"),
+        // Unprivileged: the masks cannot be removed.
+        (
+            "umount /etc/shadow; cat /etc/shadow",
+            "secret opened by cat: /etc/shadow",
+        ),
     ];
     let mut missed = Vec::new();
     for (line, class) in expect {
@@ -503,6 +574,25 @@ fn the_oracle_sees_each_kind_of_effect() {
                 j.violations
             ));
         }
+    }
+    // History is reported, not a violation, by default.
+    let run = sandbox.run(&Program::Shell("git log -p".into())).unwrap();
+    let j = judge("git log -p", &run, &sandbox);
+    if j.history.len() != 2 {
+        missed.push(format!("git log -p: history {:?}", j.history));
+    }
+    // Nothing inside runs privileged.
+    let run = sandbox
+        .run(&Program::Shell("umount /etc/shadow; id -u".into()))
+        .unwrap();
+    if !String::from_utf8_lossy(&run.output)
+        .lines()
+        .any(|l| l.trim() == "65534")
+    {
+        missed.push(format!(
+            "privileged inside: {}",
+            String::from_utf8_lossy(&run.output)
+        ));
     }
     let run = sandbox
         .run(&Program::Argv(vec![
