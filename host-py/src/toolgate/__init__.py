@@ -10,8 +10,9 @@ Rust and JavaScript hosts run, so every runtime decides every call alike::
     policy.assess("execute_sql", '{"sql": "SELECT * FROM users"}').action   # 'allow'
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import AuditBrokenError, LoadError, PolicyFaultError, RejectedError, RequestError, ToolgateError
-from .policy import DEFAULT_WORK_LIMIT, POLICY_FAULT, POLICY_LIMIT, Engine, Policy, load_policy
 from .shapes import (
     ACTIONS,
     CALL_FORMATS,
@@ -32,6 +33,22 @@ from .shapes import (
     Source,
     ToolCall,
 )
+
+if TYPE_CHECKING:
+    from .policy import DEFAULT_WORK_LIMIT, POLICY_FAULT, POLICY_LIMIT, Engine, Policy, load_policy
+
+#: What `toolgate.policy` defines, imported on first use: importing wasmtime
+#: is most of a start-up, and the command line's help and usage errors need none.
+_LAZY = ("load_policy", "Policy", "Engine", "POLICY_FAULT", "POLICY_LIMIT", "DEFAULT_WORK_LIMIT")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import policy
+
+        return getattr(policy, name)
+    raise AttributeError(f"module 'toolgate' has no attribute {name!r}")
+
 
 __all__ = [
     "load_policy",

@@ -1,15 +1,17 @@
 """`python -m toolgate`: the same help, usage errors, output and exit codes as
 the Rust CLI, byte for byte.
 
-The arguments follow one specification, written down in
-`host-rs/src/cli/args.rs` (docs/cli.md sums it up) and followed by the
-JavaScript bin too; `check`'s lines are read and formatted by the component,
-and `hook`'s answers made by it. `tests/test_cli.py` runs this CLI and the Rust
-one over a table of argument lists and inputs and compares every byte.
+The arguments follow one specification, `host-rs/src/cli/args.rs` (docs/cli.md
+sums it up): its declarations (help, options, command shapes) are generated
+into `_grammar.py`, its rules followed here. `check`'s lines are read and
+formatted by the component, and `hook`'s answers made by it.
+`host-py/tests/test_cli.py` runs this CLI and the Rust one over a table of
+argument lists and inputs and compares every byte.
 
-Commands that need the approval gate's stores (`grants list|revoke`) and the
-Rust CLI's own (`approvals list`, `mcp-proxy`, `mcp pins`) are refused with one
-message: the Python host has no gate yet.
+The commands that need the approval gate's stores (`grants list|revoke`) are
+refused with one message, as the Python host has no gate yet; every other
+command this CLI does not run (`approvals list`, `mcp-proxy`, `mcp pins`,
+`exec`) is refused as the Rust CLI's own.
 """
 
 from __future__ import annotations
@@ -17,156 +19,30 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from . import _json
+from ._grammar import GLOBAL, HELP, OPTIONS, SHAPES, VARIADIC
 from .errors import AuditBrokenError, PolicyFaultError, RejectedError, ToolgateError
-from .policy import Engine, Policy, load_policy
 from .shapes import Decision
 
+if TYPE_CHECKING:
+    from .policy import Engine, Policy
+
 OK, ERROR, USAGE, MALFORMED, BROKEN, CONFIRM, DENY = 0, 1, 2, 3, 4, 10, 11
-
-#: The help text, identical in the Rust CLI.
-HELP = """toolgate: one risk policy for every LLM tool call: allow, confirm or deny, with reasons.
-
-Usage: toolgate [OPTIONS] COMMAND [ARGS]
-
-Commands:
-  assess [--config FILE] [--json] TOOL [ARGS_JSON]
-          Decide one tool call. ARGS_JSON is the call's arguments exactly as the
-          model sent them ({} when not given; - reads them from standard input)
-  check [--config FILE] [FILE|-]
-          Decide every call of a JSON Lines file (standard input when not given):
-          one {"tool": …, "args": …} a line, or a tool call in any supported
-          format (OpenAI, Anthropic, MCP, Gemini). One decision (or error object)
-          a line, in order; a summary on standard error
-  augment [--config FILE] [--format FORMAT] [FILE|-]
-          Add the optional risk_level parameter to tool definitions (FORMAT:
-          openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
-          tool when not given); tools left alone are listed on standard error
-  hook [--config FILE] FORMAT
-          Answer one coding agent's before-tool hook event, read from standard
-          input, in that agent's output shape (FORMAT: claude-code, gemini-cli):
-          allow, ask or deny with the summary as the reason, exit 0; an event
-          that cannot be read, or a tool with no mapping, is answered ask. Exit
-          2 (the agents block the tool) when no answer can be made
-  guidance [--lang en|zh]
-          Print the prompt guidance that tells the model how to rate its calls
-  audit verify [--key-file FILE] [--head HASH] FILE
-          Verify a gate's hash-chained audit log: the record count and head hash,
-          or the first broken line (exit 4); --key-file for a keyed chain, --head
-          for the head hash kept elsewhere
-  import-openapi [--only LIST] [--exclude LIST] [--category NAME] [FILE|-]
-          Registry entries and tool definitions from an OpenAPI 3 or Swagger 2
-          document, JSON or YAML: the tools and definitions as JSON, a summary
-          on standard error. LIST: tags or operation ids, comma-separated
-  config check FILE
-          Check a configuration file, JSON or TOML (read by its content)
-  config explain [--managed FILE] [--user FILE] [FILE]
-          Merge the managed, project (FILE) and user layers and print each
-          effective setting and rule with the layer it came from
-  approvals list (--key-file FILE | --unsigned) DIR
-          List the pending approvals of a checkpoint directory (Rust CLI only)
-  grants list --key-file FILE DIR
-          List the grants (approvals given "always") kept in a checkpoint
-          directory; a forged, unsigned or expired one is listed with why (exit 4)
-  grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID
-          Revoke a grant: no later call is decided with it; --audit appends the
-          revocation's record to that audit log (--audit-key-file: a keyed chain)
-  mcp-proxy [--config FILE] [--name SERVER] [--augment] [--audit FILE]
-            [--pins FILE] -- COMMAND [ARGS...]
-          Run an MCP server over stdio with the policy in between: tools/call
-          allowed, denied, or confirmed through the client's elicitation; tool
-          definitions pinned; --augment adds risk_level to the tools' schemas.
-          Audit log and pins file by default in $XDG_STATE_HOME/toolgate
-          (~/.local/state/toolgate) (Rust CLI only)
-  mcp pins list [--pins FILE]
-          List the pinned MCP tools, one JSON object a line; a changed
-          definition waits for approval (Rust CLI only)
-  mcp pins approve [--pins FILE] SERVER TOOL
-          Approve the changed definition of a pinned tool (Rust CLI only)
-
-Options:
-  --component FILE  Load this policy component instead of the embedded one
-  --no-cache        Compile the component now instead of using the cache of
-                    compiled components (the JavaScript CLI keeps none)
-  -h, --help        Print this help
-  -V, --version     Print the policy's version
-
-Options may stand anywhere before --; a value follows its option or is joined
-by = (--config=FILE) and must not be empty; each option may be given once.
-After --, every argument is an operand (a TOOL or FILE that starts with -).
-Arguments must be UTF-8 and must not hold U+FFFD.
-
-Exit codes:
-  0   every call allowed (or the command succeeded)
-  1   error: unreadable file or configuration, policy fault
-  2   usage error
-  3   check: some input lines were malformed (see the error objects in the output)
-  4   audit verify, approvals list, grants list: a record failed verification
-  10  at least one call needs confirmation, none denied
-  11  at least one call denied
-"""
 
 
 class UsageError(Exception):
     pass
 
 
-#: Options valid with every command.
-GLOBAL = ("--component", "--no-cache")
-
-#: Every option, and whether it takes a value.
-OPTIONS: Dict[str, bool] = {
-    "--component": True,
-    "--no-cache": False,
-    "--config": True,
-    "--json": False,
-    "--format": True,
-    "--lang": True,
-    "--key-file": True,
-    "--head": True,
-    "--unsigned": False,
-    "--only": True,
-    "--exclude": True,
-    "--category": True,
-    "--audit": True,
-    "--audit-key-file": True,
-    "--managed": True,
-    "--user": True,
-    "--name": True,
-    "--augment": False,
-    "--pins": True,
-}
-
-#: Each command: its options, required and optional operands, and whether more operands follow.
-SHAPES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...], Tuple[str, ...], bool]] = {
-    "assess": (("--config", "--json"), ("TOOL",), ("ARGS_JSON",), False),
-    "check": (("--config",), (), ("FILE",), False),
-    "augment": (("--config", "--format"), (), ("FILE",), False),
-    "hook": (("--config",), ("FORMAT",), (), False),
-    "guidance": (("--lang",), (), (), False),
-    "import-openapi": (("--only", "--exclude", "--category"), (), ("FILE",), False),
-    "config check": ((), ("FILE",), (), False),
-    "config explain": (("--managed", "--user"), (), ("FILE",), False),
-    "audit verify": (("--key-file", "--head"), ("FILE",), (), False),
-    "approvals list": (("--key-file", "--unsigned"), ("DIR",), (), False),
-    "grants list": (("--key-file",), ("DIR",), (), False),
-    "grants revoke": (("--key-file", "--audit", "--audit-key-file"), ("DIR", "ID"), (), False),
-    "mcp-proxy": (("--config", "--name", "--augment", "--audit", "--pins"), ("COMMAND",), (), True),
-    "mcp pins list": (("--pins",), (), (), False),
-    "mcp pins approve": (("--pins",), ("SERVER", "TOOL"), (), False),
-}
-
-#: The parent commands with one subcommand.
-NESTED = {"audit": "verify", "approvals": "list"}
-#: The parent commands with several, and how the usage error names them.
-NESTED_MANY = {"config": (("check", "explain"), "check or explain"), "grants": (("list", "revoke"), "list or revoke")}
-
-#: The commands only the Rust CLI has (its checkpoint directory, the MCP gateway).
-RUST_ONLY = {"approvals list", "mcp-proxy", "mcp pins list", "mcp pins approve"}
+#: The commands only the Rust CLI has: every command of the grammar this CLI
+#: does not run, but those of the approval gate (see GATE_ONLY).
+RUST_ONLY_WORDS = "is in the Rust CLI only"
 #: The commands that work on the approval gate's stores, which this host does not have yet.
 GATE_ONLY = {"grants list", "grants revoke"}
+#: The commands this CLI runs.
+COMMANDS = {"assess", "check", "augment", "hook", "guidance", "import-openapi", "config check", "config explain", "audit verify"}
 
 
 def printable(text: str) -> str:
@@ -245,35 +121,9 @@ def parse_args(argv: Sequence[str]) -> Options:
         return opts
     if not positional:
         raise UsageError("a command is required")
-    command = positional[0]
-    words = 1
-    if command in NESTED:
-        sub = NESTED[command]
-        if len(positional) < 2:
-            raise UsageError(f"'{command}' needs a subcommand: {sub}")
-        if positional[1] != sub:
-            raise UsageError(f"unknown command '{command} {printable(positional[1])}'")
-        command, words = f"{command} {sub}", 2
-    elif command in NESTED_MANY:
-        subs, named = NESTED_MANY[command]
-        if len(positional) < 2:
-            raise UsageError(f"'{command}' needs a subcommand: {named}")
-        if positional[1] not in subs:
-            raise UsageError(f"unknown command '{command} {printable(positional[1])}'")
-        command, words = f"{command} {positional[1]}", 2
-    elif command == "mcp":
-        if len(positional) < 2:
-            raise UsageError("'mcp' needs a subcommand: pins")
-        if positional[1] != "pins":
-            raise UsageError(f"unknown command 'mcp {printable(positional[1])}'")
-        if len(positional) < 3:
-            raise UsageError("'mcp pins' needs a subcommand: list or approve")
-        if positional[2] not in ("list", "approve"):
-            raise UsageError(f"unknown command 'mcp pins {printable(positional[2])}'")
-        command, words = f"mcp pins {positional[2]}", 3
-    elif command not in SHAPES:
-        raise UsageError(f"unknown command '{printable(command)}'")
-    options, required, optional, rest = SHAPES[command]
+    command, words = _command(positional)
+    options, required, optional = SHAPES[command]
+    rest = command in VARIADIC
     for name in given:
         if name not in GLOBAL and name not in options:
             raise UsageError(f"option '{name}' does not apply to '{command}'")
@@ -283,6 +133,8 @@ def parse_args(argv: Sequence[str]) -> Options:
     most = len(required) + len(optional)
     if not rest and len(operands) > most:
         raise UsageError(f"unexpected argument '{printable(operands[most])}'")
+    if command == "exec" and "--writable" in given and "--confine-only" not in given:
+        raise UsageError("'--writable' needs --confine-only")
     if command == "approvals list":
         if "--key-file" in given and "--unsigned" in given:
             raise UsageError("'approvals list' takes --key-file FILE or --unsigned, not both")
@@ -295,6 +147,33 @@ def parse_args(argv: Sequence[str]) -> Options:
     opts.command = command
     opts.operands = operands
     return opts
+
+
+def _command(positional: List[str]) -> Tuple[str, int]:
+    """The command the first positional words name, and how many words it took:
+    a parent word (`config`, `mcp pins`) needs one of its subcommands."""
+    words: List[str] = []
+    for word in positional:
+        prefix = " ".join(words + [word])
+        if prefix in SHAPES:
+            return prefix, len(words) + 1
+        if any(name.startswith(prefix + " ") for name in SHAPES):
+            words.append(word)
+            continue
+        parent = " ".join(words)
+        if not words:
+            raise UsageError(f"unknown command '{printable(word)}'")
+        raise UsageError(f"unknown command '{parent} {printable(word)}'")
+    if not words:
+        raise UsageError("a command is required")
+    parent = " ".join(words)
+    subs: List[str] = []
+    for name in SHAPES:
+        if name.startswith(parent + " "):
+            sub = name[len(parent) + 1 :].split(" ")[0]
+            if sub not in subs:
+                subs.append(sub)
+    raise UsageError(f"'{parent}' needs a subcommand: {' or '.join(subs)}")
 
 
 def io_reason(e: OSError) -> str:
@@ -382,7 +261,7 @@ def err(text: str) -> None:
     sys.stderr.flush()
 
 
-def engine_for(policy: Policy, config_path: Optional[str]) -> Engine:
+def engine_for(policy: "Policy", config_path: Optional[str]) -> "Engine":
     text = "{}" if config_path is None else read_text(config_path)
     try:
         return policy.engine(text)
@@ -391,7 +270,7 @@ def engine_for(policy: Policy, config_path: Optional[str]) -> Engine:
         raise ToolgateError(f"{what}: {e}") from None
 
 
-def check(engine: Engine, path: Optional[str]) -> int:
+def check(engine: "Engine", path: Optional[str]) -> int:
     """Decides every call of a JSON Lines input, one crossing a line."""
     lines = byte_lines(read_bytes(path or "-"))
     counts = {"allow": 0, "confirm": 0, "deny": 0}
@@ -418,7 +297,7 @@ def check(engine: Engine, path: Optional[str]) -> int:
     return MALFORMED if malformed else exit_for(actions)
 
 
-def hook(policy: Policy, config_path: Optional[str], format: str) -> int:
+def hook(policy: "Policy", config_path: Optional[str], format: str) -> int:
     """Answers one hook event from standard input; exit 2 (the agents block
     the tool) when no answer can be made, never a silent pass."""
     try:
@@ -511,15 +390,18 @@ def run(argv: Sequence[str]) -> int:
     if opts.help:
         out(HELP)
         return OK
+    # Loaded only now: help and usage errors need no wasmtime.
+    from .policy import load_policy
+
     policy = load_policy(component=opts.component, cache=not opts.no_cache)
     if opts.version:
         out(f"toolgate {policy.version()}\n")
         return OK
     command = opts.command
-    if command in RUST_ONLY:
-        raise ToolgateError(f"'{command}' is in the Rust CLI only")
     if command in GATE_ONLY:
         raise ToolgateError(f"'{command}' needs the approval gate, which the Python CLI does not have yet")
+    if command not in COMMANDS:
+        raise ToolgateError(f"'{command}' {RUST_ONLY_WORDS}")
     operands = opts.operands
     if command == "assess":
         engine = engine_for(policy, opts.get("--config"))
