@@ -10,6 +10,7 @@ is not shared between threads (give each thread its own, they share nothing).
 from __future__ import annotations
 
 from pathlib import Path
+import json
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _json
@@ -327,7 +328,7 @@ class Policy:
         `options`: `only`, `exclude` (tags or operation ids), `category`.
         Raises `RejectedError` for a document or options the import refuses."""
         text = self.import_openapi_json(_json_text(spec, "spec"), _json.dumps(options or {}))
-        return Imported._from_json(_json.loads(text))
+        return Imported._from_json(json.loads(text))
 
     def import_openapi_json(self, spec: str, options: str = "{}") -> str:
         """`import_openapi` as the component's exact JSON text, for JSON text in."""
@@ -346,7 +347,7 @@ class Policy:
             rank, config = (layer["layer"], layer["config"]) if isinstance(layer, dict) else layer
             items.append({"layer": str(rank), "config": _json_text(config, "config")})
         text = self.layer_config_json(_json.dumps(items))
-        return Layered._from_json(_json.loads(text))
+        return Layered._from_json(json.loads(text))
 
     def layer_config_json(self, layers: str) -> str:
         """`layer_config` as the component's exact JSON text, for JSON text in."""
@@ -476,7 +477,7 @@ class Engine:
         definitions in the form they came in (text for text) and notes on
         tools left alone; raises `RejectedError` for input that is not such JSON."""
         result = self.augment_json(_json_text(tools, "tools"), format)
-        return (result.tools if isinstance(tools, str) else _json.loads(result.tools)), result.notes
+        return (result.tools if isinstance(tools, str) else json.loads(result.tools)), result.notes
 
     def augment_json(self, tools: str, format: Optional[str] = None) -> Augmented:
         """`augment` for JSON text: the component's `Augmented`."""
