@@ -1322,7 +1322,7 @@ struct QueryCheck<'a> {
     /// not a finding); everything nested in it still is.
     skip_top: bool,
     /// CTEs seen so far, with the unlinked groups their bodies multiply.
-    ctes: Vec<(String, usize)>,
+    ctes: Vec<unbounded::CteWeight>,
     verdict: Verdict,
     findings: Vec<Finding>,
 }
@@ -1794,8 +1794,8 @@ impl Visitor for QueryCheck<'_> {
                 .iter()
                 .take(256usize.saturating_sub(self.ctes.len()))
             {
-                let groups = unbounded::query_groups(&cte.query, &self.ctes);
-                self.ctes.push((cte.alias.name.value.clone(), groups));
+                let (groups, rows) = unbounded::query_weight(&cte.query, &self.ctes);
+                self.ctes.push((cte.alias.name.value.clone(), groups, rows));
             }
         }
         if let Some(message) = unbounded::recursion(query) {

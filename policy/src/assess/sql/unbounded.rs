@@ -454,6 +454,108 @@ pub fn number(expr: &Expr) -> Option<f64> {
     }
 }
 
+/// The value of an exact integer constant: digits, a hexadecimal number, a
+/// cast of one to an integer type, and sums, differences and products of
+/// those within 2^53. A counter proof takes only these: a float, double or
+/// real counter never steps once it is large (`1e16 + 1 = 1e16`), and
+/// `1e16`, `2^53.0`, `1::float8` and `10 / 4` are not integers in every
+/// engine (DuckDB reads `1e16` as a double, PostgreSQL's `^` is a double).
+pub fn integer(expr: &Expr) -> Option<f64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    let value = match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                n.parse().ok()
+            }
+            Value::Number(n, _) => {
+                let hex = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
+                u64::from_str_radix(hex, 16).ok().map(|v| v as f64)
+            }
+            _ => None,
+        },
+        Expr::Nested(e) => integer(e),
+        Expr::Cast {
+            expr: e, data_type, ..
+        } if integer_type(data_type) => integer(e),
+        Expr::UnaryOp { op, expr } => {
+            let n = integer(expr)?;
+            match op {
+                UnaryOperator::Minus => Some(-n),
+                UnaryOperator::Plus => Some(n),
+                _ => None,
+            }
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let (a, b) = (integer(left)?, integer(right)?);
+            match op {
+                BinaryOperator::Plus => Some(a + b),
+                BinaryOperator::Minus => Some(a - b),
+                BinaryOperator::Multiply => Some(a * b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }?;
+    (value.abs() <= EXACT).then_some(value)
+}
+
+/// Whether a cast target is an exact integer type in some engine.
+fn integer_type(data_type: &sqlparser::ast::DataType) -> bool {
+    const TYPES: &[&str] = &[
+        "INT",
+        "INTEGER",
+        "BIGINT",
+        "SMALLINT",
+        "TINYINT",
+        "MEDIUMINT",
+        "INT2",
+        "INT4",
+        "INT8",
+        "INT16",
+        "INT32",
+        "INT64",
+        "INT128",
+        "HUGEINT",
+        "UHUGEINT",
+        "UBIGINT",
+        "UINTEGER",
+        "USMALLINT",
+        "UTINYINT",
+        "SIGNED",
+        "UNSIGNED",
+        "SIGNED INTEGER",
+        "UNSIGNED INTEGER",
+        "INT UNSIGNED",
+        "BIGINT UNSIGNED",
+        "INTEGER UNSIGNED",
+        "SMALLINT UNSIGNED",
+    ];
+    let text = data_type.to_string().to_ascii_uppercase();
+    TYPES.contains(&text.as_str())
+}
+
+/// Rounds a recursive term that joins a relation on a key not known unique may
+/// run: each round multiplies the rows by the join's fan-out, so only a small
+/// depth bound is a proof (a tree walk `WHERE depth < 10`). Worst case: the
+/// anchor's rows times the fan-out to this power.
+pub const MAX_JOIN_DEPTH: f64 = 10.0;
+
+/// Catalog keys known unique: a join on one adds at most one row per row.
+const UNIQUE_KEYS: &[(&str, &str)] = &[
+    ("pg_class", "oid"),
+    ("pg_namespace", "oid"),
+    ("pg_proc", "oid"),
+    ("pg_type", "oid"),
+    ("pg_database", "oid"),
+    ("pg_roles", "oid"),
+    ("pg_constraint", "oid"),
+    ("pg_am", "oid"),
+    ("pg_operator", "oid"),
+    ("pg_tablespace", "oid"),
+    ("pg_index", "indexrelid"),
+    ("pg_class", "relname"),
+];
+
 /// Checks a query's recursive CTEs (with or without `RECURSIVE`).
 pub fn recursion(query: &Query) -> Option<String> {
     let with = query.with.as_ref()?;
@@ -561,10 +663,9 @@ fn cte_stops(cte: &sqlparser::ast::Cte) -> bool {
             .map(|c| c.name.value.to_ascii_lowercase())
             .collect()
     };
-    !recursive.is_empty()
-        && recursive
-            .iter()
-            .all(|term| term_stops(term, name, &columns, &anchors, distinct))
+    // One recursive term: two or more each feed every row back, and the rows
+    // multiply each round.
+    matches!(recursive.as_slice(), [term] if term_stops(term, name, &columns, &anchors, distinct))
 }
 
 /// The terms of a chain of `UNION`s, left to right; false when another set
@@ -667,6 +768,22 @@ fn term_stops(
     let Some(select) = plain_select(term) else {
         return false;
     };
+    // A recursive self-join (`FROM r a JOIN r b`) squares the rows each round.
+    let mut references = 0usize;
+    let _ = super::walk::relations(term, |relation| {
+        if let [part] = relation.0.as_slice() {
+            if part
+                .as_ident()
+                .is_some_and(|ident| ident.value.eq_ignore_ascii_case(name))
+            {
+                references += 1;
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    if references != 1 {
+        return false;
+    }
     if select.top.as_ref().is_some_and(|top| {
         !top.percent
             && !top.with_ties
@@ -727,6 +844,15 @@ fn term_stops(
     {
         return true;
     }
+    // A value that doubles each round (`s || s`, `repeat(s, 2)`) fills the
+    // memory within a few dozen rounds, however few rows there are.
+    if select
+        .projection
+        .iter()
+        .any(|item| item_expr(item).is_none_or(|e| grows(e, &column_of)))
+    {
+        return false;
+    }
     let Some(selection) = &select.selection else {
         return false;
     };
@@ -734,15 +860,61 @@ fn term_stops(
     split_and(selection, &mut conjuncts);
     // A counter bounds the rounds, not the rows of each: every other relation
     // the term reads must be joined to the CTE by an equality, or each round
-    // multiplies the rows (`FROM r, t`, `CROSS JOIN generate_series(1, 1000)`).
-    if !joins_linked(select, &own, &conjuncts) {
+    // multiplies the rows (`FROM r, t`, `CROSS JOIN generate_series(1, 1000)`);
+    // a join on a key not known unique multiplies them by its fan-out, so
+    // only a small depth bound proves it.
+    let Some(fans_out) = joins_linked(select, &own, &conjuncts) else {
         return false;
-    }
+    };
+    let rounds = if fans_out { MAX_JOIN_DEPTH } else { MAX_SERIES };
     conjuncts.into_iter().take(MAX_TERMS).any(|conjunct| {
         bounds(conjunct, &column_of)
             .into_iter()
-            .any(|(at, limit, upward)| counts(select, anchors, at, limit, upward, &column_of))
+            .any(|(at, limit, upward)| {
+                counts(select, anchors, at, limit, upward, &column_of, rounds)
+            })
     })
+}
+
+/// Whether a recursive term's output value may grow geometrically: it reads
+/// the CTE's columns twice (`s || s`, `a + a`), or hands one to a builder
+/// (`repeat(s, 2)`, `lpad(s, 2 * length(s))`).
+fn grows(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> bool {
+    struct Reads<'a> {
+        column_of: &'a dyn Fn(&Expr) -> Option<usize>,
+        columns: usize,
+        builder: bool,
+    }
+    impl sqlparser::ast::Visitor for Reads<'_> {
+        type Break = ();
+        fn pre_visit_expr(&mut self, expr: &Expr) -> std::ops::ControlFlow<()> {
+            if matches!(expr, Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+                && (self.column_of)(expr).is_some()
+            {
+                self.columns += 1;
+            }
+            if let Expr::Function(f) = expr {
+                let name = f
+                    .name
+                    .0
+                    .last()
+                    .and_then(|p| p.as_ident())
+                    .map(|i| i.value.to_ascii_lowercase())
+                    .unwrap_or_default();
+                if BUILDERS.iter().any(|(b, _)| *b == name) || FORMATTERS.contains(&name.as_str()) {
+                    self.builder = true;
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        }
+    }
+    let mut reads = Reads {
+        column_of,
+        columns: 0,
+        builder: false,
+    };
+    let _ = super::walk::walk(expr, &mut reads);
+    reads.columns >= 2 || (reads.builder && reads.columns >= 1)
 }
 
 /// A count the text proves small: a constant from zero to [`MAX_SERIES`]
@@ -787,8 +959,10 @@ fn limit_stops(query: &Query) -> bool {
 
 /// Whether every relation of a recursive term other than the CTE itself
 /// (named by `own`) is a table joined to the CTE by an equality between their
-/// qualified columns, in its `ON` or in the term's `WHERE`.
-fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
+/// qualified columns, in its `ON` or in the term's `WHERE`: `None` when one is
+/// not, `Some(true)` when a link's key is not known unique (the join fans
+/// out), `Some(false)` otherwise.
+fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> Option<bool> {
     // Stricter than [`qualifier`]: only `t.col`, no casts or schema paths.
     let table_of = |expr: &Expr| -> Option<String> {
         match unnested(expr) {
@@ -799,22 +973,32 @@ fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
             _ => None,
         }
     };
-    let links = |conjunct: &Expr, other: &str| -> bool {
+    let column_name = |expr: &Expr| -> String {
+        match unnested(expr) {
+            Expr::CompoundIdentifier(parts) => parts
+                .last()
+                .map(|p| p.value.to_ascii_lowercase())
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
+    };
+    // The other relation's column a conjunct links the CTE by.
+    let links = |conjunct: &Expr, other: &str| -> Option<String> {
         let Expr::BinaryOp {
             left,
             op: BinaryOperator::Eq,
             right,
         } = unnested(conjunct)
         else {
-            return false;
+            return None;
         };
         match (table_of(left), table_of(right)) {
-            (Some(a), Some(b)) => {
-                (own.contains(&a) && b == other) || (own.contains(&b) && a == other)
-            }
-            _ => false,
+            (Some(a), Some(b)) if own.contains(&a) && b == other => Some(column_name(right)),
+            (Some(a), Some(b)) if own.contains(&b) && a == other => Some(column_name(left)),
+            _ => None,
         }
     };
+    let mut fans_out = false;
     // Every join condition of the term counts for every pair it links, with
     // the `WHERE` conjuncts (`FROM org o JOIN sub s ON o.parent = s.id`).
     let mut pool: Vec<&Expr> = conjuncts.to_vec();
@@ -840,7 +1024,7 @@ fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
             ..
         } = relation
         else {
-            return false;
+            return None;
         };
         let table = name
             .0
@@ -854,11 +1038,39 @@ fn joins_linked(select: &Select, own: &[String], conjuncts: &[&Expr]) -> bool {
         if own.contains(&reference) || (alias.is_none() && own.contains(&table)) {
             continue;
         }
-        if !pool.iter().take(MAX_TERMS).any(|c| links(c, &reference)) {
-            return false;
+        let keys: Vec<String> = pool
+            .iter()
+            .take(MAX_TERMS)
+            .filter_map(|c| links(c, &reference))
+            .collect();
+        if keys.is_empty() {
+            return None;
+        }
+        if !keys
+            .iter()
+            .any(|key| UNIQUE_KEYS.contains(&(table.as_str(), key.as_str())))
+        {
+            // A catalog's other keys fan out by the number of objects in the
+            // database (`pg_attribute.attnum = r.n` matches every table's
+            // n-th column): no depth bound keeps that small.
+            let catalog = table.starts_with("pg_")
+                || table.starts_with("sqlite_")
+                || table.starts_with("duckdb_")
+                || name.0.len() >= 2
+                    && name.0.first().and_then(|p| p.as_ident()).is_some_and(|s| {
+                        let schema = s.value.to_ascii_lowercase();
+                        schema == "information_schema"
+                            || schema == "pg_catalog"
+                            || schema == "sys"
+                            || schema == "mysql"
+                    });
+            if catalog {
+                return None;
+            }
+            fans_out = true;
         }
     }
-    true
+    Some(fans_out)
 }
 
 /// The conjuncts of a condition joined by `AND`.
@@ -883,7 +1095,7 @@ fn offset_column(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> Opt
     }
     match unnested(expr) {
         Expr::BinaryOp { left, op, right } => {
-            let step = number(right)?;
+            let step = integer(right)?;
             let at = column_of(left)?;
             match op {
                 BinaryOperator::Plus => Some((at, step)),
@@ -902,9 +1114,9 @@ fn bounds(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> Vec<(usize
         Expr::BinaryOp { left, op, right } => {
             let (side, limit, upper) = match (
                 offset_column(left, column_of),
-                number(right),
+                integer(right),
                 offset_column(right, column_of),
-                number(left),
+                integer(left),
             ) {
                 (Some(side), Some(limit), _, _) => (
                     side,
@@ -935,7 +1147,7 @@ fn bounds(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> Vec<(usize
             negated: false,
             low,
             high,
-        } => match (offset_column(expr, column_of), number(low), number(high)) {
+        } => match (offset_column(expr, column_of), integer(low), integer(high)) {
             (Some((at, shift)), Some(low), Some(high)) if low.is_finite() && high.is_finite() => {
                 vec![(at, high - shift, true), (at, low - shift, false)]
             }
@@ -945,9 +1157,9 @@ fn bounds(expr: &Expr, column_of: &dyn Fn(&Expr) -> Option<usize>) -> Vec<(usize
     }
 }
 
-/// Whether column `at` is a counter the bound stops within [`MAX_SERIES`]
-/// steps: every anchor starts it at a constant, and the term steps it by a
-/// constant toward `limit`.
+/// Whether column `at` is a counter the bound stops within `rounds` steps:
+/// every anchor starts it at an exact integer constant, and the term steps it
+/// by one toward `limit`.
 fn counts(
     select: &Select,
     anchors: &[&SetExpr],
@@ -955,6 +1167,7 @@ fn counts(
     limit: f64,
     upward: bool,
     column_of: &dyn Fn(&Expr) -> Option<usize>,
+    rounds: f64,
 ) -> bool {
     let Some(step) = select
         .projection
@@ -974,37 +1187,42 @@ fn counts(
         plain_select(anchor)
             .and_then(|a| a.projection.get(at))
             .and_then(item_expr)
-            .and_then(number)
+            .and_then(integer)
             .is_some_and(|start| {
                 let distance = if upward { limit - start } else { start - limit };
-                start.is_finite() && distance / toward <= MAX_SERIES
+                start.is_finite() && distance / toward <= rounds
             })
     })
 }
 
-/// Whether an expression compares (or tests) something that is not a constant.
+/// Whether a join condition selects: one of its conjuncts is an equality
+/// between plain columns (through casts) of two relations. `OR true`, `<>`,
+/// `>=`, `a.x * 0 = b.y * 0`, `EXISTS (…)` and `a.id = a.id` may keep every
+/// pair of rows, so they link nothing and the join is counted as a product.
 fn compares_columns(expr: &Expr) -> bool {
-    match expr {
-        Expr::BinaryOp { left, op, right } => match op {
-            BinaryOperator::And | BinaryOperator::Or => {
-                compares_columns(left) || compares_columns(right)
-            }
-            BinaryOperator::Lt
-            | BinaryOperator::LtEq
-            | BinaryOperator::Gt
-            | BinaryOperator::GtEq
-            | BinaryOperator::Eq
-            // Columns on both sides, of two relations: `a.id = a.id` or
-            // `b.x > 5` filters one relation and links nothing.
-            | BinaryOperator::NotEq => {
-                has_column(left)
-                    && has_column(right)
-                    && !matches!((qualifier(left), qualifier(right)), (Some(a), Some(b)) if a == b)
-            }
+    fn plain(expr: &Expr) -> bool {
+        match expr {
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => true,
+            Expr::Nested(e) | Expr::Cast { expr: e, .. } => plain(e),
             _ => false,
-        },
+        }
+    }
+    match expr {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And,
+            right,
+        } => compares_columns(left) || compares_columns(right),
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Eq,
+            right,
+        } => {
+            plain(left)
+                && plain(right)
+                && !matches!((qualifier(left), qualifier(right)), (Some(a), Some(b)) if a == b)
+        }
         Expr::Nested(e) => compares_columns(e),
-        Expr::Exists { .. } | Expr::InSubquery { .. } => true,
         _ => false,
     }
 }
@@ -1029,96 +1247,257 @@ fn has_column(expr: &Expr) -> bool {
     }
 }
 
-/// Checks one `SELECT`'s `FROM` for a product of unlinked relations.
-pub fn cartesian(select: &Select, ctes: &[(String, usize)]) -> Option<String> {
-    let (groups, rows) = product(select, 0, ctes);
-    if groups >= MAX_UNLINKED {
-        return Some(if groups > MAX_RELATIONS {
+/// A CTE as a product sees it: its name, the unlinked groups its body
+/// multiplies, and the rows it is known to yield (`None`: unknown).
+pub type CteWeight = (String, usize, Option<f64>);
+
+/// Rows a relation of known size may multiply a table of unknown size by.
+pub const MAX_FANOUT: f64 = 1_000.0;
+/// Bytes a string builder may make per row of a relation of unknown size.
+pub const MAX_ROW_STRING: f64 = 10_000.0;
+/// Bytes a string builder may make over all the rows of known size.
+pub const MAX_BUILT: f64 = 1_000_000_000.0;
+
+/// Checks one `SELECT`'s `FROM` for a product of unlinked relations, and its
+/// projection for strings built once per row of a large product.
+pub fn cartesian(select: &Select, ctes: &[CteWeight]) -> Option<String> {
+    let shape = product(select, 0, ctes);
+    if shape.groups >= MAX_UNLINKED {
+        return Some(if shape.groups > MAX_RELATIONS {
             format!("more than {MAX_RELATIONS} relations in one FROM are not analysed")
         } else {
-            format!("{groups} relations with no join condition linking them (a cartesian product)")
+            format!(
+                "{} relations with no join condition linking them (a cartesian product)",
+                shape.groups
+            )
         });
     }
-    (groups >= 2 && rows > MAX_SERIES)
-        .then(|| format!("generators crossed with no join condition yield about {rows:e} rows"))
+    // Two tables crossed openly (`a CROSS JOIN b`, `FROM a, b`) are read as
+    // written; a join whose condition does not select (`ON a.x <> b.y`,
+    // `ON … OR true`) is a product written as a join.
+    if shape.unknown >= 2 && shape.disguised {
+        return Some(String::from(
+            "two relations of unknown size joined by a condition that does not select (an equality of their columns): a cartesian product",
+        ));
+    }
+    if shape.unknown == 1 && shape.groups >= 2 && shape.rows > MAX_FANOUT {
+        return Some(format!(
+            "a relation of unknown size crossed with about {:e} rows and no join condition that selects",
+            shape.rows
+        ));
+    }
+    if shape.groups >= 2 && shape.rows > MAX_SERIES {
+        return Some(format!(
+            "generators crossed with no join condition yield about {:e} rows",
+            shape.rows
+        ));
+    }
+    let built = built_per_row(select);
+    if shape.unknown > 0 && built > MAX_ROW_STRING {
+        return Some(format!(
+            "a string of about {built:e} bytes is built for every row of a relation of unknown size"
+        ));
+    }
+    (shape.unknown == 0 && built * shape.rows > MAX_BUILT).then(|| {
+        format!(
+            "a string of about {built:e} bytes is built for each of about {:e} rows",
+            shape.rows
+        )
+    })
+}
+
+/// The largest constant count of a string builder in a projection
+/// (`md5(repeat('x', 1000000))` builds a million bytes per row).
+fn built_per_row(select: &Select) -> f64 {
+    struct Builders(f64);
+    impl sqlparser::ast::Visitor for Builders {
+        type Break = ();
+        fn pre_visit_expr(&mut self, expr: &Expr) -> std::ops::ControlFlow<()> {
+            if let Expr::Function(f) = expr {
+                let name = f
+                    .name
+                    .0
+                    .last()
+                    .and_then(|p| p.as_ident())
+                    .map(|i| i.value.to_ascii_lowercase())
+                    .unwrap_or_default();
+                if let (Some(&(_, position)), FunctionArguments::List(list)) =
+                    (BUILDERS.iter().find(|(b, _)| *b == name), &f.args)
+                {
+                    let count = list.args.get(position).and_then(|arg| match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => number(e),
+                        _ => None,
+                    });
+                    if let Some(count) = count {
+                        self.0 = self.0.max(count.abs());
+                    }
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        }
+    }
+    let mut builders = Builders(0.0);
+    for item in &select.projection {
+        let _ = super::walk::walk(item, &mut builders);
+    }
+    builders.0
+}
+
+/// What one `SELECT`'s `FROM` multiplies: its unlinked groups (each counted
+/// by its heaviest member), how many of them are of unknown size (tables),
+/// and the rows the groups of known size multiply to.
+struct Shape {
+    groups: usize,
+    unknown: usize,
+    rows: f64,
+    /// A join with an `ON` condition that does not select.
+    disguised: bool,
 }
 
 /// How a relation weighs in a product: the unlinked groups inside it (a
 /// derived table that is itself a product) and the rows it is known to yield
-/// (a generator with constant bounds; 1 when unknown).
-fn weight(factor: &TableFactor, depth: usize, ctes: &[(String, usize)]) -> (usize, f64) {
+/// (a generator with constant bounds, a CTE or derived table of constants;
+/// `None` when unknown).
+fn weight(factor: &TableFactor, depth: usize, ctes: &[CteWeight]) -> (usize, Option<f64>) {
+    let generator = |name: &sqlparser::ast::ObjectName, args: &[FunctionArg]| {
+        let last = name
+            .0
+            .last()
+            .and_then(|p| p.as_ident())
+            .map(|i| i.value.to_ascii_lowercase())
+            .unwrap_or_default();
+        (1, series_rows(&last, args))
+    };
     match factor {
-        TableFactor::Derived { subquery, .. }
-            if subquery.limit_clause.is_none() && subquery.fetch.is_none() && depth < 8 =>
-        {
-            match subquery.body.as_ref() {
-                SetExpr::Select(select) => product(select, depth + 1, ctes),
-                _ => (1, 1.0),
-            }
+        TableFactor::Derived { subquery, .. } if depth < 8 => {
+            let groups = if subquery.limit_clause.is_none() && subquery.fetch.is_none() {
+                match subquery.body.as_ref() {
+                    SetExpr::Select(select) => product(select, depth + 1, ctes).groups,
+                    _ => 1,
+                }
+            } else {
+                1
+            };
+            (groups.max(1), query_rows(subquery, depth + 1, ctes))
         }
-        TableFactor::Function { name, args, .. } => {
-            let last = name
-                .0
-                .last()
-                .and_then(|p| p.as_ident())
-                .map(|i| i.value.to_ascii_lowercase())
-                .unwrap_or_default();
-            (1, series_rows(&last, args).unwrap_or(1.0))
-        }
+        TableFactor::Function { name, args, .. } => generator(name, args),
         TableFactor::Table {
             name,
             args: Some(args),
             ..
-        } => {
-            let last = name
-                .0
-                .last()
-                .and_then(|p| p.as_ident())
-                .map(|i| i.value.to_ascii_lowercase())
-                .unwrap_or_default();
-            (1, series_rows(&last, &args.args).unwrap_or(1.0))
-        }
+        } => generator(name, &args.args),
         // A CTE weighs what its body does.
         TableFactor::Table {
             name, args: None, ..
         } => match name.0.as_slice() {
-            [part] => {
-                let groups = part
-                    .as_ident()
-                    .and_then(|ident| {
-                        ctes.iter()
-                            .filter(|(cte, _)| cte.eq_ignore_ascii_case(&ident.value))
-                            .map(|(_, groups)| *groups)
-                            .max()
-                    })
-                    .unwrap_or(1);
-                (groups.max(1), 1.0)
-            }
-            _ => (1, 1.0),
+            [part] => part
+                .as_ident()
+                .and_then(|ident| {
+                    ctes.iter()
+                        .rev()
+                        .find(|(cte, _, _)| cte.eq_ignore_ascii_case(&ident.value))
+                })
+                .map_or((1, None), |(_, groups, rows)| ((*groups).max(1), *rows)),
+            _ => (1, None),
         },
-        _ => (1, 1.0),
+        _ => (1, None),
+    }
+}
+
+/// Aggregates that fold all rows into one.
+const FOLDS: &[&str] = &[
+    "count", "sum", "min", "max", "avg", "bool_and", "bool_or", "every",
+];
+
+/// The rows a query is known to yield: a small `LIMIT`, a `SELECT` with no
+/// `FROM` or only aggregates and no grouping, `VALUES`, a `UNION` of those, a
+/// product of relations of known size.
+fn query_rows(query: &Query, depth: usize, ctes: &[CteWeight]) -> Option<f64> {
+    if let Some(LimitClause::LimitOffset {
+        limit: Some(limit), ..
+    }) = &query.limit_clause
+    {
+        if small_count(limit) {
+            return number(limit);
+        }
+    }
+    body_rows(&query.body, depth, ctes)
+}
+
+fn body_rows(body: &SetExpr, depth: usize, ctes: &[CteWeight]) -> Option<f64> {
+    if depth > 8 {
+        return None;
+    }
+    match body {
+        SetExpr::Select(select) => {
+            if select.from.is_empty() {
+                return Some(1.0);
+            }
+            let ungrouped =
+                matches!(&select.group_by, GroupByExpr::Expressions(e, _) if e.is_empty());
+            let folds = !select.projection.is_empty()
+                && select.projection.iter().all(|item| {
+                    item_expr(item).is_some_and(|e| match unnested(e) {
+                        Expr::Function(f) => {
+                            f.name.0.last().and_then(|p| p.as_ident()).is_some_and(|i| {
+                                FOLDS.contains(&i.value.to_ascii_lowercase().as_str())
+                            })
+                        }
+                        _ => false,
+                    })
+                });
+            if ungrouped && folds {
+                return Some(1.0);
+            }
+            let shape = product(select, depth + 1, ctes);
+            (shape.unknown == 0).then_some(shape.rows)
+        }
+        SetExpr::Values(values) => Some(values.rows.len() as f64),
+        SetExpr::Query(query) => query_rows(query, depth + 1, ctes),
+        SetExpr::SetOperation {
+            op: SetOperator::Union,
+            left,
+            right,
+            ..
+        } => Some(body_rows(left, depth + 1, ctes)? + body_rows(right, depth + 1, ctes)?),
+        _ => None,
     }
 }
 
 /// The unlinked groups a query's body multiplies (1 for anything but a plain
-/// `SELECT`, or under a `LIMIT`): what a CTE weighs where it is used.
-pub fn query_groups(query: &Query, ctes: &[(String, usize)]) -> usize {
+/// `SELECT`, or under a `LIMIT`) and the rows it is known to yield: what a
+/// CTE weighs where it is used.
+pub fn query_weight(query: &Query, ctes: &[CteWeight]) -> (usize, Option<f64>) {
+    let rows = query_rows(query, 0, ctes);
     if query.limit_clause.is_some() || query.fetch.is_some() {
-        return 1;
+        return (1, rows);
     }
     match query.body.as_ref() {
-        SetExpr::Select(select) => product(select, 0, ctes).0.max(1),
-        _ => 1,
+        SetExpr::Select(select) => (product(select, 0, ctes).groups.max(1), rows),
+        _ => (1, rows),
     }
 }
 
-/// The unlinked groups of one `SELECT`'s `FROM` (each counted by its heaviest
-/// member) and the rows its generators multiply to.
-fn product(select: &Select, depth: usize, ctes: &[(String, usize)]) -> (usize, f64) {
+/// The shape of one `SELECT`'s `FROM`.
+fn product(select: &Select, depth: usize, ctes: &[CteWeight]) -> Shape {
     // Each relation: the name a condition qualifies it by, and its group.
     let mut names: Vec<Option<String>> = Vec::new();
     let mut group: Vec<usize> = Vec::new();
-    let mut weights: Vec<(usize, f64)> = Vec::new();
+    let mut weights: Vec<(usize, Option<f64>)> = Vec::new();
+    let disguised = select.from.iter().flat_map(|t| &t.joins).any(|join| {
+        !lateral(&join.relation)
+            && matches!(
+                &join.join_operator,
+                JoinOperator::Join(JoinConstraint::On(e))
+                    | JoinOperator::Inner(JoinConstraint::On(e))
+                    | JoinOperator::Left(JoinConstraint::On(e))
+                    | JoinOperator::LeftOuter(JoinConstraint::On(e))
+                    | JoinOperator::Right(JoinConstraint::On(e))
+                    | JoinOperator::RightOuter(JoinConstraint::On(e))
+                    | JoinOperator::FullOuter(JoinConstraint::On(e))
+                    if !compares_columns(e)
+            )
+    });
     for table in &select.from {
         let first = names.len();
         names.push(relation_name(&table.relation));
@@ -1135,7 +1514,12 @@ fn product(select: &Select, depth: usize, ctes: &[(String, usize)]) -> (usize, f
             });
         }
         if names.len() > MAX_RELATIONS {
-            return (MAX_RELATIONS + 1, 1.0);
+            return Shape {
+                groups: MAX_RELATIONS + 1,
+                unknown: 0,
+                rows: 1.0,
+                disguised: false,
+            };
         }
     }
     // A table function that reads another relation's columns is lateral: linked.
@@ -1175,23 +1559,36 @@ fn product(select: &Select, depth: usize, ctes: &[(String, usize)]) -> (usize, f
             }
         }
     }
-    // Each linked group counts once and weighs its heaviest member's rows; a
-    // member that is itself a product (a derived table, a CTE, a `LATERAL`
-    // subquery crossing two tables) adds its own unlinked groups: a link to
-    // it does not bound the product inside it.
-    let mut heaviest: Vec<(usize, f64)> = vec![(0, 0.0); group.len()];
+    // Each linked group counts once and weighs its heaviest member's rows
+    // (unknown when any member's are); a member that is itself a product (a
+    // derived table, a CTE, a `LATERAL` subquery crossing two tables) adds
+    // its own unlinked groups: a link to it does not bound the product inside it.
+    let mut heaviest: Vec<Option<Option<f64>>> = vec![None; group.len()];
     let mut inner = 0usize;
     for (i, &(groups, rows)) in weights.iter().enumerate() {
         inner += groups.saturating_sub(1);
         if let Some(slot) = heaviest.get_mut(root(&group, i)) {
-            *slot = (1, slot.1.max(rows));
+            *slot = Some(match (*slot, rows) {
+                (None, rows) => rows,
+                (Some(Some(a)), Some(b)) => Some(a.max(b)),
+                _ => None,
+            });
         }
     }
-    let (groups, rows) = heaviest
-        .iter()
-        .filter(|(groups, _)| *groups > 0)
-        .fold((0, 1.0), |(groups, rows), &(g, r)| (groups + g, rows * r));
-    (groups + inner, rows)
+    let mut shape = Shape {
+        groups: inner,
+        unknown: 0,
+        rows: 1.0,
+        disguised,
+    };
+    for slot in heaviest.into_iter().flatten() {
+        shape.groups += 1;
+        match slot {
+            Some(rows) => shape.rows *= rows,
+            None => shape.unknown += 1,
+        }
+    }
+    shape
 }
 
 fn joined(operator: &JoinOperator) -> bool {
