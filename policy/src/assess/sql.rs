@@ -1701,7 +1701,11 @@ impl QueryCheck<'_> {
                         || (ident.quote_style.is_some()
                             && ident.value.contains(['/', '\\', '.', ':', '~', '*', '?']))
                 }
-                _ => false,
+                // DuckDB joins a name's parts with `.` and, when no table
+                // has that name, reads the joined text as a file or URL:
+                // `FROM data.csv`, `FROM "/root/.aws/creds".json`,
+                // `FROM "https://host/x".parquet` (checked against DuckDB).
+                parts => parts.len() >= 2 && joined_name_is_file(parts),
             };
         if path_like {
             self.record(
@@ -1717,6 +1721,41 @@ impl QueryCheck<'_> {
             );
         }
     }
+}
+
+/// File name endings DuckDB's replacement scans read as a file, checked
+/// against DuckDB 2.0 (`SELECT * FROM nofile.<ext>` answers "No files found"
+/// for these, "Table does not exist" otherwise), with the formats its
+/// installable extensions add (Excel, Avro, Arrow, SQLite, Delta, Iceberg) and
+/// compressions after any of them.
+const FILE_ENDINGS: &[&str] = &[
+    "csv", "tsv", "json", "jsonl", "ndjson", "geojson", "parquet", "db", "duckdb", "sqlite",
+    "sqlite3", "xlsx", "xls", "avro", "arrow", "ipc", "feather", "orc", "delta", "iceberg", "gz",
+    "zst", "bz2", "lz4", "xz", "zip", "tar",
+];
+
+/// Whether a name of two or more parts reads as a file in DuckDB: its last
+/// part is a file ending, or a part holds a path or URL character.
+fn joined_name_is_file(parts: &[ObjectNamePart]) -> bool {
+    let mut names = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part.as_ident() {
+            Some(ident) => names.push(ident.value.as_str()),
+            // A part that is not a plain name: not proven a table.
+            None => return true,
+        }
+    }
+    // `main."data.csv"` joins to `main.data.csv`: the ending is the joined
+    // text's, not the last part's.
+    let ending = names
+        .last()
+        .and_then(|last| last.rsplit('.').next())
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|last| FILE_ENDINGS.contains(&last.as_str()));
+    ending
+        || names
+            .iter()
+            .any(|n| n.contains(['/', '\\', ':', '~', '*', '?', '%']) || n.is_empty())
 }
 
 /// Table hints that only relax locking; any other hint (`UPDLOCK`, `XLOCK`,
