@@ -8,6 +8,7 @@
 mod facts;
 mod functions;
 mod readings;
+mod settings;
 mod statements;
 mod types;
 mod unbounded;
@@ -23,9 +24,9 @@ pub use facts::sql_facts;
 use functions::Class;
 use serde_json::{Map, Value};
 use sqlparser::ast::{
-    AccessExpr, BinaryOperator, CopySource, CopyTarget, Expr, FunctionArg, FunctionArguments,
-    ObjectName, ObjectNamePart, Query, Select, Statement, TableFactor, UtilityOption,
-    Value as SqlValue, Visitor,
+    AccessExpr, BinaryOperator, CopySource, CopyTarget, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, ObjectName, ObjectNamePart, Query, Select, SelectItem, ShowStatementFilter,
+    Statement, TableFactor, UtilityOption, Value as SqlValue, Visitor,
 };
 use sqlparser::dialect::{dialect_from_str, Dialect, GenericDialect};
 use sqlparser::parser::{Parser, ParserError};
@@ -798,7 +799,14 @@ fn classify(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<F
     match statements::form(statement) {
         // `DESCRIBE '/root/.aws/credentials'`: DuckDB describes a file by
         // reading it; the names a report shows are checked like a query's.
-        Form::Report => check_plan(statement, label, ctx.allow),
+        Form::Report => match settings_report(statement) {
+            Some(what) => one(
+                Verdict::Unproven,
+                codes::SQL_SECRETS,
+                format!("{label} {what}"),
+            ),
+            None => check_plan(statement, label, ctx.allow),
+        },
         Form::Query(query) => check_query(query, label, ctx.allow),
         Form::Explain => explain(statement, label, ctx),
         Form::ShowVariable => show_variable(statement, label),
@@ -963,7 +971,17 @@ fn explain(statement: &Statement, label: &str, ctx: Ctx<'_>) -> (Verdict, Vec<Fi
 fn show_variable(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) {
     match statement {
         Statement::ShowVariable { variable } if plain_name(variable) => {
-            (Verdict::ReadOnly, Vec::new())
+            if show_readable(variable) {
+                (Verdict::ReadOnly, Vec::new())
+            } else {
+                one(
+                    Verdict::Unproven,
+                    codes::SQL_SECRETS,
+                    format!(
+                        "{label} shows a setting not listed as readable (settings may hold connection strings, passwords and commands)"
+                    ),
+                )
+            }
         }
         _ => match destroying_word(&statement.to_string(), &GenericDialect, false) {
             Some(word) => one(
@@ -973,6 +991,71 @@ fn show_variable(statement: &Statement, label: &str) -> (Verdict, Vec<Finding>) 
             ),
             None => not_read(statement, label),
         },
+    }
+}
+
+/// Whether `SHOW name` shows only a readable setting: one listed name, or a
+/// phrase PostgreSQL spells in words (`SHOW TIME ZONE`, `SHOW TRANSACTION
+/// ISOLATION LEVEL`). `SHOW ALL` shows every setting.
+fn show_readable(variable: &[sqlparser::ast::Ident]) -> bool {
+    let words: Vec<String> = variable
+        .iter()
+        .map(|i| i.value.to_ascii_lowercase())
+        .collect();
+    // Reports about the schema the parser reads as a name (`SHOW INDEX FROM
+    // users`): they list objects, not settings.
+    const REPORTS: &[&str] = &[
+        "index",
+        "indexes",
+        "keys",
+        "tables",
+        "columns",
+        "fields",
+        "databases",
+        "schemas",
+        "triggers",
+        "warnings",
+        "errors",
+        "engines",
+        "plugins",
+        "charset",
+        "collation",
+        "privileges",
+        "grants",
+    ];
+    if words.first().is_some_and(|w| REPORTS.contains(&w.as_str())) {
+        return true;
+    }
+    match words.as_slice() {
+        [name] => settings::readable(name),
+        [a, b] => a == "time" && b == "zone",
+        [a, b, c] => a == "transaction" && b == "isolation" && c == "level",
+        _ => false,
+    }
+}
+
+/// Reports that list settings or other sessions' statements: `SHOW
+/// PROCESSLIST` (the statement text of every session), `SHOW VARIABLES`
+/// unless filtered to one readable name.
+fn settings_report(statement: &Statement) -> Option<&'static str> {
+    match statement {
+        Statement::ShowProcessList { .. } => {
+            Some("shows other sessions' statements, which may hold passwords")
+        }
+        Statement::ShowVariables { filter, .. } => {
+            let one_name = match filter {
+                Some(ShowStatementFilter::Like(name) | ShowStatementFilter::NoKeyword(name)) => {
+                    // `%` matches any run; `_` one character, and a listed
+                    // name's `_` is read as itself.
+                    !name.contains('%') && settings::readable(name)
+                }
+                _ => false,
+            };
+            (!one_name).then_some(
+                "shows settings not filtered to one readable name (settings may hold connection strings and passwords)",
+            )
+        }
+        _ => None,
     }
 }
 
@@ -1362,16 +1445,19 @@ impl QueryCheck<'_> {
                 ),
             );
         }
-        // Settings that hold credentials (DuckDB's S3 keys), and secret managers.
-        let secret_setting = matches!(
-            last.as_str(),
-            "current_setting" | "getvariable" | "duckdb_settings"
-        ) && args.iter().any(|arg| {
-            let text = arg.to_string().to_ascii_lowercase();
-            ["secret", "key", "password", "token", "credential"]
-                .iter()
-                .any(|w| text.contains(w))
-        });
+        // Settings hold connection strings, passwords and commands
+        // (`primary_conninfo`, DuckDB's S3 keys): `current_setting` reads only
+        // a setting the generated allowlist names; variables a script set
+        // (`getvariable`) are not listed at all.
+        let secret_setting = match last.as_str() {
+            "current_setting" => !matches!(
+                args.first(),
+                Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)))
+                    if string_literal(expr).is_some_and(settings::readable)
+            ),
+            "getvariable" | "pg_show_all_settings" | "pg_show_all_file_settings" => true,
+            _ => false,
+        };
         // The server's environment (DuckDB's `getenv`, in its CLI) holds
         // cloud keys and tokens, as a shell's does.
         let environment = matches!(last.as_str(), "getenv" | "environ");
@@ -1465,6 +1551,11 @@ impl QueryCheck<'_> {
     fn attribute(&mut self, expr: &Expr) {
         const SEQUENCE_COLUMNS: &[&str] = &["nextval", "currval", "lastval"];
         match expr {
+            Expr::CompoundIdentifier(parts)
+                if parts.first().is_some_and(|p| p.value.starts_with("@@")) =>
+            {
+                self.system_variable(parts);
+            }
             Expr::CompoundIdentifier(parts) => {
                 let Some(last) = parts.last() else { return };
                 let lower = last.value.to_ascii_lowercase();
@@ -1490,6 +1581,10 @@ impl QueryCheck<'_> {
                         _ => {}
                     }
                 }
+            }
+            // `@@name`, `@@global.name`: a server setting (MySQL, SQL Server).
+            Expr::Identifier(ident) if ident.value.starts_with("@@") => {
+                self.system_variable(std::slice::from_ref(ident));
             }
             // `SELECT @x := 5` sets a session variable (MySQL).
             Expr::BinaryOp {
@@ -1546,6 +1641,27 @@ impl QueryCheck<'_> {
                 );
             }
             _ => {}
+        }
+    }
+
+    /// `@@name` reads a server setting: only a readable one.
+    fn system_variable(&mut self, parts: &[sqlparser::ast::Ident]) {
+        let name = parts
+            .last()
+            .map(|p| p.value.trim_start_matches('@'))
+            .unwrap_or_default();
+        if !settings::readable(name) {
+            self.record(
+                Verdict::Unproven,
+                Finding::new(
+                    codes::SQL_SECRETS,
+                    format!(
+                        "{}: `@@{}` is a setting not listed as readable",
+                        self.label,
+                        preview(name, 40)
+                    ),
+                ),
+            );
         }
     }
 
@@ -1667,7 +1783,10 @@ impl QueryCheck<'_> {
             [.., schema, table] if schema == "mysql" && (table == "user" || table == "servers") => {
                 true
             }
-            [.., table] => TABLES.contains(&table.as_str()),
+            [.., table] => {
+                TABLES.contains(&table.as_str())
+                    || settings::STATEMENT_TEXT_VIEWS.contains(&table.as_str())
+            }
             [] => false,
         };
         if secret {
@@ -1756,6 +1875,139 @@ fn joined_name_is_file(parts: &[ObjectNamePart]) -> bool {
         || names
             .iter()
             .any(|n| n.contains(['/', '\\', ':', '~', '*', '?', '%']) || n.is_empty())
+}
+
+impl QueryCheck<'_> {
+    /// A settings view (`pg_settings`, `duckdb_settings()`) read without a
+    /// filter to readable names, or an activity view read beyond its listed
+    /// columns (`pg_stat_activity.query` is another session's statement).
+    fn settings_and_activity(&mut self, select: &Select) {
+        let mut settings_view = None;
+        let mut activity_view = None;
+        for table in &select.from {
+            for factor in
+                std::iter::once(&table.relation).chain(table.joins.iter().map(|j| &j.relation))
+            {
+                let name = match factor {
+                    TableFactor::Table { name, .. } | TableFactor::Function { name, .. } => name,
+                    _ => continue,
+                };
+                let last = name
+                    .0
+                    .last()
+                    .and_then(ObjectNamePart::as_ident)
+                    .map(|i| i.value.to_ascii_lowercase())
+                    .unwrap_or_default();
+                if settings::SETTINGS_VIEWS.contains(&last.as_str()) {
+                    settings_view = Some(name.to_string());
+                }
+                if settings::ACTIVITY_VIEWS.contains(&last.as_str()) {
+                    activity_view = Some(name.to_string());
+                }
+            }
+        }
+        if let Some(view) = settings_view {
+            if !select.selection.as_ref().is_some_and(filtered_to_readable) {
+                self.record(
+                    Verdict::Unproven,
+                    Finding::new(
+                        codes::SQL_SECRETS,
+                        format!(
+                            "{}: `{}` lists settings, which may hold connection strings and passwords, not filtered to readable names",
+                            self.label,
+                            preview(&view, 40)
+                        ),
+                    ),
+                );
+            }
+        }
+        if let Some(view) = activity_view {
+            let wildcard = select.projection.iter().any(|item| {
+                matches!(
+                    item,
+                    SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+                )
+            });
+            let mut columns = Columns::default();
+            let _ = walk::walk(select, &mut columns);
+            if wildcard || columns.names.iter().any(|c| !settings::activity_column(c)) {
+                self.record(
+                    Verdict::Unproven,
+                    Finding::new(
+                        codes::SQL_SECRETS,
+                        format!(
+                            "{}: `{}` is read beyond its listed columns; its statement text holds other sessions' statements and passwords",
+                            self.label,
+                            preview(&view, 40)
+                        ),
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The column names an expression tree names (the last part of each).
+#[derive(Default)]
+struct Columns {
+    names: Vec<String>,
+}
+
+impl Visitor for Columns {
+    type Break = ();
+
+    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+        match expr {
+            Expr::Identifier(ident) => self.names.push(ident.value.clone()),
+            Expr::CompoundIdentifier(parts) => {
+                if let Some(last) = parts.last() {
+                    self.names.push(last.value.clone());
+                }
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Whether a `WHERE` holds a conjunct `name = '…'` or `name IN ('…', …)` whose
+/// names are all readable settings.
+fn filtered_to_readable(expr: &Expr) -> bool {
+    let is_name = |e: &Expr| match e {
+        Expr::Identifier(i) => i.value.eq_ignore_ascii_case("name"),
+        Expr::CompoundIdentifier(parts) => parts
+            .last()
+            .is_some_and(|i| i.value.eq_ignore_ascii_case("name")),
+        _ => false,
+    };
+    match expr {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And,
+            right,
+        } => filtered_to_readable(left) || filtered_to_readable(right),
+        Expr::Nested(inner) => filtered_to_readable(inner),
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Eq,
+            right,
+        } => {
+            (is_name(left) && string_literal(right).is_some_and(settings::readable))
+                || (is_name(right) && string_literal(left).is_some_and(settings::readable))
+        }
+        Expr::InList {
+            expr,
+            list,
+            negated: false,
+        } => {
+            is_name(expr)
+                && !list.is_empty()
+                && list
+                    .iter()
+                    .all(|e| string_literal(e).is_some_and(settings::readable))
+        }
+        _ => false,
+    }
 }
 
 /// Table hints that only relax locking; any other hint (`UPDLOCK`, `XLOCK`,
@@ -1912,6 +2164,7 @@ impl Visitor for QueryCheck<'_> {
         if self.plan_only {
             return ControlFlow::Continue(());
         }
+        self.settings_and_activity(select);
         if let Some(message) = unbounded::cartesian(select, &self.ctes) {
             self.record(
                 Verdict::Unproven,
