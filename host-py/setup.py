@@ -2,7 +2,7 @@
 
 The component is not checked in. `build_py` writes it into the built package
 (never into the source tree): from `$TOOLGATE_COMPONENT` when that names a
-component file, else by `cargo run --release -p toolgate-component`, which
+component file (a relative path from the clone's root if not from here), else by `cargo run --release -p toolgate-component`, which
 reuses the component cargo has already built for this tree (the Rust host's
 build makes it) and builds it only when it is missing or stale. Beside it goes
 its SHA-256, so the cache of compiled components is keyed without hashing the
@@ -29,7 +29,12 @@ class BuildWithComponent(build_py):
         target.parent.mkdir(parents=True, exist_ok=True)
         given = os.environ.get("TOOLGATE_COMPONENT")
         if given:
-            shutil.copyfile(given, target)
+            # pip may build from another directory: a relative path is taken
+            # from where it names a file, else from the clone's root.
+            source = Path(given)
+            if not source.is_absolute() and not source.exists():
+                source = ROOT / given
+            shutil.copyfile(source, target)
         elif (ROOT / "policy" / "component").is_dir():
             subprocess.run(
                 ["cargo", "run", "--quiet", "--release", "--locked", "--package", "toolgate-component", "--", str(target)],
