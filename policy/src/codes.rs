@@ -55,6 +55,11 @@ pub const FLOOR_DESTRUCTIVE: &str = "floor.destructive";
 /// The model rated low a call that reads secrets or reaches inside (a key
 /// file, a credential table, a metadata address); the guarded floor overrode it.
 pub const FLOOR_SENSITIVE: &str = "floor.sensitive";
+/// The call reaches the approval channel (`toolgate approvals …`, the grant
+/// or checkpoint store, toolgate's configuration, an approval page on this
+/// machine): denied in every mode and never granted, since the agent must
+/// not answer for the person (see [`crate::channel`]).
+pub const FLOOR_APPROVAL_CHANNEL: &str = "floor.approval-channel";
 /// Findings that name a harm other than destruction: a secret read, an
 /// internal address, credentials in a URL, a host the deployment denies. A
 /// model's `low` is not enough for them under guarded trust; a prompt-injected

@@ -382,8 +382,18 @@ impl Engine {
                 judged.unchecked = judged.unchecked.or(like.unchecked);
             }
         }
-        let (mut action, mut source, rule, mut reason) =
-            self.decide(tool, llm_risk, &assessment, &judged, &facts);
+        // The approval channel is out of the agent's reach, whatever allowed
+        // the call (see [`crate::channel`]).
+        let channel = crate::channel::approval_channel(self.channel_kind(tool, &args), &args);
+        let (mut action, mut source, rule, mut reason) = match channel {
+            Some(finding) => (
+                Action::Deny,
+                Source::Floor,
+                Some(finding.clone()),
+                finding.message,
+            ),
+            None => self.decide(tool, llm_risk, &assessment, &judged, &facts),
+        };
         let mut findings = Vec::with_capacity(assessment.findings.len() + 2);
         // Arguments that do not fit a registry entry's schemas reach a person,
         // whatever allowed the call (a denial stays a denial).
@@ -411,6 +421,23 @@ impl Engine {
             summary: summary(tool, &assessment.operation, &reason),
             findings,
         }
+    }
+
+    /// The kind of tool a call reaches the approval channel through: the
+    /// tool's own, the one of the tool its name looks like, or the one its
+    /// arguments point to.
+    fn channel_kind(
+        &self,
+        tool: &str,
+        args: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<ToolKind> {
+        self.config
+            .kind_of(tool)
+            .or_else(|| {
+                let known = self.assessors.keys().map(String::as_str);
+                crate::toolname::lookalike(tool, known).and_then(|n| self.config.kind_of(n))
+            })
+            .or_else(|| crate::toolname::inferred_kind(args).map(|(kind, _)| kind))
     }
 
     /// How the arguments of a registry API tool do not fit its schemas.

@@ -551,6 +551,17 @@ impl Flow {
         if remember.expires_at.is_some_and(|at| at <= now) {
             return refuse(String::from("its expiry is already past"));
         }
+        if remember.scope == Scope::User && pending.user_id.is_none() {
+            // Its user would be "no user": every anonymous call.
+            return refuse(String::from(
+                "a user grant needs the call's user id, and this call has none",
+            ));
+        }
+        if pending.proposed.is_empty() {
+            return refuse(String::from(
+                "no rule may cover this call; approve it once instead",
+            ));
+        }
         let mut rules = remember
             .rules
             .clone()
@@ -560,9 +571,13 @@ impl Flow {
                 "no rule may cover this call; approve it once instead",
             ));
         }
+        // The tool's name as a literal pattern: a tool named `*` is granted
+        // as itself (a proposal sealed before names were written so is
+        // refused here, not widened).
+        let literal = crate::rules::literal_name(&pending.tool);
         if let Some(rule) = rules
             .iter()
-            .find(|r| r.tool.as_deref() != Some(pending.tool.as_str()))
+            .find(|r| r.tool.as_deref() != Some(literal.as_str()))
         {
             return refuse(format!(
                 "every rule names the tool `{}` exactly, and one names {}",
@@ -570,6 +585,17 @@ impl Flow {
                 rule.tool
                     .as_deref()
                     .map_or_else(|| String::from("none"), |t| format!("`{t}`")),
+            ));
+        }
+        // A host's own list may only narrow what the person was shown: each
+        // rule implied by a proposed one.
+        if let Some(wider) = rules
+            .iter()
+            .find(|r| !pending.proposed.iter().any(|p| crate::rules::implied(r, p)))
+        {
+            return refuse(format!(
+                "the rule {} is not implied by any rule proposed with the request",
+                serde_json::to_string(wider).unwrap_or_default()
             ));
         }
         let id = format!("g-{}", pending.id);

@@ -20,6 +20,7 @@ pub mod args;
 pub mod assess;
 pub mod augment;
 pub mod calls;
+pub mod channel;
 pub mod codes;
 pub mod config;
 pub mod context;

@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 
 /// Characters that render as nothing (or as a plain space) and so hide in
 /// a name: format characters, joiners, variation selectors, tags, fillers.
+/// The ranges are Unicode's `Default_Ignorable_Code_Point` property
+/// (DerivedCoreProperties.txt, Unicode 15.1), all of it; control
+/// characters (C0, DEL, C1) besides.
 fn invisible(c: char) -> bool {
     matches!(
         u32::from(c),
@@ -32,10 +35,42 @@ fn invisible(c: char) -> bool {
             | 0xFE00..=0xFE0F
             | 0xFEFF
             | 0xFFA0
+            | 0xFFF0..=0xFFF8
             | 0x1BCA0..=0x1BCA3
             | 0x1D173..=0x1D17A
             | 0xE0000..=0xE0FFF
     ) || c.is_control()
+}
+
+/// The normal form in which a tool name meets a list (`denied_tools`,
+/// `auto_approved_tools`, `tools`, rules' `tool` globs, grants): invisible
+/// characters ([`invisible`]: Unicode's default-ignorable code points and
+/// controls) dropped, the full-width forms of ASCII (U+FF01–U+FF5E, Unicode's
+/// `<wide>` compatibility decompositions of `!` to `~`) read as ASCII, and
+/// lower case. `Execute_SQL`, `execute\u{200b}_sql` and `ｅｘｅｃｕｔｅ_sql`
+/// are all `execute_sql`. Names that differ only in this form are refused
+/// in one configuration ([`crate::config::Config`]). Narrower than [`key`],
+/// which also maps look-alike letters and is used only to find the tool a
+/// name imitates.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !invisible(*c))
+        .map(wide)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether two tool names are one in the normal form of [`fold`].
+pub fn same(a: &str, b: &str) -> bool {
+    a == b || fold(a) == fold(b)
+}
+
+/// A full-width ASCII form (U+FF01–U+FF5E) as its ASCII character.
+fn wide(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+        other => other,
+    }
 }
 
 /// Letters of other scripts that look like Latin ones (lower case).
@@ -79,10 +114,7 @@ const CONFUSABLES: &[(char, char)] = &[
 pub fn loose_key(name: &str) -> String {
     name.chars()
         .filter(|c| !invisible(*c))
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
-            other => other,
-        })
+        .map(wide)
         .flat_map(char::to_lowercase)
         .map(|c| {
             CONFUSABLES
@@ -104,10 +136,7 @@ pub fn key(name: &str) -> String {
     let mapped: String = name
         .chars()
         .filter(|c| !invisible(*c))
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
-            other => other,
-        })
+        .map(wide)
         .flat_map(char::to_lowercase)
         .map(|c| {
             CONFUSABLES

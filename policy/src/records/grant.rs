@@ -67,7 +67,8 @@ fn mac_of(key: &[u8], canonical: &str) -> String {
 }
 
 /// Checks what a grant says of itself: an id, at least one rule, every rule
-/// an allow rule naming exactly the grant's tool.
+/// an allow rule naming exactly the grant's tool (as a literal pattern, see
+/// [`crate::rules::literal_name`]), and a user grant its user.
 pub fn check_shape(grant: &Grant) -> Result<(), GrantError> {
     if grant.id.is_empty() || grant.tool.is_empty() {
         return Err(GrantError::Invalid(String::from(
@@ -77,13 +78,22 @@ pub fn check_shape(grant: &Grant) -> Result<(), GrantError> {
     if grant.rules.is_empty() {
         return Err(GrantError::Invalid(String::from("`rules` is empty")));
     }
+    if grant.scope == Scope::User && grant.user_id.is_none() {
+        // Its user would be "no user": every anonymous call.
+        return Err(GrantError::Invalid(String::from(
+            "a user grant names its user (`user_id`)",
+        )));
+    }
+    // The tool's name as a literal pattern (`\*` for a tool named `*`): a
+    // grant never names its tool as a glob.
+    let literal = crate::rules::literal_name(&grant.tool);
     for rule in &grant.rules {
         if rule.effect != Effect::Allow {
             return Err(GrantError::Invalid(String::from(
                 "a grant holds allow rules only",
             )));
         }
-        if rule.tool.as_deref() != Some(grant.tool.as_str()) {
+        if rule.tool.as_deref() != Some(literal.as_str()) {
             return Err(GrantError::Invalid(format!(
                 "every rule names the tool `{}` exactly",
                 grant.tool
@@ -219,11 +229,28 @@ mod tests {
     }
 
     #[test]
+    fn a_user_grant_names_its_user_and_a_grant_names_its_tool_literally() {
+        // A user grant without a user would apply to every anonymous call.
+        assert!(matches!(
+            seal_grant(&grant(Scope::User), Some(KEY)),
+            Err(GrantError::Invalid(_))
+        ));
+        // A grant for a tool named `*` names it as `\*`, never as a glob.
+        let mut star = grant(Scope::Project);
+        star.tool = String::from("*");
+        assert!(matches!(
+            seal_grant(&star, Some(KEY)),
+            Err(GrantError::Invalid(_))
+        ));
+        star.rules[0].tool = Some(String::from("\\*"));
+        assert!(seal_grant(&star, Some(KEY)).is_ok());
+    }
+
+    #[test]
     fn stored_grants_are_never_unsigned() {
-        assert_eq!(
-            seal_grant(&grant(Scope::User), None),
-            Err(GrantError::Unsigned)
-        );
+        let mut user = grant(Scope::User);
+        user.user_id = Some(String::from("u-1"));
+        assert_eq!(seal_grant(&user, None), Err(GrantError::Unsigned));
         let session = seal_grant(&grant(Scope::Session), None).unwrap_or_default();
         assert!(session.ends_with("\"mac\":null}"), "{session}");
         assert!(open_grant(&session, None, 1000).is_ok());

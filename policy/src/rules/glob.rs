@@ -1,15 +1,28 @@
-//! The two globs rules use: names (`*` any run of characters) and paths
-//! (`**` any number of segments, `*` within one segment).
+//! The globs rules use: names (`*` any run of characters), tool names (the
+//! same, in the normal form of [`crate::toolname::fold`], `\*` and `\\`
+//! standing for themselves) and paths (`**` any number of segments, `*`
+//! within one segment).
+//!
+//! A tool name the model chose is carried into a rule (a proposal, a grant)
+//! as a literal: [`literal_name`] escapes its pattern characters, so a tool
+//! named `*` or `execute_*` is granted as itself and never becomes a
+//! wildcard. People's own rules keep their globs.
 
 /// Whether `pattern` (where `*` stands for any run of characters) matches
 /// `name` entirely.
 pub fn glob(pattern: &str, name: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
+    glob_parts(&parts, name)
+}
+
+/// Whether the literal `parts` with any run of characters between each two
+/// match `name` entirely.
+fn glob_parts(parts: &[&str], name: &str) -> bool {
     let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
-        return pattern == name;
+        return name.is_empty();
     };
     if parts.len() == 1 {
-        return pattern == name;
+        return *first == name;
     }
     if !name.starts_with(first) || name.len() < first.len() + last.len() || !name.ends_with(last) {
         return false;
@@ -24,6 +37,61 @@ pub fn glob(pattern: &str, name: &str) -> bool {
         }
     }
     true
+}
+
+/// Whether a rule's tool pattern matches a tool name: `*` any run of
+/// characters, `\*` a literal `*` and `\\` a literal `\`; both compared in
+/// the normal form of [`crate::toolname::fold`] (`Drop_Database` meets
+/// `drop_*`).
+pub fn name_glob(pattern: &str, name: &str) -> bool {
+    let mut parts = vec![String::new()];
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(next) => push_literal(&mut parts, next),
+                None => push_literal(&mut parts, c),
+            },
+            '*' => parts.push(String::new()),
+            other => push_literal(&mut parts, other),
+        }
+    }
+    let parts: Vec<String> = parts.iter().map(|p| crate::toolname::fold(p)).collect();
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    glob_parts(&parts, &crate::toolname::fold(name))
+}
+
+fn push_literal(parts: &mut Vec<String>, c: char) {
+    if let Some(last) = parts.last_mut() {
+        last.push(c);
+    }
+}
+
+/// A tool name as a pattern that matches only itself (see [`name_glob`]).
+pub fn literal_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if matches!(c, '*' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The name a literal pattern made by [`literal_name`] stands for, or
+/// `None` when the pattern holds a wildcard.
+pub fn name_of_literal(pattern: &str) -> Option<String> {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next().unwrap_or(c)),
+            '*' => return None,
+            other => out.push(other),
+        }
+    }
+    Some(out)
 }
 
 /// Whether a path glob matches a normalised path: segments compared one by
@@ -78,6 +146,26 @@ mod tests {
         assert!(!glob("a*b", "ab-"));
         assert!(!glob("ab*ba", "aba"));
         assert!(!glob("send_email", "send_emails"));
+    }
+
+    #[test]
+    fn tool_names_meet_globs_in_their_normal_form_and_literals_stay_literal() {
+        assert!(name_glob("drop_*", "Drop_Database"));
+        assert!(name_glob("execute_sql", "EXECUTE\u{200b}_SQL"));
+        assert!(name_glob("execute_sql", "ｅｘｅｃｕｔｅ_sql"));
+        assert!(!name_glob("drop_*", "truncate_table"));
+        for name in ["*", "execute_*", "a\\*", "\\", "plain", "ｅ＊"] {
+            let literal = literal_name(name);
+            assert!(name_glob(&literal, name), "{name}");
+            assert_eq!(name_of_literal(&literal).as_deref(), Some(name));
+        }
+        assert!(!name_glob(&literal_name("*"), "execute_command"));
+        assert!(!name_glob(&literal_name("execute_*"), "execute_command"));
+        assert!(!name_glob(&literal_name("a\\*"), "a\\bc"));
+        // A full-width star is a literal, even though it folds to `*`.
+        assert!(!name_glob("＊", "execute_command"));
+        assert!(name_glob("＊", "*"));
+        assert_eq!(name_of_literal("execute_*"), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! matcher cannot be checked (the text did not parse, a statement holds more
 //! than its kind says) makes the call confirmed. Allow needs every part.
 
-use super::glob::{glob, path_glob};
+use super::glob::{glob, name_glob, path_glob};
 use super::{matcher_kind, Effect, Rule};
 use crate::assess::facts::{CommandFacts, Facts, FileFacts, HttpFacts, SqlStatement, TableName};
 use crate::config::ToolKind;
@@ -94,7 +94,7 @@ pub(crate) fn judge(
 /// Whether a rule applies to the tool: its name glob matches, and a matcher
 /// fits the tool's kind.
 fn applies(rule: &Rule, tool: &str, kind: Option<ToolKind>) -> bool {
-    let named = rule.tool.as_deref().is_none_or(|t| glob(t, tool));
+    let named = rule.tool.as_deref().is_none_or(|t| name_glob(t, tool));
     match matcher_kind(rule) {
         None => rule.tool.is_some() && named,
         Some(k) => named && kind == Some(k),
@@ -245,14 +245,38 @@ fn command_cover<'a>(
     Some(())
 }
 
+/// A command rule's word as the literal it stands for: a run of `\\`
+/// before a lone `*` is one `\\` fewer (`\\*` is a literal `*`, so an
+/// exact rule for `docker '*'` is not the prefix rule `docker *`); every
+/// other word is itself. The wildcard, a last word `*`, is not a literal.
+pub(crate) fn literal_word(word: &str) -> &str {
+    match word.strip_prefix('\\') {
+        Some(rest) if rest.trim_start_matches('\\') == "*" => rest,
+        _ => word,
+    }
+}
+
+/// A word of an argv as a command rule's word that stands for it (the
+/// inverse of [`literal_word`]).
+pub fn escape_word(word: &str) -> String {
+    if word.trim_start_matches('\\') == "*" {
+        format!("\\{word}")
+    } else {
+        word.to_owned()
+    }
+}
+
 /// An allow rule's argv against a segment's: word for word, a last `*`
 /// standing for any further words; a destructive segment only exactly.
 pub(crate) fn argv_matches(rule: &[String], argv: &[String], destructive: bool) -> bool {
+    let same = |r: &String, a: &String| literal_word(r) == a;
     match rule.split_last() {
         Some((last, head)) if last == "*" => {
-            !destructive && argv.len() >= head.len() && argv.iter().zip(head).all(|(a, r)| a == r)
+            !destructive
+                && argv.len() >= head.len()
+                && argv.iter().zip(head).all(|(a, r)| same(r, a))
         }
-        Some(_) => rule == argv,
+        Some(_) => rule.len() == argv.len() && rule.iter().zip(argv).all(|(r, a)| same(r, a)),
         None => false,
     }
 }
@@ -266,13 +290,17 @@ pub(crate) fn argv_matches(rule: &[String], argv: &[String], destructive: bool) 
 /// cannot be checked (confirm), not a match (deny). Linear: the earliest
 /// program leaves the longest rest to find the words in.
 fn starts_anywhere(rule: &[String], words: &[Option<String>]) -> Touch {
-    let head: Vec<&String> = rule.iter().take_while(|w| *w != "*").collect();
+    let head: Vec<&str> = rule
+        .iter()
+        .take_while(|w| *w != "*")
+        .map(|w| literal_word(w))
+        .collect();
     let Some((first, rest)) = head.split_first() else {
         return Touch::No;
     };
     let Some(at) = words.iter().position(|w| {
         w.as_deref()
-            .is_some_and(|p| p == first.as_str() || p.rsplit('/').next() == Some(first.as_str()))
+            .is_some_and(|p| p == *first || p.rsplit('/').next() == Some(*first))
     }) else {
         return Touch::No;
     };
@@ -281,7 +309,7 @@ fn starts_anywhere(rule: &[String], words: &[Option<String>]) -> Touch {
         for word in words.iter().skip(at + 1) {
             let Some(want) = wanted.peek() else { break };
             let meets = match word.as_deref() {
-                Some(w) => w == want.as_str(),
+                Some(w) => w == **want,
                 None => unknown_matches,
             };
             if meets {

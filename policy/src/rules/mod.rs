@@ -38,11 +38,14 @@
 //! allow. Grants only ever allow.
 
 mod glob;
+mod implied;
 mod judge;
 mod narrow;
 mod validate;
 
-pub use glob::{glob, path_glob};
+pub use glob::{glob, literal_name, name_glob, name_of_literal, path_glob};
+pub use implied::implied;
+pub use judge::escape_word;
 pub(crate) use judge::{judge, Judged};
 pub use narrow::narrowest;
 pub use toolgate_shapes::rules::{Effect, FileMatch, HttpMatch, Rule, SqlMatch};

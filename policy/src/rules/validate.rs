@@ -68,12 +68,12 @@ pub fn check_rule(config: &Config, rule: &Rule) -> Result<(), RuleProblem> {
             Some(_) => Ok(()),
         };
     };
-    if let Some(tool) = rule.tool.as_deref().filter(|t| !t.contains('*')) {
-        let named = config.kind_of(tool);
+    if let Some(tool) = rule.tool.as_deref().and_then(super::name_of_literal) {
+        let named = config.kind_of(&tool);
         if named != Some(kind) {
             return Err(RuleProblem::WrongKind {
                 matcher: set.first().copied().unwrap_or("matcher"),
-                tool: tool.to_owned(),
+                tool,
                 kind: named.map_or("unknown", ToolKind::name),
             });
         }
