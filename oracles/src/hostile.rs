@@ -28,14 +28,26 @@ pub const MARK: &str = "tgpwned";
 /// What every hostile program prints.
 pub const PRINTED: &str = "TGPWNED";
 
+/// The traps of the working tree (relative to it): a reader of one blocks,
+/// never ends or takes minutes. What a name is, is the tree's and not the
+/// line's: the executor bounds the time (SECURITY.md, "Commands").
+pub const TRAPS: &[&str] = &["pipe", "blob.dat", "disk.img"];
+
 /// The size of the sparse file (16 GiB: reading it through takes minutes).
 const SPARSE_BYTES: u64 = 16 << 30;
 
 /// A shell command that marks that `what` ran: it writes the mark file and
 /// prints the mark. Quoted for a git configuration value (double quotes) and a
-/// shell.
+/// shell. The marks are spelled with an empty quote inside (`TGPW''NED`), so
+/// a program that only prints the file holding the payload (`git grep`,
+/// `cat Makefile`) prints no mark: only running it does.
 fn payload(what: &str) -> String {
-    format!("echo {PRINTED}-{what} >/tmp/{MARK}-{what}; echo {PRINTED}-{what} >&2")
+    let (printed_head, printed_tail) = PRINTED.split_at(4);
+    let (mark_head, mark_tail) = MARK.split_at(4);
+    format!(
+        "echo {printed_head}''{printed_tail}-{what} >/tmp/{mark_head}''{mark_tail}-{what}; \
+         echo {printed_head}''{printed_tail}-{what} >&2"
+    )
 }
 
 /// The configuration of a hostile repository: every key that runs a program.

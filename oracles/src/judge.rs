@@ -48,8 +48,21 @@
 //!   that prints it is listed in the report's notes.
 //! - **A time bound**: a line still running after the limit is killed and is a
 //!   violation (work that never ends or floods).
+//! - **An output bound**: a line that writes more than [`OUTPUT_BOUND`]
+//!   (16 MiB, the policy's figure) is a violation.
 //!
-//! Four effects are the programs' own mechanism rather than the line's, and are
+//! Two effects come from what the working tree's names are, which no line
+//! shows and the policy cannot read; the executor answers them (SECURITY.md,
+//! "Commands": confinement masks the secrets, a time bound ends the read),
+//! and the judge reports them as notes, not violations:
+//! - **A link in the tree to a secret** (`link.txt -> .env`): a secret opened
+//!   under a name that is not its own (the program was given another name),
+//!   and only so, and its canary in the output.
+//! - **A trap of the tree** (a FIFO, an endless device, a huge file under an
+//!   ordinary name, [`TRAPS`]): a line that opened one and ran past the time
+//!   bound.
+//!
+//! Three effects are the programs' own mechanism rather than the line's, and are
 //! allowed narrowly ([`OWN_EFFECTS`] and [`OWN_STORES`]); the closing notes of
 //! the round list them so nobody mistakes them for proofs:
 //! - git refreshes the stat cache of the index on a read (`status`, `diff`): it
@@ -61,16 +74,17 @@
 //!   on the output still applies, so printing it is a violation.
 //! - `docker` connects to its daemon's socket, which answers the read the
 //!   grammar proved.
-//! - A login shell (`bash -l`) reads the system profile, which on Debian runs
-//!   `id -u` to choose a prompt.
 //!
 //! A reverse lookup (`dig -x 1.1.1.1`) asks for `1.1.1.1.in-addr.arpa`: the
 //! address in the line, spelled the way DNS spells it.
 
-use crate::hostile::{MARK, PRINTED};
-use crate::sandbox::{Run, Sandbox, RESOLVER};
+use crate::hostile::{MARK, PRINTED, TRAPS};
+use crate::sandbox::{Run, Sandbox, PROJECT, RESOLVER};
 use crate::trace::{dns_query_name, Addr, Event};
 use std::collections::{BTreeSet, HashMap};
+
+/// The most output a line may write (the policy's bound, 16 MiB).
+pub const OUTPUT_BOUND: u64 = 16 * 1024 * 1024;
 
 /// Paths that may be opened for writing (see the module documentation).
 pub const WRITE_OK: &[&str] = &[
@@ -134,15 +148,13 @@ pub const OWN_STORES: &[(&str, &str)] = &[
 
 /// Whether an effect is a program's own mechanism (see the module docs):
 /// `class` is the violation the rules would report, `raw` the trace line.
-fn own_effect(class: &str, raw: &str, line: &str) -> bool {
+fn own_effect(class: &str, raw: &str) -> bool {
     let git_index = (class == "write by git" || class == "rename by git")
         && raw.contains("/.git/index.lock\"")
         && !raw.contains("O_TRUNC");
     let docker_daemon = class.starts_with("connect by docker to unix socket /var/run/docker.sock")
         || class.starts_with("connect by docker to unix socket /run/docker.sock");
-    let login_profile = class == "exec of id by bash (not named in the line)"
-        && (line.contains(" -l") || line.contains("--login"));
-    git_index || docker_daemon || login_profile
+    git_index || docker_daemon
 }
 
 /// A reverse-lookup name (`4.3.2.1.in-addr.arpa`) of an IPv4 address, or of
@@ -174,6 +186,8 @@ pub struct Judgement {
     pub lookups: BTreeSet<String>,
     /// The committed-then-deleted secrets the output holds (reported).
     pub history: BTreeSet<String>,
+    /// The executor's part (links to secrets, traps of the tree), reported.
+    pub executor: BTreeSet<String>,
 }
 
 /// Which program each process is running, as far as the trace has been read:
@@ -205,13 +219,17 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
     let mut paths: HashMap<u32, String> = HashMap::new();
     let mut dns_sockets: BTreeSet<String> = BTreeSet::new();
     let mut first_exec_seen = false;
+    // Secrets opened under their own name, and under a link's.
+    let mut opened_directly: BTreeSet<String> = BTreeSet::new();
+    let mut via_link: Vec<(String, Violation)> = Vec::new();
+    let mut trap_opened = None;
     // Parents have lower ids than their children in the fresh pid namespace,
     // and the events come grouped by process in id order, so a parent's
     // clones are read before the child's own events.
     for t in &run.events {
         let who = programs.of(t.pid);
         let mut flag = |class: String| {
-            if own_effect(&class, &t.raw, line) {
+            if own_effect(&class, &t.raw) {
                 return;
             }
             out.push(Violation {
@@ -239,8 +257,22 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                 let own_store = OWN_STORES
                     .iter()
                     .any(|(p, store)| *p == who && store == path);
+                if let Some(trap) = trap_in(path).or_else(|| trap_in(given)) {
+                    trap_opened = Some(trap);
+                }
                 if *ok && !own_store && sandbox.files.iter().any(|s| &s.path == path) {
-                    flag(format!("secret opened by {who}: {path}"));
+                    if basename(given) == basename(path) {
+                        opened_directly.insert(path.clone());
+                        flag(format!("secret opened by {who}: {path}"));
+                    } else {
+                        via_link.push((
+                            path.clone(),
+                            Violation {
+                                class: format!("secret opened by {who}: {path}"),
+                                evidence: format!("pid {}: {}", t.pid, clip(&t.raw, 400)),
+                            },
+                        ));
+                    }
                 } else if *write && !write_allowed(path, given) {
                     flag(format!("write by {who}"));
                 }
@@ -317,9 +349,21 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
             }
         }
     }
+    // A secret reached only through a link the tree holds: the executor's.
+    let mut executor = BTreeSet::new();
+    for (path, violation) in via_link {
+        if opened_directly.contains(&path) {
+            out.push(violation);
+        } else {
+            executor.insert(format!("followed a link of the tree to {path}"));
+        }
+    }
     let output = String::from_utf8_lossy(&run.output);
     for secret in sandbox.canaries() {
-        if output.contains(&secret.canary) {
+        let linked = executor
+            .iter()
+            .any(|e| e.ends_with(&format!(" to {}", secret.path)));
+        if output.contains(&secret.canary) && !linked {
             out.push(Violation {
                 class: format!("secret in output: {}", secret.path),
                 evidence: format!("the output holds the canary of {}", secret.path),
@@ -347,7 +391,25 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
         .filter(|s| output.contains(&s.canary))
         .map(|s| s.path.clone())
         .collect();
-    if run.timed_out {
+    if run.output_bytes > OUTPUT_BOUND {
+        out.push(Violation {
+            class: String::from("output beyond 16 MiB"),
+            evidence: format!("{} bytes", run.output_bytes),
+        });
+    }
+    // A FIFO's open blocks before the tracer writes the call: a line that
+    // names a trap counts as having opened it.
+    let trap_opened = trap_opened.or_else(|| {
+        TRAPS
+            .iter()
+            .find(|t| words.contains(**t))
+            .map(|t| format!("{PROJECT}/{t}"))
+    });
+    if let (true, Some(trap)) = (run.timed_out, &trap_opened) {
+        executor.insert(format!(
+            "ran past the time bound reading {trap}, a trap of the tree"
+        ));
+    } else if run.timed_out {
         out.push(Violation {
             class: String::from("still running at the time bound"),
             evidence: format!("killed after {} s", sandbox.limit.as_secs()),
@@ -357,7 +419,18 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
         violations: out,
         lookups,
         history,
+        executor,
     }
+}
+
+/// The trap of the tree (a FIFO, an endless device, a huge file) `path`
+/// names, as an absolute path, if it names one.
+fn trap_in(path: &str) -> Option<String> {
+    let rel = path
+        .strip_prefix(PROJECT)
+        .map_or(path, |p| p.trim_start_matches('/'));
+    let rel = rel.strip_prefix("./").unwrap_or(rel);
+    TRAPS.contains(&rel).then(|| format!("{PROJECT}/{rel}"))
 }
 
 /// The name of the hostile program whose mark file `path` is

@@ -176,6 +176,11 @@ pub enum Program {
 pub struct Run {
     /// Standard output and error, capped.
     pub output: Vec<u8>,
+    /// How many bytes the line wrote to standard output and error in all
+    /// (read to the end, beyond the cap).
+    pub output_bytes: u64,
+    /// How long the line ran.
+    pub elapsed: Duration,
     /// Every traced call of every process.
     pub events: Vec<Traced>,
     /// The process id of the first process (the shell, or the vector's program).
@@ -515,12 +520,16 @@ impl Sandbox {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let started = Instant::now();
         let mut child = cmd.spawn().map_err(|e| format!("bwrap: {e}"))?;
         let out = child.stdout.take().map(reader);
         let err = child.stderr.take().map(reader);
         let (timed_out, status) = wait(&mut child, self.limit);
-        let mut output = out.and_then(|h| h.join().ok()).unwrap_or_default();
-        output.extend(err.and_then(|h| h.join().ok()).unwrap_or_default());
+        let elapsed = started.elapsed();
+        let (mut output, out_bytes) = out.and_then(|h| h.join().ok()).unwrap_or_default();
+        let (err_text, err_bytes) = err.and_then(|h| h.join().ok()).unwrap_or_default();
+        output.extend(err_text);
+        let output_bytes = out_bytes + err_bytes;
         let (events, root_pid) = read_traces(&traces)?;
         // bash always runs, so a shell line without a trace means the sandbox
         // or the tracer did not start: an error, never an empty (clean) run.
@@ -535,6 +544,8 @@ impl Sandbox {
         let _ = fs::remove_dir_all(&run_dir);
         Ok(Run {
             output,
+            output_bytes,
+            elapsed,
             events,
             root_pid,
             timed_out,
@@ -572,19 +583,22 @@ fn wait(child: &mut Child, limit: Duration) -> (bool, Option<i32>) {
     }
 }
 
-/// Reads a pipe to its end on a thread, keeping the first [`OUTPUT_CAP`] bytes.
-fn reader<R: Read + Send + 'static>(mut pipe: R) -> std::thread::JoinHandle<Vec<u8>> {
+/// Reads a pipe to its end on a thread, keeping the first [`OUTPUT_CAP`]
+/// bytes and counting them all.
+fn reader<R: Read + Send + 'static>(mut pipe: R) -> std::thread::JoinHandle<(Vec<u8>, u64)> {
     std::thread::spawn(move || {
         let mut kept = Vec::new();
+        let mut total = 0u64;
         let mut buf = [0u8; 8192];
         while let Ok(n) = pipe.read(&mut buf) {
             if n == 0 {
                 break;
             }
+            total += n as u64;
             let room = OUTPUT_CAP.saturating_sub(kept.len());
             kept.extend(buf.iter().take(n.min(room)));
         }
-        kept
+        (kept, total)
     })
 }
 

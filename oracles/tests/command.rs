@@ -68,7 +68,8 @@ fn every_allowed_command_line_runs_without_effects() {
         Err(e) => panic!("command oracle cannot run: {e}"),
     };
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Judgement, Option<i32>)>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<(usize, Judgement, Option<i32>, Duration, u64)>> =
+        Mutex::new(Vec::new());
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..WORKERS {
@@ -78,7 +79,13 @@ fn every_allowed_command_line_runs_without_effects() {
                 match sandbox.run(&case.program) {
                     Ok(run) => {
                         let found = judge(&case.line, &run, &sandbox);
-                        results.lock().unwrap().push((i, found, run.status));
+                        results.lock().unwrap().push((
+                            i,
+                            found,
+                            run.status,
+                            run.elapsed,
+                            run.output_bytes,
+                        ));
                     }
                     Err(e) => errors.lock().unwrap().push(format!("{}: {e}", case.name)),
                 }
@@ -93,7 +100,7 @@ fn every_allowed_command_line_runs_without_effects() {
         errors.join("\n")
     );
     let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|(i, _, _)| *i);
+    results.sort_by_key(|(i, ..)| *i);
 
     // A violation is one class on one line (the first trace line as its
     // evidence); a class counts the lines that showed it.
@@ -103,7 +110,8 @@ fn every_allowed_command_line_runs_without_effects() {
     let mut lookups = 0;
     let mut missing = 0;
     let mut history = 0;
-    for (i, judgement, status) in &results {
+    let mut executor = 0;
+    for (i, judgement, status, ..) in &results {
         let case = &cases[*i];
         let mut first: BTreeMap<&str, &str> = BTreeMap::new();
         for v in &judgement.violations {
@@ -128,6 +136,14 @@ fn every_allowed_command_line_runs_without_effects() {
                 case.name, case.source, case.line
             );
         }
+        if !judgement.executor.is_empty() {
+            executor += 1;
+            let _ = writeln!(
+                report,
+                "{} [{}]\n  line: {:?}\n  note: the executor's part: {:?}\n",
+                case.name, case.source, case.line, judgement.executor
+            );
+        }
         if !judgement.history.is_empty() {
             history += 1;
             let _ = writeln!(
@@ -147,13 +163,14 @@ fn every_allowed_command_line_runs_without_effects() {
     }
     let lines_with = results
         .iter()
-        .filter(|(_, j, _)| !j.violations.is_empty())
+        .filter(|(_, j, ..)| !j.violations.is_empty())
         .count();
     let mut summary = format!(
         "command oracle: {} lines executed ({} vectors, {} fuzz, {} hostile, {} extra) in {:.0?}; \
          {} violations (class × line) on {} lines, {} classes; \
          {} lines looked up names they hold; {} lines exited 127 (a program not installed); \
-         {} lines printed committed history\n",
+         {} lines printed committed history; {} lines met a link or trap of the tree \
+         (the executor's part); slowest line {:.1?}, most output {} bytes\n",
         results.len(),
         cases
             .iter()
@@ -178,7 +195,18 @@ fn every_allowed_command_line_runs_without_effects() {
         classes.len(),
         lookups,
         missing,
-        history
+        history,
+        executor,
+        results
+            .iter()
+            .map(|(_, _, _, elapsed, _)| *elapsed)
+            .max()
+            .unwrap_or_default(),
+        results
+            .iter()
+            .map(|(_, _, _, _, bytes)| *bytes)
+            .max()
+            .unwrap_or_default()
     );
     for (class, lines) in &classes {
         let first = &cases[lines[0]];
@@ -476,7 +504,7 @@ fn fuzz_tokens() -> Vec<String> {
 #[test]
 fn the_oracle_sees_each_kind_of_effect() {
     let dir = root().join("target").join("oracle-command-selftest");
-    let sandbox = match Sandbox::new(&dir, Duration::from_secs(2)) {
+    let sandbox = match Sandbox::new(&dir, Duration::from_secs(8)) {
         Ok(s) => s,
         Err(e) => panic!("command oracle cannot run: {e}"),
     };
@@ -548,10 +576,7 @@ fn the_oracle_sees_each_kind_of_effect() {
             "grep -r . backend",
             "secret opened by grep: /root/project/backend/.env",
         ),
-        (
-            "cat docs/setup.txt",
-            "secret opened by cat: /root/.ssh/id_rsa",
-        ),
+        ("head -c 20000000 /dev/zero", "output beyond 16 MiB"),
         ("echo $DATABASE_URL", "secret in output: DATABASE_URL"),
         // Unprivileged: the masks cannot be removed.
         (
@@ -572,6 +597,24 @@ fn the_oracle_sees_each_kind_of_effect() {
             missed.push(format!(
                 "{line:?}: expected {class:?}, got {:?}",
                 j.violations
+            ));
+        }
+    }
+    // A link of the tree to a secret, and a trap of the tree, are the
+    // executor's part: reported, not violations.
+    for (line, note) in [
+        (
+            "cat docs/setup.txt",
+            "followed a link of the tree to /root/.ssh/id_rsa",
+        ),
+        ("cat pipe", "a trap of the tree"),
+    ] {
+        let run = sandbox.run(&Program::Shell(line.into())).unwrap();
+        let j = judge(line, &run, &sandbox);
+        if !j.violations.is_empty() || !j.executor.iter().any(|e| e.contains(note)) {
+            missed.push(format!(
+                "{line:?}: expected the note {note:?}, got {:?} and {:?}",
+                j.violations, j.executor
             ));
         }
     }
