@@ -62,7 +62,8 @@ pub enum Match {
     NamePrefix(&'static str),
     /// The file name ends with this.
     Suffix(&'static str),
-    /// A dotenv file: `.env`, `.envrc`, `.env.*`, `.env_*`, `.env-*`, but not a
+    /// A dotenv file: `.env`, `.envrc`, `.env.*`, `.env_*`, `.env-*` (and the
+    /// same family of `.dev.vars` and `.flaskenv`), but not a
     /// template (`.example`, `.sample`, `.template`, `.dist`, `.tmpl`).
     EnvFile,
 }
@@ -347,6 +348,74 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Under("/var/lib/krb5kdc"), System),
     rule(Under("/var/kerberos/krb5kdc"), System),
     rule(Under("/var/lib/sss"), System),
+    // Framework and tool secret files, from their own documentation:
+    // Cloudflare Wrangler's local secrets (developers.cloudflare.com/workers/
+    // configuration/secrets/, "Local development with secrets": `.dev.vars`,
+    // `.dev.vars.<environment>`); Flask's `.flaskenv` (flask.palletsprojects.com,
+    // "Environment Variables From dotenv", read like `.env`); Gradle's user
+    // properties (docs.gradle.org, "Gradle properties": `GRADLE_USER_HOME/
+    // gradle.properties` holds repository and signing credentials); Azure
+    // Functions' `local.settings.json` (learn.microsoft.com, "App settings in
+    // local.settings.json", which its template keeps out of source control);
+    // Sentry CLI's `.sentryclirc` (docs.sentry.io/cli/configuration, an auth
+    // token); dbt's `profiles.yml` (docs.getdbt.com, "About profiles.yml":
+    // warehouse passwords); SnowSQL's `~/.snowsql/config`; the Pulumi CLI's
+    // `~/.pulumi/credentials.json`; Teleport's `~/.tsh` keys; NuGet's
+    // `NuGet.Config` (package source passwords); Bundler's `~/.bundle/config`
+    // (gem server credentials); sbt's and Ivy's `.credentials`; the CircleCI
+    // CLI's `~/.circleci/cli.yml` (API token); Firebase tools' configstore.
+    // (`.dev.vars` and `.flaskenv` are read as dotenv files: `EnvFile`.)
+    rule(Pair(".gradle", "gradle.properties"), Credentials),
+    rule(Name("local.settings.json"), Credentials),
+    rule(Name(".sentryclirc"), Credentials),
+    rule(Pair(".dbt", "profiles.yml"), Credentials),
+    rule(Directory(".snowsql"), Keys),
+    rule(Pair(".pulumi", "credentials.json"), Credentials),
+    rule(Directory(".tsh"), Keys),
+    rule(Name("nuget.config"), Credentials),
+    rule(Pair(".bundle", "config"), Credentials),
+    rule(Pair(".sbt", "credentials"), Credentials),
+    rule(Pair(".ivy2", ".credentials"), Credentials),
+    rule(Pair(".circleci", "cli.yml"), Credentials),
+    rule(Pair("configstore", "firebase-tools.json"), Credentials),
+    // Gitrob's file signatures (github.com/michenriksen/gitrob,
+    // `filesignatures.json`): the rows that name a file of secrets and were
+    // not here, each under its signature's description. Its broad rows
+    // (`.log`, `.sqlite`, `.sql`, `settings.py`, any path with `password`)
+    // name everyday files and are left out: a read of them is a project's own.
+    rule(Suffix(".agilekeychain"), Credentials), // 1Password database
+    rule(Suffix(".cscfg"), Credentials),         // Azure service configuration
+    rule(Pair(".chef", "client.pem"), Credentials), // Chef private key (also `.pem`)
+    rule(Name("dbeaver-data-sources.xml"), Credentials), // DBeaver data sources
+    rule(Name(".dbeaver-data-sources.xml"), Credentials),
+    rule(Name("credentials-config.json"), Credentials), // DBeaver's saved credentials
+    rule(Pair(".gem", "credentials"), Credentials),     // Rubygems API key
+    rule(Name("credentials.db"), Credentials),          // gcloud credential database
+    rule(Name("access_tokens.db"), Credentials),        // gcloud access tokens
+    rule(Name("adc.json"), Credentials),                // legacy gcloud keyfile
+    rule(Pair(".irssi", "config"), Credentials),        // Irssi IRC client
+    rule(Suffix(".kwallet"), Credentials),              // KDE Wallet database
+    rule(Suffix(".kdb"), Credentials),                  // KeePass (older format)
+    rule(Suffix(".tpm"), Credentials),                  // BitLocker TPM password
+    rule(Suffix(".bek"), Credentials),                  // BitLocker recovery key
+    rule(Name(".muttrc"), Credentials),                 // Mutt e-mail client
+    rule(Name("muttrc"), Credentials),
+    rule(Name("otr.private_key"), Credentials), // Pidgin OTR private key
+    rule(Suffix(".psafe3"), Credentials),       // Password Safe database
+    rule(Pair(".recon-ng", "keys.db"), Credentials), // recon-ng API keys
+    rule(Name("robomongo.json"), Credentials),  // Robomongo connections
+    rule(Name("secret_token.rb"), Credentials), // Rails secret token
+    rule(NamePrefix("sftp-config"), Credentials), // SFTP connection file
+    rule(Name(".trc"), Credentials),            // T Twitter client
+    rule(Name(".tugboat"), Credentials),        // Tugboat DigitalOcean client
+    rule(
+        Name("jenkins.plugins.publish_over_ssh.bapsshpublisherplugin.xml"),
+        Credentials,
+    ),
+    rule(Suffix(".rdp"), Credentials), // Remote Desktop connection
+    rule(Suffix(".dayone"), Credentials), // Day One journal
+    rule(Pair(".xchat2", "servlist_.conf"), Credentials), // XChat server list
+    rule(Pair(".config", "hexchat"), Keys),
 ];
 
 /// Endings that keep a copy of a file under another name (`key.pem.bak`,
@@ -405,7 +474,12 @@ pub const BENIGN_SYSTEM_FILES: &[&str] = &[
 const ENV_TEMPLATES: &[&str] = &[".example", ".sample", ".template", ".dist", ".tmpl"];
 
 fn is_env_file(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix(".env") else {
+    // `.env` and the dotenv files of frameworks: Cloudflare Wrangler's
+    // `.dev.vars` (and `.dev.vars.<environment>`), Flask's `.flaskenv`.
+    let Some(rest) = [".env", ".dev.vars", ".flaskenv"]
+        .iter()
+        .find_map(|stem| name.strip_prefix(stem))
+    else {
         return false;
     };
     let family = rest.is_empty()
@@ -597,6 +671,73 @@ mod tests {
             "/home/u/.irb_history",
         ] {
             assert!(secret(path).is_some(), "{path}");
+        }
+        // The rows from framework documentation and Gitrob's signatures, each
+        // in several spellings: bare, under a project, under a home,
+        // upper-cased (the table is matched lower-cased) and as a backup.
+        for path in [
+            ".dev.vars",
+            ".dev.vars.staging",
+            ".flaskenv",
+            "/home/u/.gradle/gradle.properties",
+            "local.settings.json",
+            ".sentryclirc",
+            "/home/u/.dbt/profiles.yml",
+            "/home/u/.snowsql/config",
+            "/home/u/.pulumi/credentials.json",
+            "/home/u/.tsh/keys/proxy/u",
+            "NuGet.Config",
+            "/home/u/.bundle/config",
+            "/home/u/.sbt/credentials",
+            "/home/u/.ivy2/.credentials",
+            "/home/u/.circleci/cli.yml",
+            "/home/u/.config/configstore/firebase-tools.json",
+            "vault.agilekeychain",
+            "ServiceConfiguration.Cloud.cscfg",
+            "/home/u/.chef/client.pem",
+            ".dbeaver-data-sources.xml",
+            "/home/u/.gem/credentials",
+            "/home/u/.config/gcloud/credentials.db",
+            "adc.json",
+            "/home/u/.irssi/config",
+            "my.kwallet",
+            "old.kdb",
+            "recovery.bek",
+            ".muttrc",
+            "/home/u/.purple/otr.private_key",
+            "db.psafe3",
+            "robomongo.json",
+            "config/initializers/secret_token.rb",
+            "sftp-config.json",
+            ".trc",
+            ".tugboat",
+            "server.rdp",
+            "/home/u/.config/hexchat/servlist.conf",
+        ] {
+            for spelling in [
+                path.to_owned(),
+                format!("project/sub/{}", path.trim_start_matches("/home/u/")),
+                format!("/root/{}", path.trim_start_matches("/home/u/")),
+                path.to_ascii_uppercase(),
+                format!("{path}.bak"),
+            ] {
+                let lower = spelling.to_ascii_lowercase();
+                assert!(
+                    secret(&lower).is_some(),
+                    "{spelling} (a spelling of {path})"
+                );
+            }
+        }
+        // Their benign siblings: a project's own Gradle properties, Flask's
+        // application, an example file.
+        for path in [
+            "gradle.properties",
+            "app/flask_app.py",
+            ".dev.vars.example",
+            "settings.py",
+            "app.log",
+        ] {
+            assert_eq!(secret(path), None, "{path}");
         }
         for path in [
             "/etc/hostname",
