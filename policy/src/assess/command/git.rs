@@ -703,34 +703,25 @@ fn tag(_: &str, args: &[String]) -> Result<(), Refusal> {
     parse("git tag", &TAG, args).map(|_| ())
 }
 
-/// `remote`, `remote -v`, `remote show -n NAME`, `remote get-url NAME`.
+/// `remote` alone: the remotes' names. Every form that prints a URL (`-v`,
+/// `get-url`, `show -n`) prints the credentials a URL may carry
+/// (`https://user:TOKEN@host/…`, which `git clone` keeps in the
+/// configuration); without `-n`, `show` also contacts the remote.
 fn remote(_: &str, args: &[String]) -> Result<(), Refusal> {
     match args {
         [] => Ok(()),
-        [v] if v == "-v" || v == "--verbose" => Ok(()),
-        // Without `-n`, `show` asks the remote itself: a connection, and the
-        // credentials (`.netrc`, helpers) that go with it.
-        [show, rest @ ..] if show == "show" => {
-            let parsed = parse("git remote show", &g("n", &[]), rest)?;
-            if parsed.has("-n") {
-                Ok(())
-            } else {
-                Err(Refusal::argument(
-                    "git remote",
-                    show,
-                    "contacts the remote (and reads its credentials) unless `-n` is given",
-                ))
-            }
+        [first, ..]
+            if matches!(first.as_str(), "-v" | "--verbose" | "get-url" | "show")
+                || "--verbose".starts_with(first.as_str()) && first.len() > 2 =>
+        {
+            Err(Refusal::new(
+                codes::COMMAND_CREDENTIALS,
+                format!(
+                    "`git remote {}` prints the remotes' URLs, which may carry credentials",
+                    preview(first, 30)
+                ),
+            ))
         }
-        [get, rest @ ..] if get == "get-url" => parse(
-            "git remote get-url",
-            &Grammar {
-                max_operands: 1,
-                ..g("", &["push", "all"])
-            },
-            rest,
-        )
-        .map(|_| ()),
         [first, ..] => Err(Refusal::argument(
             "git remote",
             first,
@@ -841,6 +832,10 @@ fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
 
 /// Words in the names of git settings that hold credentials.
 const CREDENTIAL_SETTINGS: &[&str] = &[
+    // `remote.<name>.url`, `pushurl`, `url.<base>.insteadOf`: a URL's user
+    // info is a credential (`https://user:TOKEN@host/…`).
+    "url",
+    "insteadof",
     "pass",
     "token",
     "secret",
@@ -1036,8 +1031,7 @@ mod tests {
             "branch --list feat*",
             "tag",
             "tag -l v1.*",
-            "remote -v",
-            "remote show -n origin",
+            "remote",
             "config --get user.name",
             "rev-parse HEAD",
             "ls-files",
@@ -1095,6 +1089,10 @@ mod tests {
             "tag -a v1 -m x",
             "remote add x url",
             "remote remove origin",
+            "remote -v",
+            "remote show -n origin",
+            "remote get-url origin",
+            "config --get remote.origin.url",
             "config user.name x",
             "config --unset user.name",
             "push",
