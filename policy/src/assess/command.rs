@@ -249,7 +249,7 @@ mod tests {
             "(ls && echo done)",
             "{ ls; pwd; }",
             "cat <<'EOF'\nhi\nEOF",
-            "bash -lc \"ls -1\"",
+            "bash -c \"ls -1\"",
             "sh -c \"git status\"",
             "echo $((1+2))",
             "for f in *.rs; do wc -l $f; done",

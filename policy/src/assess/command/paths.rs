@@ -68,6 +68,12 @@ impl Places {
         }
     }
 
+    /// Whether a `cd` may have left the tool's own working directory (to a
+    /// known place or an unknowable one).
+    pub fn moved(&self) -> bool {
+        self.unknown || self.dirs.len() > 1
+    }
+
     /// Why reading the file operand `path` could print a secret, if it could.
     /// `globbed`: the shell expands unquoted globs in the command's words.
     pub fn secret(&self, path: &str, globbed: bool) -> Option<String> {

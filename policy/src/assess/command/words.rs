@@ -149,6 +149,19 @@ pub(super) fn check_words(
         ));
     }
     programs::check_args(rule, args).map_err(Refusal::into_pair)?;
+    if name == "git" && shape.places.moved() {
+        // git runs the configuration of the repository it finds from where
+        // it starts: after a `cd`, that may be a nested or other repository
+        // whose drivers, hooks, fsmonitor and pagers are another author's
+        // code (SECURITY.md, "Commands"). Only the working tree's own is the
+        // user's.
+        return Err((
+            codes::COMMAND_UNSAFE_ARGUMENT,
+            String::from(
+                "`git` after a `cd` may run in another repository, whose configuration runs programs",
+            ),
+        ));
+    }
     if from_stdin && !shape.names_safe && prints_content(words.get(start..).unwrap_or_default()) {
         return Err((
             codes::COMMAND_SENSITIVE_PATH,
@@ -187,11 +200,16 @@ pub(super) fn static_code(code: &str) -> &'static str {
     .unwrap_or(codes::COMMAND_UNSUPPORTED_SYNTAX)
 }
 
-/// Shells whose `-c SCRIPT` is parsed and judged like the line itself.
-pub(super) const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh"];
+/// Shells whose `-c SCRIPT` is parsed and judged like the line itself. Not
+/// `zsh`: it reads `.zshenv` (and `/etc/zsh/zshenv`, even with `-f`) before
+/// any script, code the line does not show.
+pub(super) const SHELLS: &[&str] = &["sh", "bash", "dash"];
 
-/// `bash -c 'SCRIPT'` (with `-l`, `-e`, `-u`, `-x` alongside): the script is
-/// judged as a command line one level deeper. A script the outer shell
+/// `bash -c 'SCRIPT'` (with `-e`, `-u`, `-x` alongside): the script is
+/// judged as a command line one level deeper. Not `-l`/`--login` (or `-i`):
+/// a login or interactive shell first runs the start-up files
+/// (`/etc/profile`, `~/.bash_profile`, `~/.profile`, `~/.bashrc`), code the
+/// line does not show and a home may hold anything. A script the outer shell
 /// expands, extra arguments (which become `$0`, `$1`… inside), or a script
 /// read from standard input or a file are not proven.
 pub(super) fn check_shell(
@@ -205,7 +223,7 @@ pub(super) fn check_shell(
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         i += 1;
-        if matches!(arg.as_str(), "--login" | "--noprofile" | "--norc") {
+        if matches!(arg.as_str(), "--noprofile" | "--norc") {
             continue;
         }
         let Some(letters) = arg
@@ -214,7 +232,7 @@ pub(super) fn check_shell(
         else {
             return refuse(format!("`{name} {}` is not analysed", preview(arg, 40)));
         };
-        if !letters.chars().all(|c| "lceux".contains(c)) {
+        if !letters.chars().all(|c| "ceux".contains(c)) {
             return refuse(format!("`{name} {}` is not analysed", preview(arg, 40)));
         }
         if letters.contains('c') {
