@@ -228,7 +228,7 @@ mod tests {
             "cat README.md",
             "pwd",
             "echo hello",
-            "grep -rn TODO src | sort | uniq -c | head -20",
+            "grep -rn TODO --include='*.rs' src | sort | uniq -c | head -20",
             "cd src && ls",
             "ls $HOME",
             "grep foo *.rs 2>/dev/null",

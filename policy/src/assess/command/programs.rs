@@ -54,12 +54,29 @@ impl Args {
     }
 }
 
+/// `find`'s arguments before its first action (`-exec`, `-print`, `-ls`,
+/// …): find evaluates left to right, so only the tests before an action
+/// choose the files it acts on (`find . -exec cat {} + -name '*.txt'` cats
+/// every file). With no action, the whole expression.
+pub fn before_first_action(find_args: &[String]) -> &[String] {
+    const ACTIONS: &[&str] = &[
+        "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-printf", "-ls", "-fprint",
+        "-fprint0", "-fprintf", "-fls", "-delete", "-quit",
+    ];
+    let end = find_args
+        .iter()
+        .position(|a| ACTIONS.contains(&a.as_str()))
+        .unwrap_or(find_args.len());
+    find_args.get(..end).unwrap_or(find_args)
+}
+
 /// The path `find` substitutes for `{}`, as far as its expression proves it:
 /// with a single `-name '*.EXT'` test (no `-o`, `!`, `-not`, no second name
 /// test), a representative `found.EXT`, judged like any path; otherwise a
 /// path that could be any file (a key or `.env` included), which is refused.
 pub fn found_path(find_args: &[String]) -> String {
     const UNKNOWN: &str = "{}";
+    let find_args = before_first_action(find_args);
     let branches = find_args
         .iter()
         .any(|a| matches!(a.as_str(), "-o" | "-or" | "!" | "-not" | ","));
@@ -789,7 +806,7 @@ mod tests {
         for (program, line) in [
             ("ls", "-la"),
             ("ls", "-lah /var/log"),
-            ("grep", "-rn foo src"),
+            ("grep", "-rn foo --include=*.rs src"),
             ("head", "-n 20 f"),
             ("head", "-20 f"),
             ("sort", "-u f"),

@@ -5,6 +5,7 @@
 
 use super::grammar::{check_path, Grammar, Kind, Parsed, BASE};
 use super::refusal::Refusal;
+use super::tables;
 use crate::codes;
 
 const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
@@ -344,29 +345,15 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
             .values("-d")
             .chain(parsed.values("--directories"))
             .any(|v| v == "recurse");
-    // A recursive search reads every file of a tree: over the working
-    // directory, a parent, the root or home that includes a
-    // `credentials.yml`, a `.env`, a key. There only a filter that keeps it to
-    // named file types (`--include='*.rs'`, `-g '*.py'`, `-t rust`) proves
-    // which files it opens; a named subdirectory (`src`) is a project's own.
-    // ripgrep always recurses, and with no path searches the working directory.
+    // A recursive search reads every file of a tree, hidden ones included,
+    // and any directory may hold one with secrets: the working directory, a
+    // parent, the root, home, and a subdirectory too (`backend/.env`,
+    // `services/api/.env.local`). Only a filter that keeps it to named file
+    // types (`--include='*.rs'`, `-g '*.py'`, `-t rust`) proves which files
+    // it opens. ripgrep always recurses, and with no path searches the
+    // working directory.
     let searches_tree = parsed.program == "rg" || (recursive && parsed.program.ends_with("grep"));
     if searches_tree {
-        let broad = |f: &str| {
-            let f = normalise(f);
-            let f = f.as_str();
-            let parts: Vec<&str> = f.split('/').collect();
-            // A home other than the current one (`/home/user`, `/Users/bob`).
-            let home =
-                matches!(parts.as_slice(), ["", "home" | "Users" | "root", ..] if parts.len() <= 3);
-            home || f == "/"
-                || f.is_empty()
-                || f == "."
-                || f.starts_with("..")
-                || f.starts_with('~')
-                || f.starts_with("$HOME")
-                || f.starts_with("${HOME}")
-        };
         if let Some(dir) = files
             .iter()
             .find(|f| holds_secrets(f) || holds_secrets(&normalise(f)))
@@ -379,11 +366,19 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
                 ),
             ));
         }
-        if (files.is_empty() || files.iter().any(|f| broad(f))) && !filtered_to_types(parsed) {
+        let only_files = !files.is_empty() && files.iter().all(|f| tables::reads_as_file(f));
+        if !filtered_to_types(parsed) && !only_files {
+            let place = files
+                .iter()
+                .find(|f| !tables::reads_as_file(f))
+                .map_or_else(
+                    || String::from("the working directory"),
+                    |f| format!("`{f}`"),
+                );
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
                 format!(
-                    "`{}` searches the working directory, a parent, the root or home, which may hold `.env` or credential files; an include filter such as `--include='*.rs'` or `-t rust` names what it reads",
+                    "`{}` searches every file under {place}, and any directory may hold `.env` or credential files (`backend/.env`); an include filter such as `--include='*.rs'` or `-t rust` names what it reads",
                     parsed.program
                 ),
             ));

@@ -197,14 +197,16 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             long_paths: &["exclude-from", "from-file", "to-file"],
             long_optional: &["unified", "context", "color"],
             operands: Kind::Path,
-            // Not `-r`/`--recursive`: with `-N` it prints every file of two
-            // trees, hidden secret files included.
+            // Not `-r`/`--recursive`, `-N`/`--new-file` or
+            // `--unidirectional-new-file`: with them diff prints every file of
+            // a directory (`diff -N DIR OTHER`), hidden secret files included.
+            // Two directories compared print the files both hold (a `.env`
+            // in each): see `diff_operands`.
+            then: Some(diff_operands),
             ..g(
-                "uqNaiwbBtTEsycpdne",
+                "uqaiwbBtTEsycpdne",
                 &[
                     "brief",
-                    "new-file",
-                    "unidirectional-new-file",
                     "text",
                     "ignore-case",
                     "ignore-all-space",
@@ -922,6 +924,51 @@ fn system(program: &str) -> Option<Grammar> {
 }
 
 /// `seq` prints at most a bounded count: `seq inf` or a huge last bound floods.
+/// `diff`: a directory operand is a set of files. Two directories compared
+/// print every file both hold (`diff backend ~` prints a `.env` of each);
+/// a file against a directory reads the directory's file of the same name,
+/// which the secret check of the file's name already covers. So at least one
+/// compared operand must read as a file: `-` or a last component with an
+/// extension (`a.txt`). A directory disguised under such a name is a trap of
+/// the tree the executor's confinement answers (SECURITY.md, "Commands").
+fn diff_operands(parsed: &Parsed) -> Result<(), Refusal> {
+    let compared: Vec<&str> = parsed
+        .operands
+        .iter()
+        .map(String::as_str)
+        .chain(parsed.values("--from-file"))
+        .chain(parsed.values("--to-file"))
+        .collect();
+    if compared.iter().any(|o| reads_as_file(o)) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        crate::codes::COMMAND_SENSITIVE_PATH,
+        format!(
+            "`diff {}` may compare two directories, printing every file both hold (secret files included)",
+            crate::text::preview(&compared.join(" "), 60)
+        ),
+    ))
+}
+
+/// Whether a path reads as a file rather than a directory: `-`, or a last
+/// component with an extension after a stem (`a.txt`, not `.config`, `src`,
+/// `..` or `dir/`).
+pub(super) fn reads_as_file(path: &str) -> bool {
+    // `-` is standard input; a process substitution is a pipe.
+    if path == "-" || path.ends_with("process-substitution") {
+        return true;
+    }
+    if path.ends_with('/') {
+        return false;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.get(1..).is_some_and(|rest| {
+        rest.rsplit_once('.')
+            .is_some_and(|(_, ext)| !ext.is_empty() && !ext.contains(['*', '?', '[']))
+    })
+}
+
 fn seq(parsed: &Parsed) -> Result<(), Refusal> {
     let numbers: Vec<Option<f64>> = parsed
         .operands
