@@ -505,6 +505,9 @@ pub(super) fn prints_content(words: &[String]) -> bool {
 /// directories hold no secrets and every `-name`/`-iname` test is a pattern
 /// of plain source or text files (no negation, no path or regex tests).
 pub(super) fn find_names_safe(args: &[String], places: &Places) -> bool {
+    // find evaluates its expression left to right: a test after the first
+    // action (`-exec cat {} + -name '*.txt'`) filters nothing the action saw.
+    let args = programs::before_first_action(args);
     let starts = args
         .iter()
         .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | ")"));
