@@ -17,9 +17,11 @@ thread_local! {
     static SPENT: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Starts the budget for one assessment of an input of `len` bytes.
+/// Starts the budget for one assessment of an input of `len` bytes, and the
+/// line's time tally (`unbounded`: the line is bounded as a whole).
 pub fn reset(len: usize) {
     LEFT.with(|left| left.set(len.saturating_mul(PER_BYTE).saturating_add(MINIMUM)));
+    super::unbounded::start_line();
 }
 
 /// Spends `units`; false when the budget is exhausted.

@@ -120,6 +120,9 @@ fn sed_scripts(parsed: &Parsed) -> Result<(), Refusal> {
     files.try_for_each(|f| check_path("sed", f))
 }
 
+/// The most a sed script's substitutions may multiply a line's length.
+const MAX_SED_GROWTH: f64 = 100_000.0;
+
 /// Parses a sed script command by command; unknown commands fail closed.
 /// `w`/`W` and the `w` flag write, `e` and the `e` flag run commands; `r`/`R`
 /// read a file, which must not hold secrets.
@@ -132,6 +135,8 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
     // with a command that can put one back (`s`, `G`, `g`, `x`) and none that
     // reads the next line (`N`), it may loop for ever (`s/^/x\n/;D`).
     let (mut restarts, mut refills, mut reads) = (false, false, false);
+    // How many times longer the substitutions may make a line.
+    let mut growth = 1.0_f64;
     let mut i = 0;
     let at = |i: usize| chars.get(i).copied();
     loop {
@@ -270,13 +275,38 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                 if delim == '\n' || delim == '\\' {
                     return refuse("has an `s` command with an unusual delimiter");
                 }
-                let Some(next) =
-                    skip_regex(&chars, i + 1, delim).and_then(|j| skip_delimited(&chars, j, delim))
-                else {
+                let pattern_end = skip_regex(&chars, i + 1, delim);
+                let Some(next) = pattern_end.and_then(|j| skip_delimited(&chars, j, delim)) else {
                     return refuse(
                         "has an `s` command whose end sed implementations read differently",
                     );
                 };
+                // How much a substitution may grow what it matched: each
+                // `&` and back-reference copies the match, other characters
+                // are literal. Across the script the growths multiply
+                // (`s/a/&&/g` eight times is 2^8 times the line).
+                let replacement = chars
+                    .get(pattern_end.unwrap_or(next)..next.saturating_sub(1))
+                    .unwrap_or(&[]);
+                let copies = replacement
+                    .iter()
+                    .zip(std::iter::once(&' ').chain(replacement.iter()))
+                    .filter(|(c, before)| {
+                        **c == '&' && **before != '\\' || before == &&'\\' && c.is_ascii_digit()
+                    })
+                    .count();
+                #[allow(clippy::cast_precision_loss, reason = "a character count")]
+                let factor = (copies.max(1) + replacement.len().saturating_sub(copies)) as f64;
+                growth *= factor.max(1.0);
+                if growth > MAX_SED_GROWTH {
+                    return Err(Refusal::new(
+                        codes::COMMAND_UNBOUNDED,
+                        format!(
+                            "`sed` script `{}` multiplies each line more than {MAX_SED_GROWTH} times over its substitutions",
+                            crate::text::preview(script, 40)
+                        ),
+                    ));
+                }
                 i = next;
                 while let Some(flag) = at(i) {
                     match flag {
@@ -814,12 +844,54 @@ fn query_text(program: &str, text: &str, extra: &[&str]) -> Result<(), Refusal> 
             .collect();
         text.parse::<f64>().ok()
     };
+    // A multiplication repeats a string as often as its number says (`"x" *
+    // 1e9`, `"x" * pow(10;9)`, `.a * .b` with `.a` a string of the input):
+    // bounded only with a small literal count on one side, or as the deep
+    // merge of two object literals (`{…} * {…}`).
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut last = ' ';
     for (at, c) in compact.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            last = c;
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+            last = c;
+            continue;
+        }
+        let small = |n: f64| n.abs() <= 10_000.0;
         let huge = match c {
-            '*' => number_after(at + 1).is_some_and(|n| n > 10_000.0),
+            '*' => {
+                let before: String = compact
+                    .get(..at)
+                    .unwrap_or("")
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .take(32)
+                    .collect::<Vec<char>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let left_small = before.parse::<f64>().is_ok_and(small);
+                let after = compact.get(at + 1..).unwrap_or("");
+                let right_small = number_after(at + 1).is_some_and(small)
+                    || after.starts_with('=') && number_after(at + 2).is_some_and(small);
+                let merge = last == '}' && after.starts_with('{');
+                !(left_small || right_small || merge)
+            }
             '[' => number_after(at + 1).is_some_and(|n| n > 1_000_000.0),
             _ => false,
         };
+        last = c;
         if huge {
             return Err(Refusal::new(
                 codes::COMMAND_UNBOUNDED,

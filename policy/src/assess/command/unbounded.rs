@@ -3,6 +3,57 @@
 //! confirmed (`command.unbounded`) even when every program only reads.
 
 use super::names::is_assignment;
+use std::cell::Cell;
+
+thread_local! {
+    /// Seconds the line's `sleep`s and `timeout` limits add up to so far,
+    /// each counted as often as the loops around it run.
+    static SLEPT: Cell<f64> = const { Cell::new(0.0) };
+    /// How often the command being judged runs: the product of the
+    /// iteration counts of the `for` loops around it (infinite when a loop's
+    /// list is computed or a glob).
+    static FACTOR: Cell<f64> = const { Cell::new(1.0) };
+}
+
+/// Starts the tallies of one assessment (the line is bounded as a whole).
+pub fn start_line() {
+    SLEPT.with(|s| s.set(0.0));
+    FACTOR.with(|f| f.set(1.0));
+}
+
+/// Enters a `for` loop of `iterations` runs (`None`: not known from the
+/// line); returns what [`leave_loop`] restores.
+pub fn enter_loop(iterations: Option<usize>) -> f64 {
+    FACTOR.with(|f| {
+        let before = f.get();
+        #[allow(clippy::cast_precision_loss, reason = "a count of words")]
+        let runs = iterations.map_or(f64::INFINITY, |n| n as f64);
+        f.set(before * runs);
+        before
+    })
+}
+
+/// Leaves a loop entered with [`enter_loop`].
+pub fn leave_loop(before: f64) {
+    FACTOR.with(|f| f.set(before));
+}
+
+/// Adds `seconds` (once per run of the command) to the line's time; whether
+/// the line's total is still within [`MAX_SLEEP`].
+fn add_time(seconds: f64) -> bool {
+    let runs = FACTOR.with(Cell::get);
+    let added = if seconds > 0.0 { seconds * runs } else { 0.0 };
+    SLEPT.with(|s| {
+        let total = s.get() + added;
+        s.set(total);
+        total <= MAX_SLEEP
+    })
+}
+
+/// The widest field a format or option may ask for (`date +%10000Y`,
+/// `printf %10000d`, `expand -t`, `nl -w`, `numfmt --padding`, `pr -w`):
+/// wider fields are padding the line does not bound (awk's limit too).
+pub const MAX_WIDTH: f64 = 10_000.0;
 
 /// Devices that never end.
 const ENDLESS_DEVICES: &[&str] = &[
@@ -15,9 +66,11 @@ const ENDLESS_DEVICES: &[&str] = &[
     "/dev/stdin",
 ];
 
-/// The longest `sleep` (or `timeout` limit) accepted, in seconds: a short
-/// pause, well inside the command oracle's bound on one line (90 s), which
-/// caught `sleep 6\00` (600 s) still running when this was ten minutes.
+/// The longest the line's `sleep`s and `timeout` limits may add up to, in
+/// seconds, over all its segments and loop iterations (`sleep 50; sleep 50`
+/// and `for i in 1 2 3; do sleep 30; done` are over): a short pause, well
+/// inside the command oracle's bound on one line (90 s), which caught
+/// `sleep 6\00` (600 s) still running when this was ten minutes.
 const MAX_SLEEP: f64 = 60.0;
 
 /// The largest `seq` bound accepted.
@@ -138,7 +191,7 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
             if args
                 .iter()
                 .find(|a| !a.starts_with('-'))
-                .is_some_and(|d| sleep_seconds(d).is_some_and(|s| s <= MAX_SLEEP)) =>
+                .is_some_and(|d| sleep_seconds(d).is_some_and(add_time)) =>
         {
             return None
         }
@@ -161,6 +214,38 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
                 .is_none_or(|total| total > MAX_SLEEP) =>
         {
             "sleeps for a long time"
+        }
+        "sleep" if !add_time(args.iter().filter_map(|a| sleep_seconds(a)).sum::<f64>()) => {
+            "sleeps longer than a minute with the line's other sleeps and loops"
+        }
+        "date"
+            if args
+                .iter()
+                .any(|a| a.starts_with('+') && too_wide_format(a)) =>
+        {
+            "pads a field wider than ten thousand characters"
+        }
+        "expand" | "unexpand" if expand_too_wide(args) => {
+            "pads to a tab stop past ten thousand columns"
+        }
+        "nl" if option_value(args, "-w", "--number-width").is_some_and(too_wide_number) => {
+            "pads line numbers wider than ten thousand characters"
+        }
+        "numfmt"
+            if option_value(args, "", "--padding").is_some_and(too_wide_number)
+                || option_value(args, "", "--format").is_some_and(too_wide_format) =>
+        {
+            "pads numbers wider than ten thousand characters"
+        }
+        "pr" if ["-w", "-W", "-l", "-o"]
+            .iter()
+            .zip(["--width", "--page-width", "--length", "--indent"])
+            .any(|(s, l)| option_value(args, s, l).is_some_and(too_wide_number)) =>
+        {
+            "pads pages wider or longer than ten thousand"
+        }
+        "seq" if option_value(args, "-f", "--format").is_some_and(too_wide_format) => {
+            "pads numbers wider than ten thousand characters"
         }
         "tail" if short('f') || short('F') || long("--follow") => "follows a file forever",
         "journalctl" if short('f') || long("--follow") => "follows the journal forever",
@@ -246,6 +331,56 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
         _ => return None,
     };
     Some(format!("`{program}` {reason}"))
+}
+
+/// Whether a number (a width, a tab stop, a padding; signed) is wider than
+/// [`MAX_WIDTH`] or not a plain number at all.
+fn too_wide_number(text: &str) -> bool {
+    let digits = text.trim_start_matches(['-', '+', '/']);
+    digits.parse::<f64>().is_ok_and(|n| n > MAX_WIDTH)
+        || !digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Whether a printf-like format (`%10d`, `%-_0^#+ '5Y`) asks for a field
+/// wider than [`MAX_WIDTH`], or for a width from an argument (`%*d`).
+fn too_wide_format(format: &str) -> bool {
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            continue;
+        }
+        while chars.next_if(|c| "-_0^#+ '".contains(*c)).is_some() {}
+        if chars.peek() == Some(&'*') {
+            return true;
+        }
+        let width: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_digit))
+            .take(24)
+            .collect();
+        if width.len() > 5 || width.parse::<f64>().is_ok_and(|w| w > MAX_WIDTH) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `expand`/`unexpand` tab stops (`-t 4`, `-t4,8`, `--tabs=1,/8`, `-8`)
+/// past [`MAX_WIDTH`].
+fn expand_too_wide(args: &[String]) -> bool {
+    let listed = option_value(args, "-t", "--tabs").is_some_and(|list| {
+        list.split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .any(too_wide_number)
+    });
+    listed
+        || args.iter().any(|a| {
+            a.strip_prefix('-').is_some_and(|n| {
+                !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && too_wide_number(n)
+            })
+        })
 }
 
 /// Whether a `ping` with a count or deadline may still run past a minute:

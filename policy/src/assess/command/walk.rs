@@ -200,15 +200,26 @@ impl Walk<'_> {
                     );
                 }
                 let mut safe = true;
+                // How often the body runs, for the line's time: known only
+                // from a list of literal words.
+                let mut runs = Some(0usize);
                 for word in words.iter().flatten() {
                     let arg = self.resolve(word);
                     safe &= !arg.computed
                         && !arg.text.starts_with('-')
                         && !arg.text.contains(char::is_whitespace)
                         && self.places.secret(&arg.text, word.glob).is_none();
+                    runs =
+                        runs.filter(|_| !arg.computed && !arg.expands && !word.glob && !word.brace);
+                    runs = runs.map(|n| n + 1);
+                }
+                if words.is_none() {
+                    runs = None;
                 }
                 self.loops.push((var.clone(), safe));
+                let before = unbounded::enter_loop(runs);
                 self.script(body);
+                unbounded::leave_loop(before);
                 self.loops.pop();
             }
             Compound::Case { word, arms } => {
