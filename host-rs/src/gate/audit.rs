@@ -241,17 +241,62 @@ impl AuditSink for JsonlSink {
     }
 }
 
-/// A writer lock older than this was left by a writer that died: taken over.
+/// A writer lock older than this, whose holder cannot be checked (another
+/// machine, another PID namespace, a system without `/proc`), was left by a
+/// writer that died: taken over.
 const LOCK_STALE: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// `<log>.lock`, the one writer lock of an audit log that both hosts honour
-/// (the JavaScript sink has no OS file lock): created exclusively, removed when
-/// dropped, taken over when a writer that died left it older than
-/// [`LOCK_STALE`].
+/// (Node has no OS file lock, so the Rust sink takes this one too, inside
+/// its `flock`): created exclusively, removed when dropped. It names its
+/// holder (process id, the process's start time and its PID namespace), so a
+/// writer that died holding it (`kill -9`, a crash) is seen to be gone at
+/// once and its lock taken over, instead of stalling every other writer;
+/// only a holder that cannot be checked waits out [`LOCK_STALE`].
 struct WriterLock(PathBuf);
+
+/// This process as a lock's holder: `<pid> <start time> <pid namespace>`
+/// (the last two empty where `/proc` does not say).
+fn holder() -> String {
+    let start = start_time("self").unwrap_or_default();
+    let ns = std::fs::read_link("/proc/self/ns/pid")
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    format!("{} {start} {ns}", std::process::id())
+}
+
+/// A process's start time (clock ticks since boot, `/proc/PID/stat` field
+/// 22), which tells a process from a later one given the same id.
+fn start_time(pid: &str) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.get(stat.rfind(')')? + 1..)?;
+    after.split_whitespace().nth(19).map(str::to_owned)
+}
+
+/// Whether the holder a lock names is certainly gone: in this PID namespace,
+/// and no process has its id, or the one that has it started at another
+/// time. A holder that cannot be checked is not gone.
+fn holder_gone(named: &str) -> bool {
+    let mut fields = named.split(' ');
+    let (Some(pid), Some(start), Some(ns)) = (fields.next(), fields.next(), fields.next()) else {
+        return false;
+    };
+    if pid.parse::<u32>().is_err() || start.is_empty() || ns.is_empty() {
+        return false;
+    }
+    let ours = std::fs::read_link("/proc/self/ns/pid").map(|p| p.display().to_string());
+    if ours.as_deref().ok() != Some(ns) {
+        return false;
+    }
+    match start_time(pid) {
+        Some(now) => now != start,
+        None => !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+    }
+}
 
 impl WriterLock {
     fn take(log: &Path) -> Result<WriterLock, String> {
+        use std::io::Write as _;
         let mut name = log.as_os_str().to_owned();
         name.push(".lock");
         let path = PathBuf::from(name);
@@ -263,8 +308,18 @@ impl WriterLock {
                 .create_new(true)
                 .open(&path)
             {
-                Ok(_) => return Ok(WriterLock(path)),
+                Ok(mut file) => {
+                    // Until this is written the holder reads as unknown: a
+                    // waiter waits, never takes over.
+                    let _ = file.write_all(holder().as_bytes());
+                    return Ok(WriterLock(path));
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let named = std::fs::read_to_string(&path).unwrap_or_default();
+                    if holder_gone(&named) {
+                        take_over(&path, &named);
+                        continue;
+                    }
                     let stale = std::fs::metadata(&path)
                         .and_then(|m| m.modified())
                         .ok()
@@ -287,6 +342,25 @@ impl WriterLock {
             }
         }
     }
+}
+
+/// Removes the lock a dead holder left, and only that one: it is renamed
+/// aside first and read again; if another waiter took it over meanwhile
+/// (the name now holds a live writer's lock), that lock is put back.
+fn take_over(path: &Path, named: &str) {
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(format!(".dead-{}", std::process::id()));
+    let aside = PathBuf::from(aside);
+    if std::fs::rename(path, &aside).is_err() {
+        return;
+    }
+    let moved = std::fs::read_to_string(&aside).unwrap_or_default();
+    if moved != named {
+        // A live lock: back under its name, unless a third writer holds that
+        // name by now (then the live one's holder keeps its open file).
+        let _ = std::fs::hard_link(&aside, path);
+    }
+    let _ = std::fs::remove_file(&aside);
 }
 
 impl Drop for WriterLock {
@@ -316,6 +390,9 @@ impl SqliteSink {
     /// Opens (or creates) the database file.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteSink, SinkError> {
         let db = rusqlite::Connection::open(path)?;
+        // Writers wait for each other's transactions (a dead writer's lock
+        // is released by the kernel with its file descriptors).
+        db.busy_timeout(WRITER_WAIT)?;
         db.execute_batch(
             "CREATE TABLE IF NOT EXISTS toolgate_audit (
                  seq INTEGER PRIMARY KEY,
@@ -349,11 +426,45 @@ impl AuditSink for SqliteSink {
 
     fn last(&self) -> Result<Option<String>, SinkError> {
         let db = self.db.lock().unwrap_or_else(|p| p.into_inner());
-        let mut stmt = db.prepare("SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1")?;
-        let mut rows = stmt.query(())?;
-        Ok(match rows.next()? {
-            Some(row) => Some(row.get(0)?),
-            None => None,
-        })
+        last_sqlite(&db)
     }
+
+    /// One writer at a time across every process writing the database:
+    /// `BEGIN IMMEDIATE` takes SQLite's write lock (a file lock the kernel
+    /// releases if its holder dies), the last line is read under it, the new
+    /// one sealed after it and inserted, and the transaction commits; any
+    /// failure rolls the append back. Two gates on one database never fork
+    /// the chain.
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        let mut db = self.db.lock().unwrap_or_else(|p| p.into_inner());
+        let result = (|| -> Result<Result<String, String>, SinkError> {
+            let tx = db.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let previous = last_sqlite(&tx)?;
+            let sealed = match seal(previous.as_deref()) {
+                Ok(sealed) => sealed,
+                Err(e) => return Ok(Err(e)),
+            };
+            tx.execute("INSERT INTO toolgate_audit (line) VALUES (?1)", (&sealed,))?;
+            tx.commit()?;
+            Ok(Ok(sealed))
+        })();
+        Some(result.unwrap_or_else(|e| Err(e.to_string())))
+    }
+}
+
+/// How long an SQLite writer waits for another's transaction.
+#[cfg(feature = "sqlite")]
+const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+#[cfg(feature = "sqlite")]
+fn last_sqlite(db: &rusqlite::Connection) -> Result<Option<String>, SinkError> {
+    let mut stmt = db.prepare("SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1")?;
+    let mut rows = stmt.query(())?;
+    Ok(match rows.next()? {
+        Some(row) => Some(row.get(0)?),
+        None => None,
+    })
 }

@@ -65,7 +65,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use store::{CheckpointStore, MemoryStore, StoreError, REVOKED_PREFIX};
+use store::{sealed_id, sealed_scope, CheckpointStore, MemoryStore, StoreError, REVOKED_PREFIX};
 use toolgate_shapes::gate::{AnswerKind, GateCall, GateSettings, Ran, Step};
 pub use toolgate_shapes::gate::{Event, ToolResult};
 pub use toolgate_shapes::grants::{Grant, Remember, Scope};
@@ -570,6 +570,8 @@ impl GateBuilder {
                 next_id: AtomicU64::new(0),
                 id_prefix: prefix,
                 session_grants: Mutex::new(BTreeMap::new()),
+                revoked: Mutex::new(HashSet::new()),
+                keyed: self.key.is_some(),
                 warn_before_ms: self.warn_before.map(ms),
             }),
         };
@@ -670,6 +672,12 @@ struct Inner {
     id_prefix: String,
     /// The grants given "for this session", sealed, by id: in memory only.
     session_grants: Mutex<BTreeMap<String, String>>,
+    /// The ids of the grants this gate revoked (sealed ids and the keys
+    /// they were held under): never applied again, whatever a store holds.
+    revoked: Mutex<HashSet<String>>,
+    /// Whether the gate signs with a key. A gate without one trusts no grant
+    /// from its store: what it grants lives in its memory only.
+    keyed: bool,
     /// How long before a deadline a waiting call reports [`Event::Expiring`], in ms.
     warn_before_ms: Option<u64>,
 }
@@ -699,6 +707,31 @@ fn now_ms() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
         .unwrap_or(0)
+}
+
+/// `n` random bytes, hex: from the kernel's CSPRNG (`/dev/urandom`); where
+/// there is none, from the standard library's randomly keyed hasher (seeded
+/// by the operating system's random source).
+pub(crate) fn random_hex(n: usize) -> String {
+    use std::io::Read;
+    let mut bytes = vec![0u8; n];
+    let drawn = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if drawn.is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in bytes.chunks_mut(8) {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0),
+            );
+            for (b, r) in chunk.iter_mut().zip(hasher.finish().to_le_bytes()) {
+                *b = r;
+            }
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A prefix that makes ids unique across processes and restarts.
@@ -948,8 +981,19 @@ impl Gate {
         deadline: u64,
         answer: &toolgate_shapes::gate::Answer,
     ) -> Result<Outcome, GateError> {
+        self.settle_step_at(id, checkpoint, deadline, answer, now_ms())
+    }
+
+    /// [`Gate::settle_step`] at `now` (the sweep's: the store's clock).
+    fn settle_step_at(
+        &self,
+        id: &str,
+        checkpoint: &str,
+        deadline: u64,
+        answer: &toolgate_shapes::gate::Answer,
+        now: u64,
+    ) -> Result<Outcome, GateError> {
         let answer = json(answer)?;
-        let now = now_ms();
         let (step, unwritten) = self.stepped(audit_of, |previous| {
             let text = self
                 .inner
@@ -1018,13 +1062,32 @@ impl Gate {
 
     /// The sealed grants a call is decided with: the session's and the
     /// store's, read at each call so gates sharing a store see each other's
-    /// grants at once. The component checks each one.
+    /// grants at once. The component checks each one. Left out: a grant
+    /// revoked (by the id sealed inside it, whatever key holds it: the store
+    /// checks its tombstones, the gate the ids it revoked itself); from the
+    /// store, a grant that says it is a session grant (those live in memory
+    /// only), and every grant when the gate has no key (anyone who can write
+    /// the store could have written it).
     fn sealed_grants(&self) -> Result<Vec<(String, String)>, GateError> {
         let mut all: Vec<(String, String)> = lock(&self.inner.session_grants)
             .iter()
             .map(|(id, text)| (id.clone(), text.clone()))
             .collect();
-        all.extend(self.inner.store.grants()?);
+        if self.inner.keyed {
+            all.extend(
+                self.inner
+                    .store
+                    .grants()?
+                    .into_iter()
+                    .filter(|(_, text)| sealed_scope(text).as_deref() != Some("session")),
+            );
+        }
+        let revoked = lock(&self.inner.revoked);
+        if !revoked.is_empty() {
+            all.retain(|(key, text)| {
+                !revoked.contains(key) && sealed_id(text).is_none_or(|id| !revoked.contains(&id))
+            });
+        }
         Ok(all)
     }
 
@@ -1068,9 +1131,7 @@ impl Gate {
         let stored = match &session {
             Some(_) => None,
             None => self
-                .inner
-                .store
-                .grants()?
+                .sealed_grants()?
                 .into_iter()
                 .find_map(|(key, text)| (key == id).then_some(text)),
         };
@@ -1089,6 +1150,14 @@ impl Gate {
                 return Err(GateError::Sink(SinkError::Io(std::io::Error::other(why))));
             }
         }
+        // Revoked by the id sealed inside it, and by the key it was held
+        // under: a copy under any key never applies again.
+        let sealed_as = sealed_id(&sealed).unwrap_or_else(|| id.to_owned());
+        {
+            let mut revoked = lock(&self.inner.revoked);
+            revoked.insert(id.to_owned());
+            revoked.insert(sealed_as.clone());
+        }
         if session.is_some() {
             lock(&self.inner.session_grants).remove(id);
         } else {
@@ -1101,16 +1170,22 @@ impl Gate {
                 .ok()
                 .and_then(|text| serde_json::from_str::<Grant>(&text).ok())
                 .and_then(|grant| grant.expires_at);
-            self.inner.store.revoke_grant(id, until)?;
+            self.inner.store.revoke_grant(&sealed_as, until)?;
+            if sealed_as != id {
+                self.inner.store.revoke_grant(id, until)?;
+            }
         }
         Ok(true)
     }
 
+    /// A new approval id: the gate's prefix, a counter, and 64 bits from
+    /// the kernel's CSPRNG, so knowing one id tells nobody the next.
     fn next_id(&self) -> String {
         format!(
-            "tg-{}-{}",
+            "tg-{}-{}-{}",
             self.inner.id_prefix,
-            self.inner.next_id.fetch_add(1, Ordering::Relaxed) + 1
+            self.inner.next_id.fetch_add(1, Ordering::Relaxed) + 1,
+            random_hex(8)
         )
     }
 
@@ -1272,15 +1347,18 @@ impl Gate {
 
     /// The pending approvals in the store (after a restart: the ones an earlier
     /// process left), each opened and checked; a forged or unreadable checkpoint
-    /// is an error in the list, never a request.
+    /// is an error in the list, never a request. A checkpoint whose approval
+    /// was claimed (settled, and put back or left behind) is not listed: it
+    /// is no live dialog, and never runs.
     pub fn pending(&self) -> Result<Vec<Result<ApprovalRequest, GateError>>, GateError> {
-        Ok(self
-            .inner
-            .store
-            .approvals()?
-            .into_iter()
-            .map(|(id, text)| self.open(&id, &text))
-            .collect())
+        let mut out = Vec::new();
+        for (id, text) in self.inner.store.approvals()? {
+            if self.inner.store.claimed(&id)? {
+                continue;
+            }
+            out.push(self.open(&id, &text));
+        }
+        Ok(out)
     }
 
     fn open(&self, id: &str, text: &str) -> Result<Pending, GateError> {
@@ -1344,7 +1422,9 @@ impl Gate {
     /// Checkpoints that cannot be opened (forged, unreadable) are left for a
     /// person to look at. Returns how many approvals were closed.
     pub fn sweep(&self) -> Result<usize, GateError> {
-        let now = now_ms();
+        // By the store's clock when it has one (replicas sharing a database
+        // judge by one clock), else this machine's.
+        let now = self.inner.store.now()?.unwrap_or_else(now_ms);
         let mut closed = 0;
         for (id, text) in self.inner.store.approvals()? {
             let Ok(request) = self.open(&id, &text) else {
@@ -1353,7 +1433,13 @@ impl Gate {
             if request.deadline > now || lock(&self.inner.waiting).contains_key(&id) {
                 continue;
             }
-            match self.settle_step(&id, &text, request.deadline, &no_answer(AnswerKind::None)) {
+            match self.settle_step_at(
+                &id,
+                &text,
+                request.deadline,
+                &no_answer(AnswerKind::None),
+                now,
+            ) {
                 Ok(Outcome::Done(_, events)) => {
                     closed += 1;
                     self.emit(&events);

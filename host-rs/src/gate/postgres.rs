@@ -70,6 +70,9 @@ impl PostgresStore {
     }
 }
 
+/// The database's clock in ms since the Unix epoch.
+const DB_NOW: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
 fn millis(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
@@ -100,12 +103,30 @@ impl CheckpointStore for PostgresStore {
         Ok(inserted == 1)
     }
 
+    /// Removes the claims past their deadline by the database's clock, never
+    /// the caller's: a replica whose clock runs ahead sweeps no live claim
+    /// (`now` is not used).
     fn sweep(&self, now: u64) -> Result<usize, StoreError> {
+        let _ = now;
         let removed = self.db().execute(
-            "DELETE FROM toolgate_claims WHERE deadline < $1",
-            &[&millis(now)],
+            &format!("DELETE FROM toolgate_claims WHERE deadline < {DB_NOW}"),
+            &[],
         )?;
         Ok(usize::try_from(removed).unwrap_or(usize::MAX))
+    }
+
+    fn claimed(&self, id: &str) -> Result<bool, StoreError> {
+        let row = self
+            .db()
+            .query_opt("SELECT 1 FROM toolgate_claims WHERE id = $1", &[&id])?;
+        Ok(row.is_some())
+    }
+
+    /// The database's clock: every replica judges deadlines by it.
+    fn now(&self) -> Result<Option<u64>, StoreError> {
+        let row = self.db().query_one(&format!("SELECT {DB_NOW}"), &[])?;
+        let now: i64 = row.get(0);
+        Ok(u64::try_from(now).ok())
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {

@@ -59,6 +59,21 @@ pub trait CheckpointStore: Send + Sync {
         let _ = now;
         Ok(0)
     }
+    /// Whether approval `id` has been claimed (its tombstone is there): a
+    /// checkpoint found with a claim was settled, and one put back after
+    /// that is never shown as a live dialog again. `false` for a store that
+    /// cannot say (the claim still refuses it).
+    fn claimed(&self, id: &str) -> Result<bool, StoreError> {
+        let _ = id;
+        Ok(false)
+    }
+    /// The store's own clock (ms since the Unix epoch), for stores several
+    /// machines share: deadlines and sweeps are then judged by one clock, so
+    /// a replica whose clock runs ahead never sweeps live claims. `None`: the
+    /// gate's clock.
+    fn now(&self) -> Result<Option<u64>, StoreError> {
+        Ok(None)
+    }
     /// Every checkpoint, by id.
     fn list(&self) -> Result<Vec<(String, String)>, StoreError>;
     /// Keeps (or replaces) sealed grant `id`.
@@ -78,8 +93,10 @@ pub trait CheckpointStore: Send + Sync {
         self.put(&format!("{REVOKED_PREFIX}{id}"), &until)?;
         self.remove_grant(id)
     }
-    /// Every sealed grant, by grant id, but those revoked (see
-    /// [`REVOKED_PREFIX`]).
+    /// Every sealed grant, by the key it is stored under, but those revoked
+    /// (see [`REVOKED_PREFIX`]): by that key, and by the id sealed inside the
+    /// grant, so a revoked grant copied back under another key (another file
+    /// name, another row) stays revoked.
     fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
         let all = self.list()?;
         let revoked: std::collections::BTreeSet<&str> = all
@@ -91,6 +108,7 @@ pub trait CheckpointStore: Send + Sync {
             .filter_map(|(key, text)| {
                 key.strip_prefix(GRANT_PREFIX)
                     .filter(|id| !revoked.contains(id))
+                    .filter(|_| sealed_id(text).is_none_or(|id| !revoked.contains(id.as_str())))
                     .map(|id| (id.to_owned(), text.clone()))
             })
             .collect())
@@ -123,6 +141,28 @@ pub trait CheckpointStore: Send + Sync {
             .into_iter()
             .find_map(|(key, text)| (key == id).then_some(text)))
     }
+}
+
+/// The id a sealed grant carries inside it (`grant.id`), read without
+/// checking its MAC: the MAC covers the id, so a grant whose id was changed
+/// is refused as forged anyway. `None` for a text that is not a sealed grant
+/// (the component refuses it).
+pub fn sealed_id(sealed: &str) -> Option<String> {
+    sealed_field(sealed, "/grant/id")
+}
+
+/// The scope a sealed grant carries inside it (`session`, `project`,
+/// `user`), read as [`sealed_id`] reads the id.
+pub fn sealed_scope(sealed: &str) -> Option<String> {
+    sealed_field(sealed, "/grant/scope")
+}
+
+fn sealed_field(sealed: &str, pointer: &str) -> Option<String> {
+    serde_json::from_str::<serde_json::Value>(sealed)
+        .ok()?
+        .pointer(pointer)?
+        .as_str()
+        .map(str::to_owned)
 }
 
 pub(crate) fn check_id(id: &str) -> Result<(), StoreError> {
@@ -170,6 +210,12 @@ impl<S: CheckpointStore + ?Sized> CheckpointStore for std::sync::Arc<S> {
     }
     fn sweep(&self, now: u64) -> Result<usize, StoreError> {
         (**self).sweep(now)
+    }
+    fn claimed(&self, id: &str) -> Result<bool, StoreError> {
+        (**self).claimed(id)
+    }
+    fn now(&self) -> Result<Option<u64>, StoreError> {
+        (**self).now()
     }
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
         (**self).list()
@@ -224,6 +270,11 @@ impl CheckpointStore for MemoryStore {
         let before = claims.len();
         claims.retain(|_, deadline| *deadline >= now);
         Ok(before - claims.len())
+    }
+
+    fn claimed(&self, id: &str) -> Result<bool, StoreError> {
+        let claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(claims.contains_key(id))
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
@@ -296,6 +347,11 @@ impl CheckpointStore for DirStore {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
             Err(e) => Err(e.into()),
         }
+    }
+
+    fn claimed(&self, id: &str) -> Result<bool, StoreError> {
+        check_id(id)?;
+        Ok(self.dir.join(format!("{id}.claim")).try_exists()?)
     }
 
     fn sweep(&self, now: u64) -> Result<usize, StoreError> {
@@ -437,6 +493,12 @@ impl CheckpointStore for SqliteStore {
         Ok(self
             .db()
             .execute("DELETE FROM toolgate_claims WHERE deadline < ?1", (now,))?)
+    }
+
+    fn claimed(&self, id: &str) -> Result<bool, StoreError> {
+        let db = self.db();
+        let mut stmt = db.prepare("SELECT 1 FROM toolgate_claims WHERE id = ?1")?;
+        Ok(stmt.exists((id,))?)
     }
 
     fn list(&self) -> Result<Vec<(String, String)>, StoreError> {
