@@ -28,6 +28,28 @@ pub(super) struct Asking {
     pub(super) changed: bool,
 }
 
+/// The id of the dialog that asks about `pending`: [`APPROVAL_ID`], 128
+/// random bits (a server cannot guess the id of a dialog it did not see),
+/// and a digest of what is asked (the approval, the tool, the arguments),
+/// so the id names one question. The client's answer counts only under this
+/// id, for this dialog.
+fn dialog_id(pending: &crate::Pending) -> String {
+    use sha2::{Digest, Sha256};
+    let random = crate::gate::random_hex(16);
+    let mut content = Sha256::new();
+    for part in [&pending.id, &pending.tool, &pending.args] {
+        content.update(part.len().to_le_bytes());
+        content.update(part.as_bytes());
+    }
+    let digest: String = content
+        .finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{APPROVAL_ID}{random}-{digest}")
+}
+
 /// The schema of the elicitation's form: one required yes/no.
 fn approval_schema() -> Option<ElicitationSchema> {
     ElicitationSchema::builder()
@@ -43,13 +65,8 @@ fn approval_schema() -> Option<ElicitationSchema> {
 impl Asking {
     pub(super) async fn ask(self, pending: crate::Pending) {
         let (answer_tx, answer_rx) = oneshot::channel();
-        let asked_id = {
-            let mut state = lock(&self.state);
-            state.next += 1;
-            let asked = json!(format!("{APPROVAL_ID}{}", state.next));
-            state.asked.insert(key(&asked), answer_tx);
-            asked
-        };
+        let asked_id = json!(dialog_id(&pending));
+        lock(&self.state).asked.insert(key(&asked_id), answer_tx);
         let findings: Vec<String> = pending
             .decision
             .findings

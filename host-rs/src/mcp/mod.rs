@@ -56,6 +56,20 @@ use wire::{code, Lenient};
 /// The prefix of the ids of the gateway's own elicitation requests.
 const APPROVAL_ID: &str = "toolgate-approval-";
 
+/// The largest `tools/call` arguments the gateway hands the policy, in bytes
+/// (the policy refuses more than 1 MiB by default; `max_args_bytes` may
+/// raise that up to this). Larger ones are refused here, as
+/// [`ARGS_INVALID`], before the component would run out of memory.
+pub const MAX_ARGS: usize = 16 * 1024 * 1024;
+
+/// The largest message the gateway reads, in bytes: a longer line is skipped
+/// unread (a parse error), so no message's size grows the gateway's memory
+/// without bound.
+pub const MAX_MESSAGE: usize = 96 * 1024 * 1024;
+
+/// The finding code of arguments that cannot be read.
+pub const ARGS_INVALID: &str = "args.invalid";
+
 /// How long a server has to exit after its input is closed before it is killed.
 const GRACE: Duration = Duration::from_secs(2);
 
@@ -138,9 +152,15 @@ impl AuditSink for SharedSink {
 
 /// A request the gateway forwarded and waits for the answer to.
 enum Waiting {
-    /// Any request: the answer passes through (a `tools/list` answer is
-    /// read on its way).
-    Plain(String),
+    /// Any other request: the answer passes through.
+    Plain,
+    /// A `tools/list` request: the answer is read on its way (pins,
+    /// declarations); `first` when it asked for the first page (no cursor),
+    /// which starts a new listing.
+    List {
+        /// Whether the request had no cursor.
+        first: bool,
+    },
     /// An allowed `tools/call`: its outcome is recorded when it comes.
     Allowed(Box<Ready>, Gate),
     /// An approved `tools/call`: the answer goes to the settling thread.
@@ -168,8 +188,9 @@ struct State {
     /// The gate could not be rebuilt for the new tool list: every call is
     /// refused until it can.
     broken: Option<String>,
-    /// The next elicitation request's number.
-    next: u64,
+    /// The tool names seen in the current listing (its pages so far), so a
+    /// name listed twice, on one page or across pages, is found.
+    listing: std::collections::BTreeSet<String>,
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -309,15 +330,15 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
             elicitation: false,
             closed: false,
             broken: None,
-            next: 0,
+            listing: std::collections::BTreeSet::new(),
         })),
         maker,
         to_client,
         to_server,
     };
 
-    let mut from_client = FramedRead::new(tokio::io::stdin(), Lenient::default());
-    let mut from_server = FramedRead::new(child_out, Lenient::default());
+    let mut from_client = FramedRead::new(tokio::io::stdin(), Lenient::bounded(MAX_MESSAGE));
+    let mut from_server = FramedRead::new(child_out, Lenient::bounded(MAX_MESSAGE));
     let ending = loop {
         tokio::select! {
             message = from_client.next() => match message {

@@ -10,6 +10,19 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 use wire::{code, key};
 
+/// Whether a server's request id looks like the gateway's own dialogs'
+/// (`toolgate-approval-…`, in any case, with any separators).
+fn imitates_approval(id: &Value) -> bool {
+    id.as_str().is_some_and(|id| {
+        let folded: String = id
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        folded.contains("toolgateapproval")
+    })
+}
+
 impl Proxy {
     pub(super) fn answer(&self, message: Value) {
         let _ = self.to_client.send(message);
@@ -31,9 +44,16 @@ impl Proxy {
                         .is_some_and(Value::is_object);
                     lock(&self.state).elicitation = declared;
                 }
-                lock(&self.state)
-                    .waiting
-                    .insert(key(&id), Waiting::Plain(method.to_owned()));
+                let waiting = if method == "tools/list" {
+                    Waiting::List {
+                        first: message
+                            .pointer("/params/cursor")
+                            .is_none_or(Value::is_null),
+                    }
+                } else {
+                    Waiting::Plain
+                };
+                lock(&self.state).waiting.insert(key(&id), waiting);
                 self.forward(message);
             }
             (Some("notifications/cancelled"), None) => {
@@ -81,6 +101,20 @@ impl Proxy {
     /// A message from the server; `Err` when it is not JSON-RPC.
     pub(super) fn on_server(&self, mut message: Value) -> Result<(), String> {
         if message.get("method").is_some() {
+            // A request under an id like the gateway's own dialogs' would
+            // have the client's answer taken for a person's approval: it is
+            // refused, never shown.
+            if let Some(id) = message.get("id").filter(|id| imitates_approval(id)) {
+                eprintln!(
+                    "toolgate: mcp-proxy: the MCP server sent a request under an id like the                      gateway's approval dialogs' ({id}): refused, not forwarded"
+                );
+                self.forward(wire::error(
+                    id,
+                    code::INVALID_REQUEST,
+                    "toolgate mcp-proxy: request ids starting `toolgate-approval` are the                      gateway's own",
+                ));
+                return Ok(());
+            }
             self.answer(message);
             return Ok(());
         }
@@ -91,9 +125,9 @@ impl Proxy {
         };
         let waiting = lock(&self.state).waiting.remove(&key(&id));
         match waiting {
-            Some(Waiting::Plain(method)) if method == "tools/list" => {
+            Some(Waiting::List { first }) => {
                 if let Some(result) = message.get_mut("result") {
-                    if let Err(why) = self.listed(result) {
+                    if let Err(why) = self.listed(result, first) {
                         eprintln!("toolgate: mcp-proxy: {why}");
                         message =
                             wire::error(&id, code::INTERNAL, &format!("toolgate mcp-proxy: {why}"));
@@ -109,22 +143,49 @@ impl Proxy {
             Some(Waiting::Settling(settle)) => {
                 let _ = settle.send(message);
             }
-            Some(Waiting::Plain(_)) | None => self.answer(message),
+            Some(Waiting::Plain) => self.answer(message),
+            // An answer to nothing the client is waiting on from the server:
+            // a call still awaiting approval (never forwarded), one the
+            // gateway answered itself, or an id never used. Not passed on,
+            // so the client never takes it for a call's result.
+            None => eprintln!(
+                "toolgate: mcp-proxy: the MCP server answered {id}, which it was not asked: \
+                 not passed on"
+            ),
         }
         Ok(())
     }
 
     /// Reads a `tools/list` answer: pins the tools, reports changed ones,
     /// declares them to a new gate, and with `--augment` adds `risk_level`.
-    fn listed(&self, result: &mut Value) -> Result<(), String> {
+    ///
+    /// A listing may come in pages: each page is compared as it comes, and
+    /// a tool not on this page keeps what earlier pages found. A name listed
+    /// twice (on one page or across the pages of one listing) is a finding
+    /// ([`pins::DUPLICATE`]): the tool is confirmed on every call, as a
+    /// changed pin is, whichever definition came last.
+    fn listed(&self, result: &mut Value, first: bool) -> Result<(), String> {
         let Some(tools) = result.get("tools").and_then(Value::as_array).cloned() else {
             return Ok(());
         };
         let path = &self.maker.options.pins;
-        let server = lock(&self.state).server.clone();
+        let (server, seen) = {
+            let mut state = lock(&self.state);
+            if first {
+                state.listing.clear();
+            }
+            (state.server.clone(), state.listing.clone())
+        };
         let gate = (|| -> Result<Gate, String> {
             let mut pins = pins::Pins::load(path).map_err(|e| e.to_string())?;
-            let compared = pins.compare(&server, &tools);
+            let compared = pins.compare_page(&server, &tools, &seen);
+            for name in &compared.duplicates {
+                eprintln!(
+                    "toolgate: mcp-proxy: {}: server `{server}` lists tool `{name}` more than \
+                     once; every call of it is confirmed",
+                    pins::DUPLICATE
+                );
+            }
             if compared.dirty {
                 pins.save(path).map_err(|e| e.to_string())?;
             }
@@ -139,12 +200,22 @@ impl Proxy {
                 );
             }
             let mut state = lock(&self.state);
+            let mut on_page = std::collections::BTreeSet::new();
             for tool in &tools {
                 if let Some(name) = tool.get("name").and_then(Value::as_str) {
                     state.tools.insert(name.to_owned(), tool.clone());
+                    state.listing.insert(name.to_owned());
+                    on_page.insert(name.to_owned());
                 }
             }
-            state.changed = compared.changed;
+            // What this page says of its tools replaces what was known of
+            // them; the others keep theirs.
+            state.changed.retain(|name| !on_page.contains(name));
+            for name in compared.changed.into_iter().chain(compared.duplicates) {
+                if !state.changed.contains(&name) {
+                    state.changed.push(name);
+                }
+            }
             let all: Vec<Value> = state.tools.values().cloned().collect();
             let changed = state.changed.clone();
             drop(state);
@@ -230,7 +301,21 @@ impl Proxy {
         let args = message
             .pointer("/params/arguments")
             .cloned()
-            .unwrap_or_else(|| json!({}));
+            .unwrap_or_else(|| json!({}))
+            .to_string();
+        if args.len() > super::MAX_ARGS {
+            self.answer(wire::tool_error(
+                &id,
+                &format!(
+                    "This call was not run ({}): its arguments are {} bytes, more than the \
+                     gateway reads ({} bytes).",
+                    super::ARGS_INVALID,
+                    args.len(),
+                    super::MAX_ARGS
+                ),
+            ));
+            return;
+        }
         let (gate, server, description, broken, elicitation, changed) = {
             let state = lock(&self.state);
             (
@@ -261,7 +346,7 @@ impl Proxy {
             return;
         }
         let tool = declare::qualified(&server, &name);
-        let call = Call::new(tool.clone(), args.to_string())
+        let call = Call::new(tool.clone(), args)
             .call_id(key(&id))
             .description(description);
         match gate.check(&call) {

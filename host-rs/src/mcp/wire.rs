@@ -37,6 +37,15 @@ pub struct Garbage(pub String);
 #[derive(Debug, Default)]
 pub struct Lenient(JsonRpcMessageCodec<Value>);
 
+impl Lenient {
+    /// A reader that skips (as [`Garbage`]) any line longer than `max`
+    /// bytes without keeping it: a message's size is bounded before it is
+    /// parsed.
+    pub fn bounded(max: usize) -> Lenient {
+        Lenient(JsonRpcMessageCodec::new_with_max_length(max))
+    }
+}
+
 impl Decoder for Lenient {
     type Item = Result<Value, Garbage>;
     type Error = std::io::Error;
