@@ -404,3 +404,62 @@ fn a_killed_sqlite_writer_stalls_nobody() {
         "the next writer waited {took:?}"
     );
 }
+
+/// PostgreSQL, against a throwaway server: a revoked grant copied back into
+/// another row never applies; a claim is swept by the database's clock, so
+/// a replica whose clock runs far ahead sweeps no live claim, and a claim
+/// past its deadline by the database's clock is swept.
+#[test]
+fn postgres_revocation_follows_the_grant_and_sweeps_by_its_own_clock() {
+    use toolgate::gate::postgres::PostgresStore;
+    use toolgate_oracles::pgcluster::{Cluster, PORT};
+    let cluster = match Cluster::start() {
+        Ok(cluster) => cluster,
+        Err(e) => panic!("PostgreSQL 15 could not start: {e}"),
+    };
+    let params = format!(
+        "host={} port={PORT} user=postgres dbname=postgres",
+        cluster.socket.display()
+    );
+    let policy = Policy::embedded().unwrap();
+    let store: Arc<dyn CheckpointStore> = Arc::new(PostgresStore::connect(&params).unwrap());
+    let gate = Gate::builder(&policy)
+        .key(KEY)
+        .store(Arc::clone(&store))
+        .approver(|_| Response::approve_remembered(Scope::Project))
+        .build()
+        .unwrap();
+    let test = Call::new("execute_command", NPM_TEST);
+    let lint = Call::new("execute_command", NPM_LINT);
+    assert_eq!(gate.run(&test, exec).unwrap().status, Status::Executed);
+    assert_eq!(gate.run(&lint, exec).unwrap().status, Status::Executed);
+    let (id, sealed) = store
+        .grants()
+        .unwrap()
+        .into_iter()
+        .find(|(_, sealed)| sealed.contains("\"test\""))
+        .unwrap();
+    assert!(gate.revoke(&id).unwrap());
+    store.put_grant("copied-row", &sealed).unwrap();
+    let replica = Gate::builder(&policy)
+        .key(KEY)
+        .store(PostgresStore::connect(&params).unwrap())
+        .build()
+        .unwrap();
+    assert!(asks(&replica, &test));
+    assert!(runs(&replica, &lint), "the grant never revoked applies");
+
+    let db_now = store.now().unwrap().unwrap();
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    assert!(db_now.abs_diff(wall) < 60_000);
+    assert!(store.claim("live-claim", db_now + 600_000).unwrap());
+    assert!(store.claim("old-claim", db_now - 1).unwrap());
+    // A replica whose clock runs a day ahead sweeps.
+    assert_eq!(store.sweep(wall + 86_400_000).unwrap(), 1);
+    assert!(store.claimed("live-claim").unwrap());
+    assert!(!store.claimed("old-claim").unwrap());
+    drop(cluster);
+}
