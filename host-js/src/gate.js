@@ -157,6 +157,20 @@ export const GRANT_PREFIX = 'grant-';
  */
 export const REVOKED_PREFIX = 'revoked-';
 
+/**
+ * A field of a sealed grant (`grant.id`, `grant.scope`), read without its MAC
+ * (which covers it: a changed one is refused as forged anyway); null for a
+ * text that is not a sealed grant (the flow refuses it).
+ */
+function sealedField(sealed, field) {
+  try {
+    const value = JSON.parse(sealed)?.grant?.[field];
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** An event of the flow as the `detail` of the gate's event. */
 function detailOf(event) {
   if (event.type === 'requested') return requestOf(event.request);
@@ -239,6 +253,13 @@ export class Gate extends EventTarget {
   #prefix = idPrefix();
   /** Grants given "for this session", sealed, by id: in memory only. */
   #sessionGrants = new Map();
+  /**
+   * The ids of the grants this gate revoked (sealed ids and the keys they were
+   * held under): never applied again, whatever a store holds.
+   */
+  #revoked = new Set();
+  /** Whether the gate signs with a key: one without trusts no stored grant. */
+  #keyed = false;
 
   /**
    * @param {import('./index.js').Policy} policy
@@ -292,6 +313,7 @@ export class Gate extends EventTarget {
       throw new GateError('key', e.message, { cause: e });
     }
     this.#auditRequired = settings.audit_required;
+    this.#keyed = key !== null;
     this.#store = options.store ?? new MemoryStore();
     this.#approve = options.approve ?? null;
     this.#warnBeforeMs = options.warnBeforeMs ?? null;
@@ -436,10 +458,13 @@ export class Gate extends EventTarget {
     return result;
   }
 
-  /** A new approval id: this gate's prefix and a counter. */
+  /**
+   * A new approval id: this gate's prefix, a counter and 64 bits from the
+   * runtime's CSPRNG, so knowing one id tells nobody the next.
+   */
   #newId() {
     this.#nextId += 1;
-    return `${this.#prefix}-${this.#nextId}`;
+    return `${this.#prefix}-${this.#nextId}-${idPrefix()}`;
   }
 
   /**
@@ -600,14 +625,24 @@ export class Gate extends EventTarget {
     if (grant.scope !== 'session') await this.#store.remove(GRANT_PREFIX + grant.id).catch(() => {});
   }
 
-  /** The sealed grants of the session and the store, as `[id, sealed]`. */
+  /**
+   * The sealed grants of the session and the store, as `[id, sealed]`. Left
+   * out: a grant revoked, by its store key or by the id sealed inside it (a
+   * revoked grant copied back under another name stays revoked); from the
+   * store, a grant that says it is a session grant (those live in memory
+   * only), and every grant when the gate has no key (anyone who can write
+   * the store could have written it).
+   */
   async #sealedGrants() {
-    const all = await this.#store.list();
-    const revoked = new Set(all.filter(([key]) => key.startsWith(REVOKED_PREFIX)).map(([key]) => key.slice(REVOKED_PREFIX.length)));
+    const all = this.#keyed ? await this.#store.list() : [];
+    const revoked = new Set(this.#revoked);
+    for (const [key] of all) if (key.startsWith(REVOKED_PREFIX)) revoked.add(key.slice(REVOKED_PREFIX.length));
     const stored = all
-      .filter(([key]) => key.startsWith(GRANT_PREFIX) && !revoked.has(key.slice(GRANT_PREFIX.length)))
+      .filter(([key, text]) => key.startsWith(GRANT_PREFIX) && sealedField(text, 'scope') !== 'session')
       .map(([key, text]) => [key.slice(GRANT_PREFIX.length), text]);
-    return [...this.#sessionGrants.entries(), ...stored];
+    return [...this.#sessionGrants.entries(), ...stored].filter(
+      ([key, text]) => !revoked.has(key) && !revoked.has(sealedField(text, 'id') ?? key),
+    );
   }
 
   /**
@@ -645,6 +680,10 @@ export class Gate extends EventTarget {
         const { error } = await this.#commit({ step: line(this.#chain), used: this.#chain, redo: line });
         if (error !== null) throw new GateError('audit', `the revocation could not be recorded: ${error}`);
       }
+      // Revoked by the id sealed inside it and by the key it was held under.
+      const sealedAs = sealedField(sealed, 'id') ?? id;
+      this.#revoked.add(id);
+      this.#revoked.add(sealedAs);
       if (this.#sessionGrants.has(id)) {
         this.#sessionGrants.delete(id);
         return;
@@ -658,7 +697,8 @@ export class Gate extends EventTarget {
       } catch (e) {
         if (!(e instanceof StepError)) throw e;
       }
-      await this.#store.put(REVOKED_PREFIX + id, until);
+      await this.#store.put(REVOKED_PREFIX + sealedAs, until);
+      if (sealedAs !== id) await this.#store.put(REVOKED_PREFIX + id, until);
       await this.#store.remove(GRANT_PREFIX + id);
     });
     return true;
@@ -693,6 +733,8 @@ export class Gate extends EventTarget {
     const out = [];
     for (const [id, text] of await this.#store.list()) {
       if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
+      // Claimed: settled, and put back or left behind. No live dialog.
+      if ((await this.#store.claimed?.(id)) === true) continue;
       try {
         out.push({ ok: true, request: requestOf(this.#open(id, text)) });
       } catch (error) {

@@ -3,7 +3,7 @@
 // host resumes the other's pending approvals) and a JSON Lines audit file.
 // Import from 'toolgate/node'; the main module stays free of Node built-ins.
 
-import { mkdir, readdir, readFile, rename, rm, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, readlink, rename, rm, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GateError } from './gate.js';
 
@@ -66,6 +66,12 @@ export class FileStore {
       await handle.close();
     }
     return true;
+  }
+
+  /** Whether `id` was claimed (its tombstone `<id>.claim` is here). */
+  async claimed(id) {
+    checkId(id);
+    return (await stat(join(this.#dir, `${id}.claim`)).catch(() => null)) !== null;
   }
 
   /** Removes tombstones (`<id>.claim`) past their deadline; returns how many. */
@@ -157,19 +163,65 @@ function sealed(bytes) {
 }
 
 /**
- * A JSON Lines audit file, appended to and synced line by line. The last line
- * is found by reading the end of the file only. A log found torn on first use
- * (bytes after the last newline, or a last line that is not a sealed record)
- * is repaired: those bytes go to `<file>.torn-<ms>`, the file is cut back to
- * the last sealed record, and `gap()` describes it for the gate to record.
+ * A writer lock older than this, whose holder cannot be checked (another
+ * machine, another PID namespace, no `/proc`), was left by a writer that
+ * died: taken over.
  */
-/** A writer lock older than this was left by a writer that died: taken over. */
 const LOCK_STALE_MS = 30_000;
+
+/** A process's start time (`/proc/PID/stat` field 22), or null. */
+async function startTime(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return null;
+  return stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/)[19] ?? null;
+}
+
+/** This process's PID namespace (`pid:[…]`), or ''. */
+async function pidNamespace() {
+  return readlink('/proc/self/ns/pid').catch(() => '');
+}
+
+/** This process as a lock's holder: `<pid> <start time> <pid namespace>`. */
+async function holder() {
+  return `${process.pid} ${(await startTime('self')) ?? ''} ${await pidNamespace()}`;
+}
+
+/**
+ * Whether the holder a lock names is certainly gone: in this PID namespace,
+ * and no process has its id, or the one that has it started at another time.
+ * A holder that cannot be checked is not gone.
+ */
+async function holderGone(named) {
+  const [pid, start, ns] = named.split(' ');
+  if (!/^\d+$/.test(pid ?? '') || !start || !ns || ns !== (await pidNamespace())) return false;
+  const now = await startTime(pid);
+  if (now !== null) return now !== start;
+  return (await stat(`/proc/${pid}`).catch(() => null)) === null;
+}
+
+/**
+ * Removes the lock a dead holder left, and only that one: renamed aside first
+ * and read again; if another waiter took it over meanwhile (the name now held
+ * a live writer's lock), that lock is put back.
+ */
+async function takeOver(lock, named) {
+  const aside = `${lock}.dead-${process.pid}`;
+  try {
+    await rename(lock, aside);
+  } catch {
+    return;
+  }
+  const moved = await readFile(aside, 'utf8').catch(() => '');
+  if (moved !== named) await link(aside, lock).catch(() => {});
+  await unlink(aside).catch(() => {});
+}
 
 /**
  * Runs `f` holding `<path>.lock`, the one writer lock of an audit log that
- * both hosts honour: created exclusively, removed when done, taken over when
- * a writer that died left it older than `LOCK_STALE_MS`.
+ * both hosts honour: created exclusively, removed when done. It names its
+ * holder (process id, start time, PID namespace), so a writer that died
+ * holding it (`kill -9`) is seen to be gone at once and its lock taken over;
+ * only a holder that cannot be checked waits out `LOCK_STALE_MS`.
  *
  * @template T
  * @param {string} path
@@ -179,13 +231,23 @@ const LOCK_STALE_MS = 30_000;
 async function withWriterLock(path, f) {
   const lock = `${path}.lock`;
   const started = Date.now();
+  const me = await holder();
   for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
     try {
       const handle = await open(lock, 'wx');
-      await handle.close();
+      try {
+        await handle.writeFile(me);
+      } finally {
+        await handle.close();
+      }
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
+      const named = await readFile(lock, 'utf8').catch(() => '');
+      if (await holderGone(named)) {
+        await takeOver(lock, named);
+        continue;
+      }
       const held = await stat(lock).catch(() => null);
       if (held !== null && Date.now() - held.mtimeMs > LOCK_STALE_MS) {
         await unlink(lock).catch(() => {});
@@ -204,6 +266,13 @@ async function withWriterLock(path, f) {
   }
 }
 
+/**
+ * A JSON Lines audit file, appended to and synced line by line. The last line
+ * is found by reading the end of the file only. A log found torn on first use
+ * (bytes after the last newline, or a last line that is not a sealed record)
+ * is repaired: those bytes go to `<file>.torn-<ms>`, the file is cut back to
+ * the last sealed record, and `gap()` describes it for the gate to record.
+ */
 export class JsonlSink {
   #path;
   #gap = null;

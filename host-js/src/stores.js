@@ -34,6 +34,10 @@ export class MemoryStore {
     this.#claims.set(id, deadline);
     return true;
   }
+  /** Whether `id` was claimed (its tombstone is here). */
+  async claimed(id) {
+    return this.#claims.has(id);
+  }
   /** Removes tombstones past their deadline; returns how many. */
   async sweep(now) {
     let removed = 0;
@@ -110,6 +114,10 @@ export class WebStorageStore {
       events?.removeEventListener('storage', seen);
     }
     return this.#storage.getItem(key) === token;
+  }
+  /** Whether `id` was claimed (its tombstone is here). */
+  async claimed(id) {
+    return this.#storage.getItem(`${this.#prefix}claim.${id}`) !== null;
   }
   /** Removes tombstones past their deadline; returns how many. */
   async sweep(now) {
