@@ -25,7 +25,7 @@ ROOT = HERE.parent
 class BuildWithComponent(build_py):
     def run(self):
         super().run()
-        target = Path(self.build_lib) / "toolgate" / "toolgate.wasm"
+        target = (Path(self.build_lib) / "toolgate" / "toolgate.wasm").resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
         given = os.environ.get("TOOLGATE_COMPONENT")
         if given:
