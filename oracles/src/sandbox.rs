@@ -387,7 +387,7 @@ impl Sandbox {
         for line in out.lines() {
             let mut fields = line.split_whitespace();
             match (fields.next(), fields.next()) {
-                (Some("Uid:" | "Gid:"), Some(id)) if id == "0" => {
+                (Some("Uid:" | "Gid:"), Some("0")) => {
                     problems.push(format!("runs as id 0 inside ({line})"));
                 }
                 (Some("CapEff:" | "CapPrm:" | "CapBnd:" | "CapAmb:"), Some(caps))

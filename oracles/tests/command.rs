@@ -47,6 +47,10 @@ const FUZZ_SAMPLE: usize = 300;
 /// Lines running at once: most of a run is waiting on the sandbox and tracer.
 const WORKERS: usize = 3;
 
+/// What one line's run gave: its index, the judgement, the exit code, how
+/// long it ran and how many bytes it wrote.
+type Outcome = (usize, Judgement, Option<i32>, Duration, u64);
+
 /// One line to run.
 struct Case {
     /// Where it came from (vector name or fuzz case number).
@@ -68,8 +72,7 @@ fn every_allowed_command_line_runs_without_effects() {
         Err(e) => panic!("command oracle cannot run: {e}"),
     };
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Judgement, Option<i32>, Duration, u64)>> =
-        Mutex::new(Vec::new());
+    let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::new());
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..WORKERS {
