@@ -68,6 +68,11 @@ export interface Config {
   mode?: 'default' | 'read-only' | 'accept-edits' | 'allowlist';
   /** How long a gate waits for an answer, in milliseconds (seed 004's `approvalTimeout`). */
   approval_timeout_ms?: number;
+  /**
+   * How command executors run what is allowed: confined, refused where no
+   * confinement can be set up unless `unconfined: 'allow'` (unsafe).
+   */
+  exec?: { unconfined?: 'refuse' | 'allow' };
 }
 
 /**
@@ -100,6 +105,11 @@ export interface McpServer {
 export interface Context {
   /** The permissions the user holds; absent means unknown. */
   permissions?: string[];
+  /**
+   * The executor runs the call confined (`toolgate exec`): set by executors,
+   * never by the model.
+   */
+  confined?: boolean;
 }
 
 /** MCP tool annotations, as `tools/list` reports them. */

@@ -70,6 +70,42 @@ pub struct Config {
     /// 004's `approvalTimeout`); `None` leaves the gate's own default. The
     /// policy does not wait: the hosts' gates read it from here.
     pub approval_timeout_ms: Option<u64>,
+    /// How the hosts' command executors (`toolgate exec`) run what is
+    /// allowed: confined, and refused where no confinement can be set up,
+    /// unless `unconfined: "allow"` (unsafe; see docs/confinement.md). The
+    /// policy's decisions do not read it.
+    pub exec: Exec,
+}
+
+/// The command executors' settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Exec {
+    /// Whether a command may run without the confinement.
+    pub unconfined: Unconfined,
+    /// Wall time of one command, in milliseconds (else the executor's
+    /// default, two minutes).
+    pub timeout_ms: Option<u64>,
+    /// Bytes of output passed on (else 16 MiB).
+    pub max_output_bytes: Option<u64>,
+    /// Processes and threads at once (else 256).
+    pub max_processes: Option<u32>,
+    /// Memory (else 2 GiB).
+    pub max_memory_bytes: Option<u64>,
+}
+
+/// Whether a command may run unconfined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unconfined {
+    /// Never: where the confinement cannot be set up, the command is refused
+    /// with what is missing.
+    #[default]
+    Refuse,
+    /// Where the confinement cannot be set up, or the command needs more
+    /// than it grants, the command runs on the machine itself. Unsafe: a
+    /// wrong "read-only" then has its real effect.
+    Allow,
 }
 
 /// One setting for how calls that no rule decides are treated.
@@ -301,6 +337,7 @@ impl Default for Config {
             rules: Vec::new(),
             mode: Mode::default(),
             approval_timeout_ms: None,
+            exec: Exec::default(),
         }
     }
 }

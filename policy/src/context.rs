@@ -1,5 +1,6 @@
-//! What the caller knows about the call besides its arguments: today, the
-//! permissions the user behind the conversation holds (seed 002 §6.1).
+//! What the caller knows about the call besides its arguments: the
+//! permissions the user behind the conversation holds (seed 002 §6.1), and
+//! whether the executor that will run the call confines it.
 
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -11,6 +12,14 @@ pub struct Context {
     /// The permissions the user holds. `None` (absent) means "unknown": a tool
     /// that requires a permission is then confirmed, never allowed unchecked.
     pub permissions: Option<BTreeSet<String>>,
+    /// The executor runs the call confined (`toolgate exec`: secrets of the
+    /// working tree masked, no writes, no capabilities; see
+    /// docs/confinement.md). Set by executors, never by the model (a context
+    /// is the host's, not part of the call's arguments). It lets the command
+    /// assessor prove a recursive search of the working tree (`rg foo`,
+    /// `grep -rn foo .`) read-only: the secret files it would print are not
+    /// there to read.
+    pub confined: bool,
 }
 
 /// Why a context was refused.

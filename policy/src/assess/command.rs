@@ -11,6 +11,7 @@
 mod budget;
 mod builtins;
 mod checks;
+pub mod confined;
 mod destroys;
 mod facts;
 mod floor;
@@ -104,7 +105,11 @@ impl Assessor for CommandAssessor {
 }
 
 impl CommandAssessor {
-    fn judge(&self, args: &Map<String, Value>, _context: &Context) -> Assessment {
+    fn judge(&self, args: &Map<String, Value>, context: &Context) -> Assessment {
+        confined::within(context.confined, || self.judge_line(args))
+    }
+
+    fn judge_line(&self, args: &Map<String, Value>) -> Assessment {
         match args.get(&self.field) {
             Some(Value::Array(items)) => {
                 let argv: Option<Vec<String>> = items

@@ -366,8 +366,17 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
                 ),
             ));
         }
+        // Under a confinement that masks the working tree's secrets (the
+        // caller's context says so), the tree holds none to print: a search
+        // of it or of a directory inside it is proven; a parent, the root
+        // and home stay refused (they are not the tree the walk masked).
+        let inside_tree = |f: &&String| {
+            let f = normalise(f);
+            !f.starts_with(['/', '~', '$']) && !f.starts_with("..")
+        };
+        let confined_tree = super::confined::confined() && files.iter().all(inside_tree);
         let only_files = !files.is_empty() && files.iter().all(|f| tables::reads_as_file(f));
-        if !filtered_to_types(parsed) && !only_files {
+        if !filtered_to_types(parsed) && !only_files && !confined_tree {
             let place = files
                 .iter()
                 .find(|f| !tables::reads_as_file(f))
