@@ -76,6 +76,26 @@ pub const SENSITIVE: &[&str] = &[
     HTTP_USERINFO,
     HTTP_DENIED_HOST,
 ];
+/// The model rated low a call the code layer could not read (a command
+/// with syntax it does not analyse, a path no reading places, SQL that
+/// does not parse in every reading, a URL clients read differently); the
+/// guarded floor overrode it: a low is trusted for meaning, never for reading.
+pub const FLOOR_UNREADABLE: &str = "floor.unreadable";
+/// Findings that say the code layer could not read the call: under guarded
+/// trust a model's `low` does not stand in for the reading.
+pub const UNREADABLE: &[&str] = &[
+    COMMAND_PARSE_ERROR,
+    COMMAND_SYNTAX,
+    COMMAND_UNSUPPORTED_SYNTAX,
+    COMMAND_UNRESOLVABLE_PATH,
+    FILE_UNRESOLVABLE_PATH,
+    SQL_PARSE_ERROR,
+    SQL_AMBIGUOUS,
+    SQL_TOO_COMPLEX,
+    SQL_CATALOG_FUNCTION,
+    HTTP_BAD_URL,
+    HTTP_AMBIGUOUS_URL,
+];
 /// Nothing proved the call safe.
 pub const DEFAULT_UNPROVEN: &str = "default.unproven";
 /// No assessor knows this tool.
@@ -130,6 +150,10 @@ pub const SQL_CALL_SYNTAX: &str = "sql.call-syntax";
 /// A read of password hashes, credentials or secret settings (`pg_authid`,
 /// `mysql.user`, `current_setting('s3_secret_access_key')`).
 pub const SQL_SECRETS: &str = "sql.secrets";
+/// A function the policy does not know is applied to a system catalog (its
+/// relation named as text or read in the same statement): what it returns
+/// cannot be read, so it feeds the guarded floor (`floor.unreadable`).
+pub const SQL_CATALOG_FUNCTION: &str = "sql.catalog-function";
 
 // execute_command
 /// Every segment's program was proven read-only.
@@ -168,6 +192,9 @@ pub const COMMAND_ENVIRONMENT: &str = "command.environment";
 pub const COMMAND_CREDENTIALS: &str = "command.credentials";
 /// A builtin that assigns, evaluates or changes the shell (`read`, `eval`, `export`).
 pub const COMMAND_SHELL_STATE: &str = "command.shell-state";
+/// A word of a command names a path no reading can place (`%USERPROFILE%\…`,
+/// another user's `~name`): feeds the guarded floor (`floor.unreadable`).
+pub const COMMAND_UNRESOLVABLE_PATH: &str = "command.unresolvable-path";
 
 // file_operations
 /// read, list or exists.

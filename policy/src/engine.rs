@@ -675,6 +675,25 @@ impl Engine {
                     message,
                 );
             }
+            // A low is trusted for meaning, never for reading: what the code
+            // layer could not read, a model's rating does not stand in for.
+            if let Some(finding) = assessment
+                .findings
+                .iter()
+                .find(|f| codes::UNREADABLE.contains(&f.code.as_str()))
+                .filter(|_| guarded)
+            {
+                let message = format!(
+                    "{}; the code layer could not read the call, so the model's low rating does not stand",
+                    finding.message
+                );
+                return (
+                    Action::Confirm,
+                    Source::Floor,
+                    Some(Finding::new(codes::FLOOR_UNREADABLE, message.clone())),
+                    message,
+                );
+            }
             let message = "the model rated the call low risk";
             return (
                 Action::Allow,

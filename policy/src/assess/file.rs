@@ -399,6 +399,15 @@ const RUNS_LATER: &[&str] = &[
     "/etc/rc.local",
     "/etc/ld.so.preload",
     "/etc/environment",
+    // Files other programs run as code when started (GTFOBins less: command
+    // `~/.lessfilter`; top: shell `toprc`; rtorrent: shell `.rtorrent.rc`;
+    // vim(1) and ex(1) read `.vimrc`/`.exrc`; git-config(1) aliases and pagers).
+    "/.lessfilter",
+    "/.config/procps/toprc",
+    "/.rtorrent.rc",
+    "/.vimrc",
+    "/.exrc",
+    "/.gitconfig",
 ];
 /// Directories under which a write runs code later, anywhere in a path
 /// (a home's, a repository's).
@@ -425,6 +434,45 @@ const SYSTEM_PLACES: &[&str] = &[
 ];
 /// Device files a write to is harmless.
 const HARMLESS_DEVICES: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
+
+/// The path with the home directory's variable spellings (`$HOME`,
+/// `${HOME}`, `%USERPROFILE%`, `%HOMEPATH%`, `$env:USERPROFILE`) read as `~`,
+/// when it starts with one: the path stays unresolvable (a tool may expand
+/// the variable or not), but the secret it names in the expanding reading is
+/// a secret all the same.
+fn home_spelled(text: &str) -> Option<String> {
+    const HOMES: &[&str] = &[
+        "$HOME",
+        "${HOME}",
+        "%USERPROFILE%",
+        "%HOMEPATH%",
+        "%HOME%",
+        "$env:USERPROFILE",
+        "$env:HOME",
+    ];
+    HOMES.iter().find_map(|home| {
+        let rest = text
+            .get(..home.len())
+            .filter(|head| head.eq_ignore_ascii_case(home))
+            .and_then(|_| text.get(home.len()..))?;
+        rest.starts_with(['/', '\\']).then(|| format!("~{rest}"))
+    })
+}
+
+/// Whether a write to `text` (any reading of it) runs code later or changes
+/// the machine: start-up files, hooks, cron, service units, kernel settings
+/// and devices. Shared with the command floor, which reads every word.
+pub(crate) fn runs_later(text: &str) -> bool {
+    paths::readings(text).unwrap_or_default().iter().any(|r| {
+        let t = r.text().to_ascii_lowercase();
+        let anchored = format!("/{}", t.trim_start_matches('/'));
+        RUNS_LATER.iter().any(|n| anchored.ends_with(n))
+            || RUNS_LATER_WITHIN.iter().any(|d| anchored.contains(d))
+            || (t.starts_with('/')
+                && !HARMLESS_DEVICES.contains(&t.as_str())
+                && SYSTEM_PLACES.iter().any(|d| t.starts_with(d)))
+    })
+}
 
 impl FileAssessor {
     /// What the floor must see beyond the operation's own check: a secret
@@ -460,9 +508,13 @@ impl FileAssessor {
             let checked = |key: &str| effect == Some(Effect::Reads) && key == self.path_field;
             if let Some((key, text, why)) = values
                 .iter()
-                .filter(|(k, _)| !checked(k))
+                .filter(|(k, t)| !checked(k) || home_spelled(t).is_some())
                 .take(64)
-                .find_map(|(k, t)| secret_path(t).map(|why| (*k, *t, why)))
+                .find_map(|(k, t)| {
+                    secret_path(t)
+                        .or_else(|| home_spelled(t).and_then(|home| secret_path(&home)))
+                        .map(|why| (*k, *t, why))
+                })
             {
                 out.findings.push(Finding::new(
                     codes::FILE_SENSITIVE_PATH,
@@ -476,17 +528,7 @@ impl FileAssessor {
         if effect == Some(Effect::Reads) {
             return;
         }
-        let runs_later = values.iter().take(64).find(|(_, text)| {
-            paths::readings(text).unwrap_or_default().iter().any(|r| {
-                let t = r.text().to_ascii_lowercase();
-                let anchored = format!("/{}", t.trim_start_matches('/'));
-                RUNS_LATER.iter().any(|n| anchored.ends_with(n))
-                    || RUNS_LATER_WITHIN.iter().any(|d| anchored.contains(d))
-                    || (t.starts_with('/')
-                        && !HARMLESS_DEVICES.contains(&t.as_str())
-                        && SYSTEM_PLACES.iter().any(|d| t.starts_with(d)))
-            })
-        });
+        let runs_later = values.iter().take(64).find(|(_, text)| runs_later(text));
         if let Some((key, text)) = runs_later {
             out.verdict = Verdict::Destructive;
             out.findings.push(Finding::new(

@@ -21,6 +21,7 @@ pub mod overrides;
 pub mod paths;
 pub mod secrets;
 pub mod sql;
+pub mod sql_floor;
 pub mod urls;
 
 /// What the code layer could prove about a call.

@@ -208,7 +208,11 @@ impl Assessor for SqlAssessor {
             Ok(sql) => sql,
             Err(finding) => return Assessment::single(Verdict::Unproven, "", finding),
         };
-        assess_sql_with(sql, &self.dialect, &self.allow_functions)
+        let mut assessment = assess_sql_with(sql, &self.dialect, &self.allow_functions);
+        super::sql_floor::add_findings(sql, &mut assessment, |text| {
+            assess_sql_with(text, &self.dialect, &self.allow_functions)
+        });
+        assessment
     }
 
     fn facts(&self, args: &Map<String, Value>) -> super::facts::Facts {
