@@ -70,18 +70,78 @@ pub fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Characters IDNA mapping removes from a host (UTS #46 IdnaMappingTable
+/// `ignored`, and the joiners its transitional processing deletes): a host
+/// written with them is the host without them to a client that maps.
+const IGNORED: &[(char, char)] = &[
+    ('\u{00AD}', '\u{00AD}'), // soft hyphen
+    ('\u{034F}', '\u{034F}'), // combining grapheme joiner
+    ('\u{180B}', '\u{180F}'), // Mongolian variation selectors
+    ('\u{200B}', '\u{200D}'), // zero-width space, non-joiner, joiner
+    ('\u{2060}', '\u{2060}'), // word joiner
+    ('\u{FE00}', '\u{FE0F}'), // variation selectors
+    ('\u{FEFF}', '\u{FEFF}'), // zero-width no-break space
+];
+
+/// Digits and dots written other than in ASCII that IDNA mapping (NFKC
+/// compatibility decompositions, UTS #46) reads as ASCII: the first code
+/// point of a run, how many follow in order, and the value of the first.
+/// Full-width forms (U+FF01–U+FF5E) and the ideographic full stops are
+/// folded in [`fold`] itself.
+const DIGIT_RUNS: &[(u32, u32, u32)] = &[
+    (0x2460, 20, 1),  // ① … ⑳ CIRCLED DIGIT/NUMBER ONE … TWENTY
+    (0x24EA, 1, 0),   // ⓪ CIRCLED DIGIT ZERO
+    (0x24F5, 10, 1),  // ⓵ … ⓾ DOUBLE CIRCLED DIGIT ONE … NUMBER TEN
+    (0x2070, 1, 0),   // ⁰ SUPERSCRIPT ZERO
+    (0x2074, 6, 4),   // ⁴ … ⁹
+    (0x2080, 10, 0),  // ₀ … ₉ SUBSCRIPT
+    (0x00B9, 1, 1),   // ¹
+    (0x00B2, 2, 2),   // ² ³
+    (0x1D7CE, 50, 0), // MATHEMATICAL BOLD … MONOSPACE DIGIT ZERO … NINE (five sets)
+];
+
+/// A digit or dot as IDNA mapping reads it: `⑯` is `16`, `⒈` is `1.`, `․` is `.`.
+fn mapped(c: char, out: &mut String) -> bool {
+    let code = u32::from(c);
+    if let Some((first, _, value)) = DIGIT_RUNS
+        .iter()
+        .find(|(first, count, _)| code >= *first && code < first + count)
+    {
+        let n = code - first + value;
+        // The mathematical digits repeat 0–9 in each of their five sets.
+        let n = if *first == 0x1D7CE { n % 10 } else { n };
+        out.push_str(&n.to_string());
+        return true;
+    }
+    // ⒈ … ⒛ DIGIT ONE FULL STOP … NUMBER TWENTY FULL STOP.
+    if (0x2488..0x249C).contains(&code) {
+        out.push_str(&(code - 0x2487).to_string());
+        out.push('.');
+        return true;
+    }
+    // ․ ONE DOT LEADER and ﹒ SMALL FULL STOP decompose to `.`.
+    if c == '\u{2024}' || c == '\u{FE52}' {
+        out.push('.');
+        return true;
+    }
+    false
+}
+
 /// Steps 1–4 of the normalisation.
 pub fn fold(text: &str) -> String {
     let decoded = percent_decode(text);
-    let folded: String = decoded
-        .chars()
-        .map(|c| match c {
+    let mut folded = String::with_capacity(decoded.len());
+    for c in decoded.chars() {
+        if IGNORED.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) || mapped(c, &mut folded) {
+            continue;
+        }
+        let c = match c {
             '\u{3002}' | '\u{FF0E}' | '\u{FF61}' => '.',
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
             other => other,
-        })
-        .flat_map(char::to_lowercase)
-        .collect();
+        };
+        folded.extend(c.to_lowercase());
+    }
     folded.trim_end_matches('.').to_owned()
 }
 

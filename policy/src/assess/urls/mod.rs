@@ -101,12 +101,14 @@ fn read(text: &str, grammar: &Grammar) -> HostReading {
         userinfo: false,
         short_v4: false,
     };
-    let Some((_, rest)) = split_scheme(text) else {
+    let Some((scheme, rest)) = split_scheme(text) else {
         return none;
     };
     let rest = if grammar.lenient_slashes {
         let trimmed = rest.trim_start_matches(['/', '\\']);
-        if trimmed.len() == rest.len() {
+        // WHATWG's special schemes need no slash at all (`http:host`).
+        let special = matches!(scheme.as_str(), "http" | "https" | "ws" | "wss" | "ftp");
+        if trimmed.len() == rest.len() && !special {
             return none;
         }
         trimmed
@@ -203,6 +205,31 @@ pub fn readings(text: &str) -> Vec<HostReading> {
     out
 }
 
+/// The first reading whose host is internal (any host folded as IDNA maps
+/// it), as a finding.
+fn internal_reading(readings: &[HostReading]) -> Option<Finding> {
+    readings.iter().find_map(|r| {
+        let host = r.host.as_ref()?;
+        let host = match host {
+            Host::NonAscii(name) => host::normalise(name),
+            other => other.clone(),
+        };
+        if matches!(host, Host::NonAscii(_) | Host::Unparseable(_)) {
+            return None;
+        }
+        host::internal(&host).map(|why| {
+            Finding::new(
+                codes::HTTP_LOCAL_TARGET,
+                format!(
+                    "as {} reads the URL, `{}` {why}",
+                    r.client,
+                    preview(&host.text(), 60)
+                ),
+            )
+        })
+    })
+}
+
 fn finding(code: &'static str, message: String) -> Option<Vec<Finding>> {
     Some(vec![Finding::new(code, message)])
 }
@@ -240,6 +267,14 @@ pub fn url_problems(raw: &str, allow: &[String], deny: &[String]) -> Option<Vec<
         );
     }
     let Some((scheme, _)) = split_scheme(text) else {
+        // A client that adds a scheme (curl, httpie, a browser's address
+        // bar) reads the text as `http://` + text: an internal host there
+        // is named as such, whatever else is wrong with the URL.
+        let relative = text.starts_with(['/', '.', '?', '#', '\\']);
+        let with_scheme = format!("http://{text}");
+        if let Some(local) = internal_reading(&self::readings(&with_scheme)).filter(|_| !relative) {
+            return Some(vec![local]);
+        }
         return finding(
             codes::HTTP_BAD_URL,
             format!("`{shown}` is not a URL that could be checked: it has no scheme"),
@@ -278,6 +313,10 @@ pub fn url_problems(raw: &str, allow: &[String], deny: &[String]) -> Option<Vec<
             codes::HTTP_AMBIGUOUS_URL,
             format!("clients read different hosts: {}", each.join(", ")),
         );
+        // One client's internal host is an internal target (`http:/\\169.254…`
+        // is the metadata address to WHATWG): named after the disagreement,
+        // so a floor that looks for it finds it.
+        let local = internal_reading(&readings);
         if let Some((reading, why)) = readings.iter().find_map(|r| {
             let host = r.host.as_ref()?;
             host::internal(host).map(|why| (r, why))
@@ -287,12 +326,27 @@ pub fn url_problems(raw: &str, allow: &[String], deny: &[String]) -> Option<Vec<
                 found.message, reading.client
             );
         }
-        return Some(vec![found].into_iter().chain(userinfo).collect());
+        return Some([found].into_iter().chain(local).chain(userinfo).collect());
     }
     if let Some(userinfo) = userinfo {
         return Some(vec![userinfo]);
     }
     if let Host::NonAscii(name) = &whatwg {
+        // Folded as IDNA mapping would (full-width and circled digits,
+        // ideographic dots, zero-width characters removed), the host may be
+        // an internal one: say so, rather than only that it is unreadable.
+        let mapped = host::normalise(name);
+        let ascii = !matches!(mapped, Host::NonAscii(_) | Host::Unparseable(_));
+        if let Some(why) = host::internal(&mapped).filter(|_| ascii) {
+            return finding(
+                codes::HTTP_LOCAL_TARGET,
+                format!(
+                    "`{}` is `{}` once mapped as IDNA maps it, which {why}",
+                    preview(name, 60),
+                    host::normalise(name).text()
+                ),
+            );
+        }
         return finding(
             codes::HTTP_BAD_URL,
             format!(
