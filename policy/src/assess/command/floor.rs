@@ -1,7 +1,13 @@
 //! Destruction the floor must see beyond the program tables: infrastructure
 //! tools, database clients given a destroying statement, forced pushes, and
-//! the programs a glob could name. Used only to refuse a "low" rating, never
-//! to allow; it may over-match.
+//! the programs a glob could name, and every word of a command the grammar
+//! did not prove (secret files and internal hosts in any spelling, paths no
+//! reading can place). Used only to refuse a "low" rating, never to allow;
+//! it may over-match.
+
+use super::capabilities;
+use super::paths::{COMPUTED, LOOP_VALUE};
+use crate::codes;
 
 /// Database clients: a statement that drops, deletes or rewrites data.
 const DATABASE_CLIENTS: &[&str] = &[
@@ -585,6 +591,192 @@ pub fn runs_arguments(program: &str, args: &[String]) -> bool {
             .any(|a| matches!(a.as_str(), "exec" | "run" | "debug")),
         _ => false,
     }
+}
+
+/// The secret file a word names, read every way a program might take it:
+/// the whole word, an option's value (`--key=F`, `-TF`), each piece a shell,
+/// an option parser or an interpreter would cut out of it (`@F`, `x=@F`,
+/// `'cat F'`, `exec:cat F`), and a `file://` URL's path. `secret` is the
+/// places' check (relative paths from every directory a `cd` entered).
+/// Computed pieces are not read here: their own checks report them.
+/// `globbed`: the shell expands the whole word as a pattern (pieces of a
+/// quoted string are not patterns to the shell).
+pub fn secret_in_word(
+    word: &str,
+    globbed: bool,
+    secret: impl Fn(&str, bool) -> Option<String>,
+) -> Option<String> {
+    let check = |piece: &str, globbed: bool| -> Option<String> {
+        let piece = piece.strip_prefix("file://").unwrap_or(piece);
+        if piece.is_empty() || piece.contains([COMPUTED, LOOP_VALUE]) {
+            return None;
+        }
+        secret(piece, globbed)
+    };
+    if !word.starts_with('-') {
+        if let Some(why) = check(word, globbed) {
+            return Some(why);
+        }
+    }
+    let check = |piece: &str| check(piece, false);
+    for token in capabilities::tokens(word).take(64) {
+        if let Some(why) = check(token) {
+            return Some(why);
+        }
+        // A short option with its value attached (`-T~/.ssh/id_rsa`).
+        let attached = token
+            .strip_prefix('-')
+            .filter(|rest| !rest.starts_with('-'))
+            .and_then(|rest| rest.get(1..));
+        if let Some(why) = attached.and_then(check) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// Schemes whose URL names a host to connect to, as curl and other clients
+/// read them (curl(1) supported protocols).
+const SCHEMES: &[&str] = &[
+    "http",
+    "https",
+    "ftp",
+    "ftps",
+    "gopher",
+    "gophers",
+    "dict",
+    "ldap",
+    "ldaps",
+    "imap",
+    "imaps",
+    "pop3",
+    "pop3s",
+    "smtp",
+    "smtps",
+    "rtsp",
+    "scp",
+    "sftp",
+    "smb",
+    "smbs",
+    "telnet",
+    "tftp",
+    "ws",
+    "wss",
+    "mqtt",
+    "redis",
+    "rediss",
+    "postgres",
+    "postgresql",
+    "mysql",
+    "mongodb",
+    "amqp",
+    "socks4",
+    "socks4a",
+    "socks5",
+    "socks5h",
+];
+
+/// An internal host a word names, in any spelling a client reads: a URL of
+/// any scheme (read as HTTP by every client's reading, `http:/\host` and
+/// `http:host` included), or a host piece of a `host:port:address`
+/// (`--resolve`, `--connect-to`), `user@host`, `/dev/tcp/host/port` or
+/// proxy value: a dotted IPv4 address of four parts in any base, an IPv6
+/// literal, or a name the URL rules call internal (`localhost`, metadata
+/// names), after IDNA folding (full-width and circled digits, ideographic
+/// dots, zero-width characters). Two- and three-part numbers are left to
+/// URLs: they are also version numbers.
+pub fn internal_target(word: &str) -> Option<String> {
+    use crate::assess::urls::{host, url_problems};
+    let rule = super::net::rule();
+    for token in word
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '\'' | '"' | '=' | ',' | ';' | '(' | ')' | '<' | '>')
+        })
+        .take(64)
+    {
+        let lower = token.to_ascii_lowercase();
+        let scheme = lower
+            .split_once(':')
+            .map(|(s, _)| s)
+            .filter(|s| SCHEMES.contains(s));
+        if let Some(scheme) = scheme {
+            let rest = token.get(scheme.len()..).unwrap_or("");
+            let url = format!("http{rest}");
+            let found = url_problems(&url, &rule.allow_hosts, &rule.deny_hosts)
+                .unwrap_or_default()
+                .into_iter()
+                .find(|f| f.code == codes::HTTP_LOCAL_TARGET || f.code == codes::HTTP_DENIED_HOST);
+            if let Some(found) = found {
+                return Some(found.message);
+            }
+        }
+        if let Some(inner) = token
+            .find('[')
+            .and_then(|at| token.get(at + 1..))
+            .and_then(|rest| rest.split(']').next())
+        {
+            if let Ok(ip) = inner.parse::<std::net::Ipv6Addr>() {
+                if let Some(why) = host::internal(&host::Host::V6(ip)) {
+                    return Some(format!("`{ip}` {why}"));
+                }
+            }
+        }
+        for piece in token.split([':', '/', '@', '\\', '[', ']', '!']).take(64) {
+            let folded = host::fold(piece);
+            let four_parts = folded.split('.').count() == 4
+                && folded
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_hexdigit() || c == 'x'));
+            let name = folded == "localhost"
+                || folded.ends_with(".localhost")
+                || folded.ends_with(".internal")
+                || folded == "metadata";
+            if !(four_parts || name) {
+                continue;
+            }
+            let normalised = host::normalise(&folded);
+            if rule
+                .allow_hosts
+                .iter()
+                .any(|p| host::matches(p, &normalised))
+            {
+                continue;
+            }
+            if let Some(why) = host::internal(&normalised) {
+                return Some(format!("`{}` {why}", crate::text::preview(piece, 60)));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a word holds a path no reading can place: a Windows variable
+/// the shell does not expand but the program or its runtime may
+/// (`%USERPROFILE%\.ssh`), or another user's home (`~bob/…`; `~root` is
+/// `/root`, read by the secret table).
+pub fn unresolvable_path(word: &str) -> bool {
+    let windows_variable = word.find('%').is_some_and(|start| {
+        word.get(start + 1..).is_some_and(|rest| {
+            rest.find('%').is_some_and(|end| {
+                let name = rest.get(..end).unwrap_or("");
+                !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && rest
+                        .get(end + 1..)
+                        .is_some_and(|after| after.is_empty() || after.starts_with(['\\', '/']))
+            })
+        })
+    });
+    let other_home = word.strip_prefix('~').is_some_and(|rest| {
+        let name = rest.split('/').next().unwrap_or("");
+        !name.is_empty()
+            && name != "root"
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    });
+    windows_variable || other_home
 }
 
 #[cfg(test)]

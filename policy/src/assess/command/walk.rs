@@ -11,7 +11,7 @@ use super::names::{base_name, is_assignment, is_interpreter, safe_loop_variable}
 use super::paths::{Places, COMPUTED, LOOP_VALUE};
 use super::syntax::{self, Command, Compound, Heredoc, Part, Pipeline, Redirect, Script, Word};
 use super::words::{check_words, find_names_safe, Shape};
-use super::{budget, floor, programs, unbounded};
+use super::{budget, capabilities, floor, programs, unbounded};
 use crate::codes;
 use crate::text::preview;
 use std::collections::BTreeSet;
@@ -233,8 +233,21 @@ impl Walk<'_> {
             }
             Compound::Arith(text) => self.arith(text),
             Compound::Cond(words) => {
+                // `[[ X -eq Y ]]` evaluates X and Y as arithmetic: a subscript
+                // in them runs (`'a[$(cmd)]'`), quoted or not.
+                let arithmetic = words.iter().any(|w| {
+                    w.literal().is_some_and(|t| {
+                        matches!(t.as_str(), "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge")
+                    })
+                });
                 for word in words {
                     let arg = self.resolve(word);
+                    if arithmetic && arg.text.contains('[') {
+                        self.destroy(Some(format!(
+                            "`[[ … {} … ]]` evaluates its operand as arithmetic, which runs the code in a subscript",
+                            preview(&arg.text, 30)
+                        )));
+                    }
                     if arg.text.contains('[') || matches!(arg.text.as_str(), "-v" | "-R") {
                         self.report.unproven(
                             codes::COMMAND_SHELL_STATE,
@@ -322,7 +335,19 @@ impl Walk<'_> {
                 target.text.as_str(),
                 "/dev/null" | "/dev/stdout" | "/dev/stderr"
             );
+        if !harmless && crate::assess::file::runs_later(&target.text) {
+            self.destroy(Some(format!(
+                "`{op}` writes `{}`, a place that runs code later (start-up files, hooks, cron)",
+                shown(&target.text)
+            )));
+        }
         if !harmless {
+            if let Some(why) = self.places.secret(&target.text, redirect.target.glob) {
+                self.report.unproven(
+                    codes::COMMAND_SENSITIVE_PATH,
+                    format!("`{op}` writes `{}`, which {why}", shown(&target.text)),
+                );
+            }
             self.report.unproven(
                 codes::COMMAND_REDIRECT_WRITE,
                 format!(
@@ -589,6 +614,8 @@ impl Walk<'_> {
                     self.client_floor(&program, texts.get(at + 1..).unwrap_or_default());
                 }
                 self.report.unproven(code, message);
+                // Whatever the program, known or not, every word is read.
+                self.word_floor(&program, &texts, at, &globbed);
             }
             if let Some(why) = unbounded::unbounded(&texts, &stdin, bounded) {
                 self.report.unproven(codes::COMMAND_UNBOUNDED, why);
@@ -624,6 +651,69 @@ impl Walk<'_> {
                 })
             });
         self.destroy(destroys);
+    }
+
+    /// The floor's reading of a command the read-only grammar did not
+    /// prove, whatever its program: what it can do beyond what the line
+    /// names (the capability column), a secret file or an internal host in
+    /// any word and any spelling (`--opt=F`, `@F`, `file://F`, `-TF`, a
+    /// `--resolve` value), and paths no reading can resolve.
+    fn word_floor(
+        &mut self,
+        program: &str,
+        texts: &[String],
+        at: usize,
+        globbed: &BTreeSet<String>,
+    ) {
+        self.destroy(capabilities::capability(texts));
+        let args = texts.get(at + 1..).unwrap_or_default();
+        budget::count(args.len());
+        if let Some((word, why)) = args.iter().take(256).find_map(|word| {
+            let globbed = globbed.contains(word);
+            floor::secret_in_word(word, globbed, |path, globbed| {
+                self.places.secret(path, globbed)
+            })
+            .map(|why| (word, why))
+        }) {
+            self.report.unproven(
+                codes::COMMAND_SENSITIVE_PATH,
+                format!("`{program}` is given `{}`, which {why}", shown(word)),
+            );
+        }
+        let reached = self
+            .report
+            .findings
+            .iter()
+            .any(|f| f.code == codes::HTTP_LOCAL_TARGET || f.code == codes::HTTP_DENIED_HOST);
+        if let Some(finding) = args
+            .iter()
+            .take(256)
+            .find_map(|w| floor::internal_target(w))
+            .filter(|_| !reached)
+        {
+            self.report
+                .unproven(codes::HTTP_LOCAL_TARGET, format!("`{program}`: {finding}"));
+        }
+        if let Some(token) = args
+            .iter()
+            .take(256)
+            .flat_map(|w| capabilities::tokens(w).take(64))
+            .find(|t| !t.contains([COMPUTED, LOOP_VALUE]) && crate::assess::file::runs_later(t))
+        {
+            self.destroy(Some(format!(
+                "`{program}` is given `{}`, a place that runs code later (start-up files, hooks, cron)",
+                shown(token)
+            )));
+        }
+        if let Some(word) = args.iter().take(256).find(|w| floor::unresolvable_path(w)) {
+            self.report.unproven(
+                codes::COMMAND_UNRESOLVABLE_PATH,
+                format!(
+                    "`{program}` is given `{}`, a path whose place a program could read differently (a variable the shell does not expand, another user's home)",
+                    shown(word)
+                ),
+            );
+        }
     }
 
     /// An HTTP client's uploads of secret files and targets inside the
