@@ -929,6 +929,18 @@ pub const ROWS: &[Row] = &[
     row("lldb", Always, RunsCode, "lldb(1) runs platform shell"),
     row("pidstat", Opt("-e"), RunsCode, "GTFOBins pidstat: shell"),
     row("bpftrace", Always, RunsCode, "GTFOBins bpftrace: shell"),
+    row(
+        "chroot",
+        Always,
+        Privileges,
+        "GTFOBins chroot: shell (with no command it runs an interactive shell); chroot(8)",
+    ),
+    row(
+        "dosbox",
+        Always,
+        RunsCode,
+        "GTFOBins dosbox: file-read, file-write (it mounts the host's directories)",
+    ),
     row("capsh", Always, Privileges, "GTFOBins capsh: shell"),
     row("setpriv", Always, Privileges, "setpriv(1)"),
     row("ksu", Always, Privileges, "GTFOBins ksu: shell"),

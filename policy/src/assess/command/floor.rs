@@ -613,7 +613,9 @@ pub fn secret_in_word(
         }
         secret(piece, globbed)
     };
-    if !word.starts_with('-') {
+    // A whole word with white space or control characters is no one path
+    // (a script, a here-document): only its pieces are.
+    if !word.starts_with('-') && !word.contains(|c: char| c.is_whitespace() || c.is_control()) {
         if let Some(why) = check(word, globbed) {
             return Some(why);
         }

@@ -615,7 +615,7 @@ impl Walk<'_> {
                 }
                 self.report.unproven(code, message);
                 // Whatever the program, known or not, every word is read.
-                self.word_floor(&program, &texts, at, &globbed);
+                self.word_floor(&program, &texts, at, &globbed, &stdin);
             }
             if let Some(why) = unbounded::unbounded(&texts, &stdin, bounded) {
                 self.report.unproven(codes::COMMAND_UNBOUNDED, why);
@@ -664,11 +664,15 @@ impl Walk<'_> {
         texts: &[String],
         at: usize,
         globbed: &BTreeSet<String>,
+        stdin: &[String],
     ) {
         self.destroy(capabilities::capability(texts));
         let args = texts.get(at + 1..).unwrap_or_default();
-        budget::count(args.len());
-        if let Some((word, why)) = args.iter().take(256).find_map(|word| {
+        budget::count(args.len() + stdin.len());
+        // Text fed on standard input (here-documents and -strings) is read
+        // too: a client runs it (`sqlite3 <<EOF .import ~/.ssh/id_rsa …`).
+        let fed: Vec<&String> = args.iter().take(256).chain(stdin.iter().take(16)).collect();
+        if let Some((word, why)) = fed.iter().copied().find_map(|word| {
             let globbed = globbed.contains(word);
             floor::secret_in_word(word, globbed, |path, globbed| {
                 self.places.secret(path, globbed)
@@ -685,9 +689,8 @@ impl Walk<'_> {
             .findings
             .iter()
             .any(|f| f.code == codes::HTTP_LOCAL_TARGET || f.code == codes::HTTP_DENIED_HOST);
-        if let Some(finding) = args
+        if let Some(finding) = fed
             .iter()
-            .take(256)
             .find_map(|w| floor::internal_target(w))
             .filter(|_| !reached)
         {
