@@ -29,6 +29,25 @@ pub(super) enum Target {
         /// listing "here") rather than an unreadable call.
         here: bool,
     },
+    /// A search of the files under a path (`execute_command`, as the
+    /// ripgrep command line the tool amounts to): the agents' search tools
+    /// are ripgrep or work as it does, reading every file under the path
+    /// (or, for a file-name search, listing them), so they meet the same
+    /// proofs as `rg` and `grep -r`: a parent of secret locations
+    /// (`/home/u`, `/etc`) or a glob that picks secret files (`.env`) is
+    /// confirmed where `rg` over it would be.
+    Search {
+        /// The input field holding the regular expression searched for;
+        /// `None` for a file-name search (`rg --files`).
+        pattern: Option<&'static str>,
+        /// The input fields that may hold the path, in order (missing: the
+        /// working directory).
+        paths: &'static [&'static str],
+        /// The input fields holding file-name globs that narrow the search.
+        globs: &'static [&'static str],
+        /// The input fields holding ripgrep file types (`--type`).
+        types: &'static [&'static str],
+    },
     /// An HTTP GET (`http_request`) of the URL in the named field.
     Get {
         /// The input field holding the URL.
@@ -87,18 +106,20 @@ pub(super) const CLAUDE_CODE: &[(&str, Target)] = &[
     ),
     (
         "Glob",
-        Target::File {
-            operation: "list",
-            fields: &["path"],
-            here: true,
+        Target::Search {
+            pattern: None,
+            paths: &["path"],
+            globs: &["pattern"],
+            types: &[],
         },
     ),
     (
         "Grep",
-        Target::File {
-            operation: "read",
-            fields: &["path"],
-            here: true,
+        Target::Search {
+            pattern: Some("pattern"),
+            paths: &["path"],
+            globs: &["glob"],
+            types: &["type"],
         },
     ),
     (
@@ -152,26 +173,29 @@ pub(super) const GEMINI_CLI: &[(&str, Target)] = &[
     ),
     (
         "glob",
-        Target::File {
-            operation: "list",
-            fields: &["dir_path", "path"],
-            here: true,
+        Target::Search {
+            pattern: None,
+            paths: &["dir_path", "path"],
+            globs: &["pattern"],
+            types: &[],
         },
     ),
     (
         "search_file_content",
-        Target::File {
-            operation: "read",
-            fields: &["dir_path", "path"],
-            here: true,
+        Target::Search {
+            pattern: Some("pattern"),
+            paths: &["dir_path", "path"],
+            globs: &["include"],
+            types: &[],
         },
     ),
     (
         "grep_search",
-        Target::File {
-            operation: "read",
-            fields: &["dir_path", "path"],
-            here: true,
+        Target::Search {
+            pattern: Some("pattern"),
+            paths: &["dir_path", "path"],
+            globs: &["include"],
+            types: &[],
         },
     ),
     ("google_web_search", Target::Own),
@@ -249,6 +273,18 @@ fn mapped(
             }
             "execute_command"
         }
+        Target::Search {
+            pattern,
+            paths,
+            globs,
+            types,
+        } => {
+            args.insert(
+                String::from("command"),
+                search_command(pattern, paths, globs, types, input, cwd)?,
+            );
+            "execute_command"
+        }
         Target::Get { field } => {
             args.insert(String::from("method"), Value::from("GET"));
             if let Some(url) = input.get(field) {
@@ -278,6 +314,90 @@ fn mapped(
         }
     };
     Ok(called(builtin, args, true))
+}
+
+/// The ripgrep command line a search tool's input amounts to: `rg`
+/// (`--files` for a file-name search), a `--glob=` per glob, a `--type=` per
+/// type, `-e PATTERN`, `--` and the path, every value single-quoted (a home
+/// path keeps its `~` unquoted, so the shell's reading is the tool's). A
+/// value that is not a string, or a `~` path the shell would not read as
+/// the tool does, is no command line: `null`, which the command assessor
+/// refuses (confirm).
+fn search_command(
+    pattern: Option<&str>,
+    paths: &[&str],
+    globs: &[&str],
+    types: &[&str],
+    input: &Map<String, Value>,
+    cwd: Option<&str>,
+) -> Result<Value, Unresolved> {
+    let text = |field: &str| -> Option<Result<&str, ()>> {
+        input.get(field).map(|v| v.as_str().ok_or(()))
+    };
+    let mut line = String::from("rg");
+    if pattern.is_none() {
+        line.push_str(" --files");
+    }
+    for (flag, fields) in [("--glob=", globs), ("--type=", types)] {
+        for field in fields {
+            match text(field) {
+                Some(Ok(value)) => {
+                    line.push(' ');
+                    line.push_str(flag);
+                    line.push_str(&quoted(value));
+                }
+                Some(Err(())) => return Ok(Value::Null),
+                None => {}
+            }
+        }
+    }
+    if let Some(field) = pattern {
+        match text(field) {
+            Some(Ok(value)) => {
+                line.push_str(" -e ");
+                line.push_str(&quoted(value));
+            }
+            // No pattern: the tool refuses it; so does the assessor.
+            _ => return Ok(Value::Null),
+        }
+    }
+    let path = match paths.iter().find_map(|f| text(f)) {
+        Some(Ok(path)) => absolute(path, cwd)?,
+        Some(Err(())) => return Ok(Value::Null),
+        None => working_directory(cwd)?,
+    };
+    let Some(path) = shell_path(&path) else {
+        return Ok(Value::Null);
+    };
+    line.push_str(" -- ");
+    line.push_str(&path);
+    Ok(Value::from(line))
+}
+
+/// `value` as one single-quoted shell word.
+fn quoted(value: &str) -> String {
+    format!("'{}'", value.replace('\'', r"'\''"))
+}
+
+/// A path as a shell word the shell reads as the tool does: quoted, but a
+/// leading `~` or `~user` left bare so the shell expands it as the tool
+/// does; `None` for a `~` prefix that is not a plain user name.
+fn shell_path(path: &str) -> Option<String> {
+    let Some(rest) = path.strip_prefix('~') else {
+        return Some(quoted(path));
+    };
+    let (user, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    if !user
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    {
+        return None;
+    }
+    Some(if tail.is_empty() {
+        format!("~{user}")
+    } else {
+        format!("~{user}{}", quoted(tail))
+    })
 }
 
 /// The configured MCP tool `SERVER__TOOL` names: a tool of kind `mcp` whose

@@ -70,7 +70,23 @@ fn tools_map_onto_the_assessors() {
         json!({"operation": "edit", "path": "/n.ipynb"})
     );
     let glob = claude("Glob", json!({"pattern": "**/*.rs"}), Some("/p/")).unwrap();
-    assert_eq!(glob.args, json!({"operation": "list", "path": "/p/"}));
+    assert_eq!(glob.tool, "execute_command");
+    assert_eq!(
+        glob.args,
+        json!({"command": "rg --files --glob='**/*.rs' -- '/p/'"})
+    );
+    let grep = claude(
+        "Grep",
+        json!({"pattern": "it's", "path": "~/src", "glob": "*.rs", "type": "rust", "-i": true}),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        grep.args,
+        json!({"command": r"rg --glob='*.rs' --type='rust' -e 'it'\''s' -- ~'/src'"})
+    );
+    let odd = claude("Grep", json!({"pattern": "x", "path": "~$(id)/x"}), None).unwrap();
+    assert_eq!(odd.args, json!({"command": null}));
     let fetch = claude(
         "WebFetch",
         json!({"url": "https://example.com/", "prompt": "x"}),
@@ -303,5 +319,83 @@ fn gemini_answers_carry_decision_and_reason() {
         answer.output.find("decision"),
         Some(2),
         "documented field order: decision, reason"
+    );
+}
+
+/// The agents' search tools meet the proofs `rg` and `grep -r` meet: over a
+/// parent of secret locations or with a glob that picks secret files they
+/// are asked, as reading those files is; narrowed to ordinary files in the
+/// project, allowed.
+#[test]
+fn search_tools_meet_the_proofs_of_rg() {
+    let engine = Engine::default();
+    for (tool, input) in [
+        ("Grep", json!({"pattern": "password", "path": "/home/u"})),
+        ("Grep", json!({"pattern": "root", "path": "/etc"})),
+        ("Grep", json!({"pattern": "KEY", "glob": ".env"})),
+        (
+            "Grep",
+            json!({"pattern": "KEY", "glob": "*.rs", "path": "/etc"}),
+        ),
+        ("Grep", json!({"pattern": "x", "path": "~"})),
+        ("Glob", json!({"pattern": ".env", "path": "/home/u"})),
+        ("Glob", json!({"pattern": "**/id_rsa", "path": "/home/u"})),
+    ] {
+        assert_eq!(
+            permission(&engine, &event(tool, input.clone())),
+            "ask",
+            "{tool} {input}"
+        );
+    }
+    for (tool, input) in [
+        ("Grep", json!({"pattern": "TODO", "glob": "*.rs"})),
+        (
+            "Grep",
+            json!({"pattern": "TODO", "type": "rust", "path": "src"}),
+        ),
+        ("Grep", json!({"pattern": "TODO", "path": "src/main.rs"})),
+        ("Glob", json!({"pattern": "*.ts"})),
+    ] {
+        assert_eq!(
+            permission(&engine, &event(tool, input.clone())),
+            "allow",
+            "{tool} {input}"
+        );
+    }
+    let gemini = |tool: &str, input: Value| {
+        let bytes =
+            json!({"session_id": "s", "transcript_path": "/t.json", "cwd": "/home/u/project",
+            "hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": input})
+            .to_string();
+        let answer = engine
+            .hook("gemini-cli", bytes.as_bytes())
+            .expect("known format");
+        let out: Value = serde_json::from_str(&answer.output).expect("JSON");
+        out["decision"].as_str().unwrap_or_default().to_owned()
+    };
+    assert_eq!(
+        gemini(
+            "search_file_content",
+            json!({"pattern": "x", "dir_path": "/home/u"})
+        ),
+        "ask"
+    );
+    assert_eq!(
+        gemini(
+            "search_file_content",
+            json!({"pattern": "x", "include": ".env"})
+        ),
+        "ask"
+    );
+    assert_eq!(
+        gemini("glob", json!({"pattern": ".env", "dir_path": "/etc"})),
+        "ask"
+    );
+    assert_eq!(
+        gemini(
+            "search_file_content",
+            json!({"pattern": "x", "include": "*.ts"})
+        ),
+        "allow"
     );
 }
