@@ -21,6 +21,8 @@
 //! ```
 
 pub mod api;
+/// Runs allowed command lines confined (`toolgate exec` and the command executor).
+pub mod confine;
 /// Layered configuration's shapes (see [`Policy::layer_config`]).
 pub mod config {
     pub use toolgate_shapes::config::{Layer, LayerText, Layered};

@@ -15,6 +15,8 @@ use toolgate::{Action, Decision, Engine, Policy};
 
 #[path = "cli/args.rs"]
 mod args;
+#[path = "cli/exec.rs"]
+mod exec;
 
 use args::{Command, Globals, Parsed};
 
@@ -49,6 +51,26 @@ fn main() -> ExitCode {
         Parsed::Version(globals) => load_policy(&globals)
             .and_then(|policy| Ok(policy.version()?))
             .and_then(|version| print(&format!("toolgate {version}\n"))),
+        // `exec --confine-only` needs no policy; `exec` loads it to decide.
+        Parsed::Run(
+            globals,
+            Command::Exec {
+                config,
+                json,
+                confine_only,
+                writable,
+                line,
+            },
+        ) => exec::exec(
+            &globals,
+            &exec::Exec {
+                config: config.as_deref(),
+                json,
+                confine_only,
+                writable,
+                line: &line,
+            },
+        ),
         Parsed::Run(globals, command) => {
             load_policy(&globals).and_then(|policy| run(&policy, &command))
         }
@@ -332,7 +354,13 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             let mut refused = false;
             for item in gate.pending()? {
                 match item {
-                    Ok(request) => writeln!(out, "{}", serde_json::to_string(&request)?)?,
+                    // Controls and separators escaped: what a person reads
+                    // is what the record holds.
+                    Ok(request) => writeln!(
+                        out,
+                        "{}",
+                        toolgate_shapes::jsonl::escape_controls(&serde_json::to_string(&request)?)
+                    )?,
                     Err(toolgate::GateError::Checkpoint { id, source }) => {
                         refused = true;
                         let error = serde_json::json!({ "id": id, "error": source.to_string() });
@@ -355,7 +383,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                     (Some(grant), _) => writeln!(
                         out,
                         "{{\"id\":{id},\"grant\":{}}}",
-                        serde_json::to_string(grant)?
+                        toolgate_shapes::jsonl::escape_controls(&serde_json::to_string(grant)?)
                     )?,
                     (None, why) => {
                         refused = true;
@@ -369,6 +397,8 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
         Command::McpProxy { .. } | Command::McpPinsList { .. } | Command::McpPinsApprove { .. } => {
             mcp(policy, command, &mut out)
         }
+        // Answered before a policy is loaded (see `main`).
+        Command::Exec { .. } => Ok(exit::USAGE),
         Command::GrantsRevoke {
             dir,
             id,

@@ -53,6 +53,14 @@ Commands:
           allow, ask or deny with the summary as the reason, exit 0; an event
           that cannot be read, or a tool with no mapping, is answered ask. Exit
           2 (the agents block the tool) when no answer can be made
+  exec [--config FILE] [--json] [--confine-only] [--writable] -- COMMAND_LINE
+          Decide a command line as execute_command; if allowed, run it with bash
+          inside the confinement (docs/confinement.md), passing its output and
+          exit status through; confirm and deny exit as assess does and nothing
+          runs. --confine-only runs it confined without deciding, --writable
+          (with it) with an approved command's rights; --json prints one result
+          object. What the confinement stopped goes to standard error (Rust CLI
+          only)
   guidance [--lang en|zh]
           Print the prompt guidance that tells the model how to rate its calls
   audit verify [--key-file FILE] [--head HASH] FILE
@@ -115,7 +123,7 @@ Exit codes:
 const GLOBAL: &[&str] = &["--component", "--no-cache"];
 
 /// The commands whose last operands are any number of arguments.
-const VARIADIC: &[&str] = &["mcp-proxy"];
+const VARIADIC: &[&str] = &["mcp-proxy", "exec"];
 
 /// Every option, and whether it takes a value.
 const OPTIONS: &[(&str, bool)] = &[
@@ -138,6 +146,8 @@ const OPTIONS: &[(&str, bool)] = &[
     ("--name", true),
     ("--augment", false),
     ("--pins", true),
+    ("--confine-only", false),
+    ("--writable", false),
 ];
 
 /// What the arguments ask for.
@@ -242,6 +252,17 @@ pub enum Command {
         /// The server's program and its arguments.
         command: String,
         args: Vec<String>,
+    },
+    /// `exec`.
+    Exec {
+        config: Option<String>,
+        json: bool,
+        /// `--confine-only`: run without deciding.
+        confine_only: bool,
+        /// `--writable`: an approved command's rights.
+        writable: bool,
+        /// The operands after `--`, joined by spaces: the line bash runs.
+        line: String,
     },
     /// `mcp pins list`.
     McpPinsList { pins: Option<String> },
@@ -416,6 +437,12 @@ fn shape(words: &[String]) -> Result<(Shape, usize), UsageError> {
             &[],
         ),
         "mcp" => mcp(),
+        "exec" => single(
+            "exec",
+            &["--config", "--json", "--confine-only", "--writable"],
+            &["COMMAND_LINE"],
+            &[],
+        ),
         other => usage(format!("unknown command '{}'", printable(other))),
     }
 }
@@ -585,6 +612,20 @@ pub fn parse(raw: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageErr
             command: operand(0).unwrap_or_default(),
             args: operands.get(1..).unwrap_or_default().to_vec(),
         },
+        "exec" => {
+            let confine_only = option("--confine-only").is_some();
+            let writable = option("--writable").is_some();
+            if writable && !confine_only {
+                return usage(String::from("'--writable' needs --confine-only"));
+            }
+            Command::Exec {
+                config,
+                json: option("--json").is_some(),
+                confine_only,
+                writable,
+                line: operands.join(" "),
+            }
+        }
         "mcp pins list" => Command::McpPinsList {
             pins: option("--pins").flatten(),
         },
@@ -701,6 +742,28 @@ mod tests {
         assert_eq!(
             error(&["mcp", "pins", "list", "--augment"]),
             "option '--augment' does not apply to 'mcp pins list'"
+        );
+    }
+
+    #[test]
+    fn exec_takes_the_line_after_the_double_dash() {
+        assert!(matches!(
+            parse_strs(&["exec", "--json", "--", "ls", "-la", "--json"]),
+            Ok(Parsed::Run(_, Command::Exec { ref line, json: true, confine_only: false, .. }))
+                if line == "ls -la --json"
+        ));
+        assert!(matches!(
+            parse_strs(&["exec", "--confine-only", "--writable", "--", "make"]),
+            Ok(Parsed::Run(_, Command::Exec { confine_only: true, writable: true, .. }))
+        ));
+        assert_eq!(error(&["exec"]), "'exec' needs COMMAND_LINE");
+        assert_eq!(
+            error(&["exec", "--writable", "--", "make"]),
+            "'--writable' needs --confine-only"
+        );
+        assert_eq!(
+            error(&["exec", "--format", "x", "--", "ls"]),
+            "option '--format' does not apply to 'exec'"
         );
     }
 
