@@ -354,13 +354,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             let mut refused = false;
             for item in gate.pending()? {
                 match item {
-                    // Controls and separators escaped: what a person reads
-                    // is what the record holds.
-                    Ok(request) => writeln!(
-                        out,
-                        "{}",
-                        toolgate_shapes::jsonl::escape_controls(&serde_json::to_string(&request)?)
-                    )?,
+                    Ok(request) => writeln!(out, "{}", serde_json::to_string(&request)?)?,
                     Err(toolgate::GateError::Checkpoint { id, source }) => {
                         refused = true;
                         let error = serde_json::json!({ "id": id, "error": source.to_string() });
@@ -383,7 +377,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                     (Some(grant), _) => writeln!(
                         out,
                         "{{\"id\":{id},\"grant\":{}}}",
-                        toolgate_shapes::jsonl::escape_controls(&serde_json::to_string(grant)?)
+                        serde_json::to_string(grant)?
                     )?,
                     (None, why) => {
                         refused = true;
