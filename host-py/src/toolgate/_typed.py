@@ -163,7 +163,42 @@ def lowerer(ty: Any) -> Lower:
     """A function writing a Python value of type `ty` into a C value."""
     if isinstance(ty, wt.ListType) and isinstance(ty.element, wt.U8):
         return _lower_bytes
+    if isinstance(ty, wt.ListType):
+        return _lower_sequence(lowerer(ty.element), ffi.wasmtime_component_vallist_t, ffi.wasmtime_component_vallist_new_uninit,
+                               ffi.wasmtime_component_vallist_delete, ffi.WASMTIME_COMPONENT_LIST, "list", None)
+    if isinstance(ty, wt.TupleType):
+        elements = [lowerer(e) for e in ty.elements]
+        return _lower_sequence(None, ffi.wasmtime_component_valtuple_t, ffi.wasmtime_component_valtuple_new_uninit,
+                               ffi.wasmtime_component_valtuple_delete, ffi.WASMTIME_COMPONENT_TUPLE, "tuple", elements)
     return ty.convert_to_c
+
+
+def _lower_sequence(element: Any, make: Any, new_uninit: Any, delete: Any, kind: Any, field: str, elements: Any) -> Lower:
+    """A list (every item by `element`) or a tuple (item i by `elements[i]`),
+    its element lowerings read once; cleaned up as wasmtime cleans up when an
+    item cannot be lowered."""
+
+    def lower(store: Any, value: Any, ptr: Any) -> None:
+        items = list(value)
+        if elements is not None and len(items) != len(elements):
+            raise TypeError(f"a tuple of {len(elements)} items, not {len(items)}")
+        raw = make()
+        new_uninit(raw, len(items))
+        done = 0
+        try:
+            for i, item in enumerate(items):
+                (element if elements is None else elements[i])(store, item, ctypes.pointer(raw.data[i]))
+                done += 1
+        except BaseException:
+            for j in range(done, len(items)):
+                raw.data[j].kind = _BOOL
+                raw.data[j].of.boolean = False
+            delete(byref(raw))
+            raise
+        ptr.contents.kind = kind
+        setattr(ptr.contents.of, field, raw)
+
+    return lower
 
 
 class TypedFunc:
