@@ -6,6 +6,8 @@
 // test/cli.test.js runs both CLIs over a table of argument lists and inputs.
 
 import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
 
@@ -35,6 +37,14 @@ Commands:
           allow, ask or deny with the summary as the reason, exit 0; an event
           that cannot be read, or a tool with no mapping, is answered ask. Exit
           2 (the agents block the tool) when no answer can be made
+  exec [--config FILE] [--json] [--confine-only] [--writable] -- COMMAND_LINE
+          Decide a command line as execute_command; if allowed, run it with bash
+          inside the confinement (docs/confinement.md), passing its output and
+          exit status through; confirm and deny exit as assess does and nothing
+          runs. --confine-only runs it confined without deciding, --writable
+          (with it) with an approved command's rights; --json prints one result
+          object. What the confinement stopped goes to standard error (Rust CLI
+          only)
   guidance [--lang en|zh]
           Print the prompt guidance that tells the model how to rate its calls
   audit verify [--key-file FILE] [--head HASH] FILE
@@ -119,6 +129,8 @@ const OPTIONS = new Map([
   ['--name', true],
   ['--augment', false],
   ['--pins', true],
+  ['--confine-only', false],
+  ['--writable', false],
 ]);
 
 /** Each command: its options, required and optional operands. */
@@ -138,6 +150,8 @@ const SHAPES = {
   // `mcp-proxy`'s operands after COMMAND are the server's arguments (`rest`).
   'mcp-proxy': { options: ['--config', '--name', '--augment', '--audit', '--pins'], required: ['COMMAND'], optional: [], rest: true },
   'mcp pins list': { options: ['--pins'], required: [], optional: [] },
+  // `exec`'s operands after `--` are the command line's words (`rest`).
+  exec: { options: ['--config', '--json', '--confine-only', '--writable'], required: ['COMMAND_LINE'], optional: [], rest: true },
   'mcp pins approve': { options: ['--pins'], required: ['SERVER', 'TOOL'], optional: [] },
 };
 
@@ -246,6 +260,9 @@ function parseArgs(argv) {
   if ((command === 'grants list' || command === 'grants revoke') && !given.has('--key-file')) {
     // Stored grants are always signed: no key, no grants.
     throw new UsageError(`'${command}' needs --key-file FILE`);
+  }
+  if (command === 'exec' && given.has('--writable') && !given.has('--confine-only')) {
+    throw new UsageError("'--writable' needs --confine-only");
   }
   if (given.has('--audit-key-file') && !given.has('--audit')) {
     throw new UsageError("'--audit-key-file' needs --audit FILE");
@@ -537,6 +554,22 @@ async function load(globals) {
   return loadPolicy(source);
 }
 
+/**
+ * `exec`: the Rust binary named by TOOLGATE_BIN runs it (the confinement
+ * is built there); without one, a clear error and nothing runs.
+ */
+function execThroughRust(argv) {
+  const bin = process.env.TOOLGATE_BIN;
+  if (!bin) {
+    throw new ToolgateError(
+      "'exec' runs commands confined, which only the Rust CLI does: install the Rust toolgate binary and set TOOLGATE_BIN to its path",
+    );
+  }
+  const r = spawnSync(bin, argv, { stdio: 'inherit' });
+  if (r.error) throw new ToolgateError(`'exec': cannot run TOOLGATE_BIN (${bin}): ${r.error.message}`);
+  return r.status ?? 128 + (osConstants.signals[r.signal] ?? 0);
+}
+
 async function run(argv) {
   let opts;
   try {
@@ -551,6 +584,11 @@ async function run(argv) {
   if (opts.help) {
     await write(HELP);
     return EXIT.OK;
+  }
+  if (opts.command === 'exec') {
+    // The confinement is the Rust binary's (bubblewrap, seccomp, cgroups):
+    // run it when TOOLGATE_BIN names it, never anything unconfined here.
+    return execThroughRust(argv);
   }
   const policy = await load(opts.globals);
   if (opts.version) {

@@ -22,3 +22,22 @@ export class JsonlSink implements AuditSink {
   gap(): Promise<string | null>;
   appendSealed(seal: (previous: string | null) => string): Promise<string>;
 }
+
+/** The context a confining executor gives the policy with each call it will run. */
+export const CONFINED_CONTEXT: string;
+
+/** The rights a decision grants a command run by {@link commandExecutor}. */
+export function rightsFor(decision: { source: string }, approved?: boolean): 'read' | 'write';
+
+/**
+ * A command executor for the gate: runs the call's `command` confined by the
+ * Rust `toolgate exec --confine-only --json`, found at `bin` or TOOLGATE_BIN;
+ * throws (nothing runs) when there is none. Resolves to the JSON text
+ * `{"exit_code", "stdout", "stderr", "stopped"}`.
+ */
+export function commandExecutor(options?: {
+  bin?: string;
+  config?: string;
+  rights?: 'read' | 'write';
+  cwd?: string;
+}): (args: string | { command: string | string[] }) => Promise<string>;

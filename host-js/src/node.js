@@ -5,6 +5,7 @@
 
 import { link, mkdir, readdir, readFile, readlink, rename, rm, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { GateError } from './gate.js';
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -381,4 +382,68 @@ export class JsonlSink {
     await this.#repair();
     return this.#gap;
   }
+}
+
+/** The context a confining executor gives the policy with each call it will run. */
+export const CONFINED_CONTEXT = '{"confined":true}';
+
+/**
+ * The rights a decision grants a command: `write` (the working tree, /tmp
+ * and the home writable) for an approval by a person, a rule or a
+ * configured auto-approval; `read` (the tree read-only) for everything
+ * else, a proven read included.
+ */
+export function rightsFor(decision, approved = false) {
+  return approved || decision.source === 'rule' || decision.source === 'config' ? 'write' : 'read';
+}
+
+/**
+ * A command executor for the gate (`gate.run(call, executor)`): runs the
+ * call's `command` confined by the Rust binary, `toolgate exec
+ * --confine-only --json` (Node has no confinement of its own), found at
+ * `bin`, else at TOOLGATE_BIN. Without it the executor throws and nothing
+ * runs. Resolves to the JSON text `{"exit_code", "stdout", "stderr",
+ * "stopped"}`. Calls it runs should be decided with CONFINED_CONTEXT.
+ *
+ * @param {{bin?: string, config?: string, rights?: 'read' | 'write', cwd?: string}} [options]
+ *   `config`: the configuration file (its `egress` and `exec` settings apply)
+ */
+export function commandExecutor({ bin = process.env.TOOLGATE_BIN, config, rights = 'read', cwd } = {}) {
+  return async (args) => {
+    if (!bin) {
+      throw new Error(
+        'the command executor runs commands confined by the Rust toolgate binary: install it and set TOOLGATE_BIN (or the bin option) to its path',
+      );
+    }
+    const parsed = typeof args === 'string' ? JSON.parse(args) : args;
+    const command = Array.isArray(parsed?.command)
+      ? parsed.command.map((w) => `'${String(w).replaceAll("'", "'\\''")}'`).join(' ')
+      : parsed?.command;
+    if (typeof command !== 'string') throw new Error('the arguments have no `command` string');
+    const argv = ['exec', '--confine-only', '--json'];
+    if (rights === 'write') argv.push('--writable');
+    if (config) argv.push('--config', config);
+    argv.push('--', command);
+    const { code, stdout, stderr } = await new Promise((resolve, reject) => {
+      const child = spawn(bin, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = [];
+      const err = [];
+      child.stdout.on('data', (b) => out.push(b));
+      child.stderr.on('data', (b) => err.push(b));
+      child.on('error', (e) => reject(new Error(`cannot run the toolgate binary ${bin}: ${e.message}`)));
+      child.on('close', (status) => resolve({ code: status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    });
+    let result;
+    try {
+      result = JSON.parse(stdout);
+    } catch {
+      throw new Error(`toolgate exec did not run the command (exit ${code}): ${stderr.trim()}`);
+    }
+    return JSON.stringify({
+      exit_code: result.exit_code,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      stopped: result.confinement?.stopped ?? [],
+    });
+  };
 }

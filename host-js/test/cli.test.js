@@ -287,6 +287,9 @@ const PARITY = [
   ['mcp-proxy without COMMAND', ['mcp-proxy', '--augment', '--'], '', 2],
   ['mcp-proxy with an option of another command', ['mcp-proxy', '--json', '--', 'node'], '', 2],
   ['mcp-proxy --name without a value', ['mcp-proxy', '--name'], '', 2],
+  ['exec without COMMAND_LINE', ['exec', '--json', '--'], '', 2],
+  ['exec --writable without --confine-only', ['exec', '--writable', '--', 'make'], '', 2],
+  ['exec with an option of another command', ['exec', '--format', 'x', '--', 'ls'], '', 2],
   ['mcp without a subcommand', ['mcp'], '', 2],
   ['mcp with an unknown subcommand', ['mcp', 'tools'], '', 2],
   ['mcp pins without a subcommand', ['mcp', 'pins'], '', 2],
@@ -400,6 +403,22 @@ test('the MCP gateway commands are refused by the JavaScript CLI as the Rust-onl
     assert.equal(r.stderr, `toolgate: error: '${name}' is in the Rust CLI only\n`);
     assert.equal(r.status, 1);
   }
+});
+
+test('exec: the JavaScript CLI runs nothing itself; it names the Rust binary, or runs the one TOOLGATE_BIN names', () => {
+  const env = { ...process.env };
+  delete env.TOOLGATE_BIN;
+  const refused = spawnSync(process.execPath, [jsCli, 'exec', '--', 'ls'], { input: '', encoding: 'utf8', cwd: root, env });
+  assert.equal(refused.stdout, '');
+  assert.match(refused.stderr, /^toolgate: error: 'exec' runs commands confined, which only the Rust CLI does: install the Rust toolgate binary and set TOOLGATE_BIN to its path\n$/);
+  assert.equal(refused.status, 1);
+  // A line to confirm: decided by the Rust binary, nothing runs, exit 10 in both.
+  const args = ['exec', '--json', '--', 'rm -rf /'];
+  const rs = spawnSync(rustCli, args, { input: '', encoding: 'utf8', cwd: root });
+  const js = spawnSync(process.execPath, [jsCli, ...args], { input: '', encoding: 'utf8', cwd: root, env: { ...env, TOOLGATE_BIN: rustCli } });
+  assert.equal(rs.status, 10, rs.stderr);
+  assert.equal(JSON.parse(rs.stdout).action, 'confirm');
+  assert.deepEqual([js.status, js.stdout, js.stderr], [rs.status, rs.stdout, rs.stderr]);
 });
 
 test('import-openapi: the JavaScript CLI imports the Petstore exactly as the Rust CLI, summary and notes included', () => {
