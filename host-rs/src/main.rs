@@ -354,7 +354,13 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             let mut refused = false;
             for item in gate.pending()? {
                 match item {
-                    Ok(request) => writeln!(out, "{}", serde_json::to_string(&request)?)?,
+                    // Controls and separators escaped: what a person reads
+                    // is what the record holds.
+                    Ok(request) => writeln!(
+                        out,
+                        "{}",
+                        toolgate_shapes::jsonl::escape_controls(&serde_json::to_string(&request)?)
+                    )?,
                     Err(toolgate::GateError::Checkpoint { id, source }) => {
                         refused = true;
                         let error = serde_json::json!({ "id": id, "error": source.to_string() });
@@ -377,7 +383,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                     (Some(grant), _) => writeln!(
                         out,
                         "{{\"id\":{id},\"grant\":{}}}",
-                        serde_json::to_string(grant)?
+                        toolgate_shapes::jsonl::escape_controls(&serde_json::to_string(grant)?)
                     )?,
                     (None, why) => {
                         refused = true;

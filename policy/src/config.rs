@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub mod layers;
 mod locate;
+mod names;
 pub mod workflow;
 
 /// How far a model's own `risk_level: "low"` is trusted.
@@ -63,6 +64,10 @@ pub struct Config {
     /// Rules people write: allow, ask or deny what they match (see
     /// [`crate::rules`]).
     pub rules: Vec<crate::rules::Rule>,
+    /// What a managed layer keeps lower layers from loosening (see
+    /// [`layers`]); read by the merge, refused in other layers, nothing in a
+    /// configuration of its own.
+    pub locks: Locks,
     /// How calls no rule decides are treated: `default`, `read-only`,
     /// `accept-edits` or `allowlist` (see [`Mode`]).
     pub mode: Mode,
@@ -106,6 +111,20 @@ pub enum Unconfined {
     /// than it grants, the command runs on the machine itself. Unsafe: a
     /// wrong "read-only" then has its real effect.
     Allow,
+}
+
+/// What lower layers may not loosen under a managed layer (see [`layers`]).
+/// Whatever the managed layer denies or confirms is locked without these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Locks {
+    /// Lower layers' `auto_approved_tools` are dropped.
+    pub auto_approved_tools: bool,
+    /// Lower layers' allow rules are dropped.
+    pub allow_rules: bool,
+    /// Lower layers' `mode`, `strict`, `model_trust`, `medium_risk`,
+    /// `egress` and `registry_level2` are ignored.
+    pub modes: bool,
 }
 
 /// One setting for how calls that no rule decides are treated.
@@ -324,6 +343,7 @@ pub const DEFAULT_MAX_ARGS_BYTES: usize = 1024 * 1024;
 impl Default for Config {
     fn default() -> Self {
         Config {
+            locks: Locks::default(),
             strict: false,
             model_trust: ModelTrust::default(),
             medium_risk: MediumRisk::default(),
@@ -361,6 +381,15 @@ pub enum ConfigError {
         path: String,
         /// What is wrong with it.
         message: String,
+    },
+    /// Two spellings of one tool name ([`crate::toolname::fold`]) in the
+    /// lists a call's name meets.
+    #[error("`{first}` and `{second}` are one tool name in different spellings (case, width or invisible characters); write it once")]
+    SameName {
+        /// The first spelling.
+        first: String,
+        /// The second.
+        second: String,
     },
     /// A tool is both denied and auto-approved.
     #[error("tool `{tool}` is in both `denied_tools` and `auto_approved_tools`")]
@@ -441,7 +470,7 @@ impl Config {
             });
         }
         let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ConfigError::Invalid {
+            names::json_value(text).map_err(|e| ConfigError::Invalid {
                 path: String::from("."),
                 message: e.to_string(),
             })?;
@@ -493,7 +522,7 @@ impl Config {
             return Ok(serde_json::Value::Object(serde_json::Map::new()));
         }
         let value: serde_json::Value = if trimmed.starts_with('{') {
-            serde_json::from_str(text).map_err(|e| ConfigError::Invalid {
+            names::json_value(text).map_err(|e| ConfigError::Invalid {
                 path: String::from("."),
                 message: e.to_string(),
             })?
@@ -520,6 +549,7 @@ impl Config {
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
+        names::check_names(self)?;
         if let Some(tool) = self
             .denied_tools
             .intersection(&self.auto_approved_tools)

@@ -471,7 +471,10 @@ impl Engine {
                 .first()
                 .map_or_else(String::new, |f| f.message.clone())
         };
-        let denied = config.denied_tools.contains(tool)
+        // Names meet lists in one normal form (case, width, invisible
+        // characters: [`crate::toolname::fold`]).
+        let named = |name: &String| crate::toolname::same(name, tool);
+        let denied = config.denied_tools.iter().any(named)
             || crate::toolname::lookalike(tool, config.denied_tools.iter().map(String::as_str))
                 .is_some();
         if denied {
@@ -550,7 +553,11 @@ impl Engine {
                 format!("rule `{name}` could not be checked against what the call holds"),
             );
         }
-        if config.tools.get(tool).is_some_and(|t| t.always_confirm) {
+        if config
+            .tools
+            .iter()
+            .any(|(name, t)| t.always_confirm && named(name))
+        {
             return said(
                 Action::Confirm,
                 Source::Rule,
@@ -566,7 +573,7 @@ impl Engine {
                 format!("allowed by rule `{names}`"),
             );
         }
-        if config.auto_approved_tools.contains(tool) {
+        if config.auto_approved_tools.iter().any(named) {
             let message = "the tool is auto-approved by configuration";
             return (
                 Action::Allow,

@@ -13,6 +13,7 @@ pub mod decision;
 pub mod gate;
 pub mod grants;
 pub mod hooks;
+pub mod jsonl;
 pub mod records;
 pub mod rules;
 

@@ -16,10 +16,22 @@
 //!   each top-level setting (`strict`, `mode`, `egress`, …), each tool's
 //!   settings under `tools` and each server's under `mcp_servers`.
 //!
+//! - **A managed layer locks what it denies or confirms**: a tool it denies
+//!   or confirms as a whole (`denied_tools`, `always_confirm`, a deny or ask
+//!   rule without a matcher) is dropped from lower layers'
+//!   `auto_approved_tools`, and lower allow rules that could name it are
+//!   dropped. With `locks` it locks more: `auto_approved_tools: true` drops
+//!   every lower auto-approval, `allow_rules: true` every lower allow rule,
+//!   `modes: true` ignores lower layers' `mode`, `strict`, `model_trust`,
+//!   `medium_risk`, `egress` and `registry_level2`. Only a managed layer may
+//!   hold `locks`. Names are compared in one normal form
+//!   ([`crate::toolname::fold`]).
+//!
 //! Each layer is first read on its own (JSON or TOML, seed 004's shape
 //! included), so an error names the layer it is in.
 
-use super::{Config, ConfigError};
+use super::{Config, ConfigError, Locks};
+use crate::rules::{name_glob, name_of_literal, Effect, Rule};
 use serde_json::{Map, Value};
 
 pub use toolgate_shapes::config::{Layer, LayerText, Layered};
@@ -37,6 +49,83 @@ const SCALARS: &[(&str, &str)] = &[
     ("approval_timeout_ms", "null"),
 ];
 
+/// The settings `locks.modes` keeps lower layers from setting.
+const MODES: &[&str] = &[
+    "strict",
+    "mode",
+    "model_trust",
+    "medium_risk",
+    "egress",
+    "registry_level2",
+];
+
+/// What the managed layers deny or confirm as a whole, and lock.
+#[derive(Default)]
+struct Held {
+    locks: Locks,
+    /// Tool names denied or always confirmed.
+    names: Vec<String>,
+    /// Tool patterns of deny and ask rules without a matcher.
+    patterns: Vec<String>,
+}
+
+impl Held {
+    /// Whether a lower layer's auto-approval of `name` is dropped.
+    fn auto_approval(&self, name: &str) -> bool {
+        self.locks.auto_approved_tools
+            || self.names.iter().any(|n| crate::toolname::same(n, name))
+            || self.patterns.iter().any(|p| name_glob(p, name))
+    }
+
+    /// Whether a lower layer's allow rule is dropped: every one under
+    /// `allow_rules`, else one that could name a tool held whole (a
+    /// pattern or a kind-wide rule against anything held).
+    fn allow_rule(&self, rule: &Rule) -> bool {
+        if rule.effect != Effect::Allow {
+            return false;
+        }
+        if self.locks.allow_rules {
+            return true;
+        }
+        if self.names.is_empty() && self.patterns.is_empty() {
+            return false;
+        }
+        match rule.tool.as_deref().and_then(name_of_literal) {
+            Some(name) => {
+                self.names.iter().any(|n| crate::toolname::same(n, &name))
+                    || self.patterns.iter().any(|p| name_glob(p, &name))
+            }
+            None => true,
+        }
+    }
+}
+
+/// What the managed layers hold.
+fn held(ranked: &[(Layer, Map<String, Value>, Config)]) -> Held {
+    let mut out = Held::default();
+    for (_, _, config) in ranked.iter().filter(|(l, _, _)| *l == Layer::Managed) {
+        out.locks.auto_approved_tools |= config.locks.auto_approved_tools;
+        out.locks.allow_rules |= config.locks.allow_rules;
+        out.locks.modes |= config.locks.modes;
+        out.names.extend(config.denied_tools.iter().cloned());
+        out.names.extend(
+            config
+                .tools
+                .iter()
+                .filter(|(_, t)| t.always_confirm)
+                .map(|(n, _)| n.clone()),
+        );
+        out.patterns.extend(
+            config
+                .rules
+                .iter()
+                .filter(|r| r.effect != Effect::Allow && crate::rules::matcher_kind(r).is_none())
+                .filter_map(|r| r.tool.clone()),
+        );
+    }
+    out
+}
+
 /// Settings merged by name: the highest layer's entry for each name wins.
 const MAPS: &[&str] = &["tools", "mcp_servers"];
 
@@ -50,12 +139,12 @@ fn invalid(layer: Layer, e: &ConfigError) -> ConfigError {
 /// Merges `layers` (in any order; two of one rank are read in the order
 /// given, the first ranking higher).
 pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
-    let mut ranked: Vec<(Layer, Map<String, Value>)> = Vec::new();
+    let mut ranked: Vec<(Layer, Map<String, Value>, Config)> = Vec::new();
     for layer in layers {
         // Each layer must be a valid configuration on its own. Checked on the
         // text (not the value read next) so a JSON error keeps its line and
         // column in the author's file; layers are read once per engine.
-        Config::from_text(&layer.config).map_err(|e| invalid(layer.layer, &e))?;
+        let config = Config::from_text(&layer.config).map_err(|e| invalid(layer.layer, &e))?;
         let value = Config::value_of_text(&layer.config).map_err(|e| invalid(layer.layer, &e))?;
         let Value::Object(map) = value else {
             return Err(invalid(
@@ -66,14 +155,32 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
                 },
             ));
         };
-        ranked.push((layer.layer, map));
+        if layer.layer != Layer::Managed && map.contains_key("locks") {
+            return Err(invalid(
+                layer.layer,
+                &ConfigError::Invalid {
+                    path: String::from("locks"),
+                    message: String::from("only the managed layer locks settings"),
+                },
+            ));
+        }
+        ranked.push((layer.layer, map, config));
     }
-    ranked.sort_by_key(|(layer, _)| *layer);
+    ranked.sort_by_key(|(layer, _, _)| *layer);
+    let held = held(&ranked);
+    // Lower layers under `locks.modes` set none of the modes.
+    let sets = |layer: Layer, key: &str| {
+        layer == Layer::Managed || !held.locks.modes || !MODES.contains(&key)
+    };
 
     let mut merged = Map::new();
     let mut explain = Vec::new();
     for (key, default) in SCALARS {
-        match ranked.iter().find_map(|(l, m)| m.get(*key).map(|v| (l, v))) {
+        match ranked
+            .iter()
+            .filter(|(l, _, _)| sets(*l, key))
+            .find_map(|(l, m, _)| m.get(*key).map(|v| (l, v)))
+        {
             Some((layer, value)) => {
                 merged.insert((*key).to_owned(), value.clone());
                 explain.push(format!("{key} = {value}  ({})", layer.as_str()));
@@ -84,7 +191,7 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
     let names = |key: &str| -> Vec<(Layer, String)> {
         ranked
             .iter()
-            .flat_map(|(l, m)| {
+            .flat_map(|(l, m, _)| {
                 m.get(key)
                     .and_then(Value::as_array)
                     .into_iter()
@@ -96,7 +203,7 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
     };
     let mut denied: Vec<(Layer, String)> = Vec::new();
     for (layer, name) in names("denied_tools") {
-        if !denied.iter().any(|(_, n)| *n == name) {
+        if !denied.iter().any(|(_, n)| crate::toolname::same(n, &name)) {
             explain.push(format!(
                 "denied_tools += {}  ({})",
                 Value::String(name.clone()),
@@ -107,12 +214,18 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
     }
     let mut approved: Vec<String> = Vec::new();
     for (layer, name) in names("auto_approved_tools") {
-        if let Some((by, _)) = denied.iter().find(|(_, n)| *n == name) {
+        if let Some((by, _)) = denied.iter().find(|(_, n)| crate::toolname::same(n, &name)) {
             explain.push(format!(
                 "auto_approved_tools -= {}  ({}; denied by {})",
                 Value::String(name.clone()),
                 layer.as_str(),
                 by.as_str()
+            ));
+        } else if layer != Layer::Managed && held.auto_approval(&name) {
+            explain.push(format!(
+                "auto_approved_tools -= {}  ({}; locked by managed)",
+                Value::String(name.clone()),
+                layer.as_str(),
             ));
         } else if !approved.contains(&name) {
             explain.push(format!(
@@ -134,13 +247,21 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
         merged.insert(String::from("auto_approved_tools"), list(approved));
     }
     let mut rules = Vec::new();
-    for (layer, map) in &ranked {
-        for rule in map
+    for (layer, map, config) in &ranked {
+        for (rule, read) in map
             .get("rules")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
+            .zip(&config.rules)
         {
+            if *layer != Layer::Managed && held.allow_rule(read) {
+                explain.push(format!(
+                    "rules -= {rule}  ({}; locked by managed)",
+                    layer.as_str()
+                ));
+                continue;
+            }
             explain.push(format!(
                 "rules[{}] = {rule}  ({})",
                 rules.len(),
@@ -154,7 +275,7 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
     }
     for key in MAPS {
         let mut entries = Map::new();
-        for (layer, map) in &ranked {
+        for (layer, map, _) in &ranked {
             for (name, entry) in map
                 .get(*key)
                 .and_then(Value::as_object)
@@ -243,6 +364,92 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("rules[1] = {\"effect\":\"allow\""), "{text}");
+    }
+
+    #[test]
+    fn a_managed_layer_locks_what_it_denies_or_confirms_and_what_it_locks() {
+        use crate::engine::Engine;
+        let managed = layer(
+            Layer::Managed,
+            r#"{"tools": {"execute_sql": {"always_confirm": true}}, "denied_tools": ["drop_database"],
+                "rules": [{"effect": "ask", "tool": "send_*"}]}"#,
+        );
+        let user = layer(
+            Layer::User,
+            r#"{"auto_approved_tools": ["Execute_SQL", "send_email", "search_docs"],
+                "rules": [{"effect": "allow", "tool": "DROP_DATABASE"}, {"effect": "allow", "tool": "*"},
+                          {"effect": "allow", "tool": "execute_command", "command": ["npm", "test"]}]}"#,
+        );
+        let out = layered(&[managed.clone(), user.clone()]).unwrap();
+        let config = Config::from_json(&out.config).unwrap();
+        assert!(config.auto_approved_tools.contains("search_docs"));
+        assert!(!config.auto_approved_tools.contains("Execute_SQL"));
+        assert!(!config.auto_approved_tools.contains("send_email"));
+        assert_eq!(config.rules.len(), 2, "{:?}", config.rules);
+        let text = out.explain.join("\n");
+        assert!(
+            text.contains("auto_approved_tools -= \"Execute_SQL\"  (user; locked by managed)"),
+            "{text}"
+        );
+        let engine = Engine::new(config);
+        let low = r#"{"sql": "SELECT 1", "risk_level": "low"}"#;
+        assert_eq!(
+            engine.assess("Execute_SQL", low).action,
+            crate::Action::Confirm
+        );
+        assert_eq!(
+            engine.assess("Drop_Database", "{}").action,
+            crate::Action::Deny
+        );
+        assert_eq!(
+            engine
+                .assess("execute_command", r#"{"command": "npm test"}"#)
+                .action,
+            crate::Action::Allow
+        );
+
+        // Without a lock, a lower layer loosens what the managed one left open.
+        let open = layer(Layer::Managed, r#"{"strict": false}"#);
+        let loose = layer(
+            Layer::User,
+            r#"{"mode": "accept-edits", "auto_approved_tools": ["execute_command"], "rules": [{"effect": "allow", "tool": "*"}]}"#,
+        );
+        let config = Config::from_json(&layered(&[open, loose.clone()]).unwrap().config).unwrap();
+        assert!(config.auto_approved_tools.contains("execute_command"));
+        // With one, it does not.
+        let locked = layer(
+            Layer::Managed,
+            "[locks]\nauto_approved_tools = true\nallow_rules = true\nmodes = true\n",
+        );
+        let out = layered(&[locked, loose]).unwrap();
+        let config = Config::from_json(&out.config).unwrap();
+        assert!(config.auto_approved_tools.is_empty());
+        assert!(config.rules.is_empty());
+        assert_eq!(config.mode, crate::config::Mode::Default);
+        let engine = Engine::new(config);
+        assert_ne!(
+            engine
+                .assess(
+                    "execute_command",
+                    r#"{"command": "rm -rf /", "risk_level": "low"}"#
+                )
+                .action,
+            crate::Action::Allow
+        );
+        // Only the managed layer locks.
+        let err = layered(&[layer(Layer::Project, r#"{"locks": {"modes": true}}"#)]).unwrap_err();
+        assert!(err.to_string().contains("only the managed layer"), "{err}");
+        // Two spellings of one name across layers are refused.
+        let err = layered(&[
+            managed,
+            layer(
+                Layer::Project,
+                r#"{"tools": {"Execute_SQL": {"kind": "sql"}}}"#,
+            ),
+        ])
+        .unwrap_err();
+        assert!(err.to_string().contains("one tool name"), "{err}");
+        let _ = user;
     }
 
     #[test]

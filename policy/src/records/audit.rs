@@ -93,8 +93,13 @@ fn read_keyed_line(line: &str, key: Option<&[u8]>) -> Result<(u64, String, Strin
     };
     let body: Body = serde_path_to_error::deserialize(serde_json::Value::Object(value))
         .map_err(|e| format!("`{}`: {}", e.path(), e.inner()))?;
-    let canonical = serde_json::to_string(&body).map_err(|e| e.to_string())?;
-    if !mac::same(&hash, &keyed_hash_of(&canonical, key)) {
+    let raw = serde_json::to_string(&body).map_err(|e| e.to_string())?;
+    let canonical = toolgate_shapes::jsonl::escape_controls(&raw);
+    // A line sealed before controls were escaped was hashed as it was
+    // written then: raw.
+    if !mac::same(&hash, &keyed_hash_of(&canonical, key))
+        && (canonical == raw || !mac::same(&hash, &keyed_hash_of(&raw, key)))
+    {
         return Err(String::from(
             "the hash does not match the record: it was changed",
         ));
@@ -134,7 +139,10 @@ fn seal(entry: &str, previous: Option<&str>, key: Option<&[u8]>) -> Result<Strin
             (seq.saturating_add(1), hash)
         }
     };
+    // Controls and line separators are written as escapes: a line of the
+    // log is one record for every reader and prints as it is.
     let body = serde_json::to_string(&Body { seq, entry, prev })
+        .map(|text| toolgate_shapes::jsonl::escape_controls(&text))
         .map_err(|e| AuditError::Invalid(e.to_string()))?;
     Ok(with_hash(&body, &keyed_hash_of(&body, key)))
 }
@@ -205,6 +213,16 @@ pub fn printable(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_are_escaped_in_the_sealed_line_and_it_verifies() {
+        let text = entry("x").replace("\"tool\":\"x\"", "\"tool\":\"a\u{9b}b\u{85}c\u{2028}d\"");
+        assert!(text.contains('\u{9b}'), "{text}");
+        let line = seal_audit(&text, None).unwrap_or_default();
+        assert!(line.contains(r"a\u009bb\u0085c\u2028d"), "{line}");
+        assert!(!line.chars().any(toolgate_shapes::jsonl::hidden), "{line}");
+        assert_eq!(verify_audit(&line).map(|s| s.records), Ok(1));
+    }
 
     #[test]
     fn a_keyed_chain_cannot_be_recomputed_without_the_key() {
