@@ -806,16 +806,21 @@ pub const ROWS: &[Row] = &[
         "yarn",
         Word("dlx"),
         RunsCode,
-        "yarn dlx fetches and runs a package",
+        "yarn documentation: dlx fetches and runs a package",
     ),
-    row("pnpm", Word("exec"), RunsCode, "pnpm exec"),
+    row("pnpm", Word("exec"), RunsCode, "pnpm documentation: exec"),
     row(
         "pnpm",
         Word("dlx"),
         RunsCode,
-        "pnpm dlx fetches and runs a package",
+        "pnpm documentation: dlx fetches and runs a package",
     ),
-    row("pnpm", Word("run"), RunsCode, "pnpm run (scripts)"),
+    row(
+        "pnpm",
+        Word("run"),
+        RunsCode,
+        "pnpm documentation: run (scripts)",
+    ),
     row(
         "composer",
         Word("run-script"),
@@ -828,7 +833,12 @@ pub const ROWS: &[Row] = &[
         RunsCode,
         "GTFOBins composer: shell",
     ),
-    row("composer", Word("exec"), RunsCode, "composer exec"),
+    row(
+        "composer",
+        Word("exec"),
+        RunsCode,
+        "Composer documentation: exec",
+    ),
     row(
         "pipx",
         Word("run"),
@@ -1846,7 +1856,7 @@ pub const ROWS: &[Row] = &[
         "7z",
         Contains("-sdel"),
         Overwrites,
-        "7z -sdel deletes files after compression",
+        "7z(1) -sdel deletes files after compression",
     ),
     row(
         "sed",
@@ -1990,13 +2000,13 @@ pub const ROWS: &[Row] = &[
         "python",
         NoOperand,
         RunsCode,
-        "an interactive interpreter reads commands",
+        "python(1): with no script it reads commands from its input",
     ),
     row(
         "python3",
         NoOperand,
         RunsCode,
-        "an interactive interpreter reads commands",
+        "python(1): with no script it reads commands from its input",
     ),
     row(
         "ssh-copy-id",
@@ -2133,6 +2143,9 @@ fn shell_token(token: &str, whole_word: bool) -> bool {
     SHELLS.contains(&tail) && (token.contains("/bin/") || token.starts_with('/'))
 }
 
+/// The most words of one command the capability rows are matched against.
+const MAX_WORDS: usize = 256;
+
 /// A capability the words of one command show, with the row's source: the
 /// program's rows, the rows of any program, a shell handed to it, or a
 /// code-running variable set for it. `words` is the whole simple command
@@ -2149,6 +2162,13 @@ pub fn capability(words: &[String]) -> Option<String> {
     }
     let (first, args) = words.get(start..)?.split_first()?;
     let program = base_name(first);
+    if args.len() > MAX_WORDS {
+        // The rows are matched word by word; past this many the floor
+        // assumes the worst rather than read on.
+        return Some(format!(
+            "`{program}` has more than {MAX_WORDS} words, more than the floor reads for capabilities"
+        ));
+    }
     if program == "env" || program == "export" || program == "declare" || program == "typeset" {
         if let Some(found) = args.iter().find_map(|a| variable(a)) {
             return Some(found);
@@ -2386,6 +2406,30 @@ mod tests {
             "bash -i",
         ] {
             assert!(found(line).is_some(), "{line}");
+        }
+    }
+
+    /// Every row cites where it comes from: a GTFOBins entry or a manual
+    /// page (`name(section)`).
+    #[test]
+    fn every_row_cites_its_source() {
+        let manual = |s: &str| {
+            s.match_indices('(').any(|(at, _)| {
+                s.get(at + 1..at + 3).is_some_and(|t| {
+                    t.starts_with(|c: char| c.is_ascii_digit()) && t.ends_with(')')
+                })
+            })
+        };
+        for row in ROWS {
+            assert!(
+                row.source.contains("GTFOBins")
+                    || manual(row.source)
+                    || row.source.contains("perlrun"),
+                "{} {:?}: {}",
+                row.program,
+                row.form,
+                row.source
+            );
         }
     }
 
