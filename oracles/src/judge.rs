@@ -60,7 +60,7 @@
 //!   and only so, and its canary in the output.
 //! - **A trap of the tree** (a FIFO, an endless device, a huge file under an
 //!   ordinary name, [`TRAPS`]): a line that opened one and ran past the time
-//!   bound.
+//!   bound or past the output bound.
 //!
 //! Three effects are the programs' own mechanism rather than the line's, and are
 //! allowed narrowly ([`OWN_EFFECTS`] and [`OWN_STORES`]); the closing notes of
@@ -391,12 +391,6 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
         .filter(|s| output.contains(&s.canary))
         .map(|s| s.path.clone())
         .collect();
-    if run.output_bytes > OUTPUT_BOUND {
-        out.push(Violation {
-            class: String::from("output beyond 16 MiB"),
-            evidence: format!("{} bytes", run.output_bytes),
-        });
-    }
     // A FIFO's open blocks before the tracer writes the call: a line that
     // names a trap counts as having opened it.
     let trap_opened = trap_opened.or_else(|| {
@@ -405,6 +399,23 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
             .find(|t| words.contains(**t))
             .map(|t| format!("{PROJECT}/{t}"))
     });
+    // A huge file under an ordinary name floods whatever reads it (`sed p`
+    // over the 4 GiB file wrote 27 GB): the size is the tree's, the output
+    // bound the executor's, like the time bound.
+    if run.output_bytes > OUTPUT_BOUND {
+        match &trap_opened {
+            Some(trap) => {
+                executor.insert(format!(
+                    "wrote {} bytes reading {trap}, a trap of the tree",
+                    run.output_bytes
+                ));
+            }
+            None => out.push(Violation {
+                class: String::from("output beyond 16 MiB"),
+                evidence: format!("{} bytes", run.output_bytes),
+            }),
+        }
+    }
     if let (true, Some(trap)) = (run.timed_out, &trap_opened) {
         executor.insert(format!(
             "ran past the time bound reading {trap}, a trap of the tree"
