@@ -49,6 +49,9 @@ pub const SETTINGS_VIEWS: &[&str] = &[
     "session_variables",
     "variables_by_thread",
     "persisted_variables",
+    // Per-role and per-database settings (PostgreSQL): `ALTER ROLE … SET`
+    // values, with no `name` column to filter by.
+    "pg_db_role_setting",
 ];
 
 /// Views of other sessions' activity. Their statement text is a secret (it
