@@ -671,6 +671,12 @@ async function run(argv) {
           return EXIT.BROKEN;
         }
         await write(`ok: ${records} records, head ${head}\n`);
+        // Whether the chain is keyed, on standard error: what a verification proves depends on it.
+        process.stderr.write(
+          opts.keyFile === null
+            ? 'toolgate: the chain was checked unkeyed: anyone who can write the log can erase a record and recompute every hash after it; a gate with a key keys its chain with it (verify with --key-file)\n'
+            : 'toolgate: the chain is keyed: every hash is an HMAC under the key file, so nobody without it can rewrite the log and recompute the chain\n',
+        );
         return EXIT.OK;
       } catch (e) {
         if (!(e instanceof AuditBrokenError)) throw e;

@@ -272,7 +272,7 @@ export class Gate extends EventTarget {
    * @param {boolean} [options.unsigned] a store without a key, said explicitly
    * @param {string} [options.identity] the gate's identity, bound into its checkpoints
    * @param {boolean} [options.auditRequired] fail closed: no write-ahead record, no run
-   * @param {string | Uint8Array} [options.auditKey] keys the audit chain (HMAC)
+   * @param {string | Uint8Array} [options.auditKey] keys the audit chain (HMAC); by default the checkpoint key
    * @param {object} [options.store] where pending approvals are checkpointed (MemoryStore by default)
    * @param {object[]} [options.audit] audit sinks; the first one's last line continues the chain
    * @param {(request: object) => Promise<object> | object} [options.approve] answers every request
@@ -305,7 +305,9 @@ export class Gate extends EventTarget {
       audit_required: options.auditRequired === true,
     };
     try {
-      this.#flow = policy.flow(config, json(settings), { checkpointKey: key ?? undefined, auditKey: options.auditKey ?? undefined });
+      // The checkpoint key keys the audit chain too when no audit key is
+      // given: an unkeyed chain can be recomputed by anyone who erases a record.
+      this.#flow = policy.flow(config, json(settings), { checkpointKey: key ?? undefined, auditKey: options.auditKey ?? key ?? undefined });
     } catch (e) {
       this.#engine.dispose();
       if (!(e instanceof RejectedError)) throw e;

@@ -190,6 +190,8 @@ test('audit verify: the same verdict, output and exit code', async () => {
   const ok = assertSame(['audit', 'verify', good]);
   assert.equal(ok.status, 0);
   assert.match(ok.stdout, /^ok: 3 records, head [0-9a-f]{64}\n$/);
+  // It says what was proved: an unkeyed chain can be recomputed after an erase.
+  assert.match(ok.stderr, /checked unkeyed: anyone who can write the log can erase a record/);
   const bad = join(scratch, 'audit-broken.jsonl');
   writeFileSync(bad, `${lines[0]}\n${lines[2]}\n`);
   const broken = assertSame(['audit', 'verify', bad]);

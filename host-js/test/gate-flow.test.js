@@ -123,7 +123,10 @@ test('check now, settle later: deny, allow and confirm; a settled approval never
   assert.deepEqual(calls, ['{"sql":"DELETE FROM sessions WHERE id = 1"}']);
   await assert.rejects(gate.settle(asked.pending.id, { answer: 'approve' }, execute), (e) => e.code === 'unknown');
   assert.equal(calls.length, 1);
-  assert.equal(policy.verifyAudit(sink.lines.map((l) => `${l}\n`).join('')).records, 5);
+  // The checkpoint key keys the chain (no audit key given): unkeyed, it does not verify.
+  const log = sink.lines.map((l) => `${l}\n`).join('');
+  assert.equal(policy.verifyAuditKeyed(log, KEY).records, 5);
+  assert.throws(() => policy.verifyAudit(log));
   assert.deepEqual(seen, [
     ['approval-processed', 'denied'],
     ['approval-processed', 'executed'],

@@ -297,6 +297,7 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             head,
         } => {
             let log = read_text(Some(file))?;
+            let keyed = key_file.is_some();
             let verified = match key_file {
                 Some(path) => policy.verify_audit_keyed(&log, &read_key(path)?),
                 None => policy.verify_audit(&log),
@@ -325,6 +326,9 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                         "ok: {} records, head {}",
                         summary.records, summary.head
                     )?;
+                    // Whether the chain is keyed, on standard error: what a
+                    // verification proves depends on it.
+                    eprintln!("toolgate: {}", keyed_note(keyed));
                     Ok(exit::OK)
                 }
                 Err(toolgate::AuditError::Broken { line, reason }) => {
@@ -658,4 +662,16 @@ fn check(engine: &Engine, file: Option<&str>, out: &mut impl Write) -> anyhow::R
     } else {
         exit_for(&actions)
     })
+}
+
+/// What `audit verify` proved, by whether the chain was checked with a key.
+fn keyed_note(keyed: bool) -> &'static str {
+    if keyed {
+        "the chain is keyed: every hash is an HMAC under the key file, so nobody without \
+         it can rewrite the log and recompute the chain"
+    } else {
+        "the chain was checked unkeyed: anyone who can write the log can erase a record and \
+         recompute every hash after it; a gate with a key keys its chain with it (verify with \
+         --key-file)"
+    }
 }

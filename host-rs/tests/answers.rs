@@ -463,3 +463,40 @@ fn postgres_revocation_follows_the_grant_and_sweeps_by_its_own_clock() {
     assert!(!store.claimed("old-claim").unwrap());
     drop(cluster);
 }
+
+/// A gate with a checkpoint key keys its audit chain with it when no audit
+/// key is given: recomputed without the key, the chain does not verify; a
+/// gate with no key at all still writes (and verifies) a plain chain; the
+/// CLI's `audit verify` says which it checked.
+#[test]
+fn the_checkpoint_key_keys_the_audit_chain_by_default() {
+    let dir = scratch("keyed-chain");
+    let policy = Policy::embedded().unwrap();
+    for (keyed, name) in [(true, "keyed.jsonl"), (false, "plain.jsonl")] {
+        let log = dir.join(name);
+        let mut builder = Gate::builder(&policy)
+            .audit(JsonlSink::open(&log).unwrap())
+            .approver(|_| Response::approve());
+        if keyed {
+            builder = builder.key(KEY);
+        }
+        let gate = builder.build().unwrap();
+        gate.run(&Call::new("execute_command", NPM_TEST), exec)
+            .unwrap();
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(policy.verify_audit(&text).is_ok(), !keyed, "{name}");
+        if keyed {
+            assert!(policy.verify_audit_keyed(&text, KEY).is_ok());
+        }
+        let verified = std::process::Command::new(env!("CARGO_BIN_EXE_toolgate"))
+            .args(["audit", "verify"])
+            .arg(&log)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&verified.stderr);
+        if !keyed {
+            assert!(verified.status.success());
+            assert!(said.contains("checked unkeyed"), "{said}");
+        }
+    }
+}

@@ -471,6 +471,8 @@ impl GateBuilder {
     /// Keys the audit chain: every record's `hash` is an HMAC under this key
     /// (at least 16 bytes), so nobody without it can rewrite the log and
     /// recompute the chain; `toolgate audit verify --key-file` checks it.
+    /// Without it, a gate with a [`GateBuilder::key`] keys its chain with
+    /// that key; only a gate with neither writes an unkeyed chain.
     pub fn audit_key(mut self, key: impl Into<Vec<u8>>) -> Self {
         self.audit_key = Some(key.into());
         self
@@ -543,7 +545,10 @@ impl GateBuilder {
                 &self.config,
                 &text,
                 self.key.as_deref(),
-                self.audit_key.as_deref(),
+                // The checkpoint key keys the chain too when no audit key is
+                // given: an unkeyed chain can be recomputed by anyone who
+                // erases a record.
+                self.audit_key.as_deref().or(self.key.as_deref()),
             )
             .map_err(|e| match e {
                 Error::Rejected(message) => GateError::Key(message),
