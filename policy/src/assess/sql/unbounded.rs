@@ -1559,6 +1559,41 @@ fn product(select: &Select, depth: usize, ctes: &[CteWeight]) -> Shape {
             }
         }
     }
+    // A `WHERE` that compares columns of two relations it leaves unlinked
+    // (`a.oid <> b.oid`, `a.x >= b.y OR true`) is a join condition that does
+    // not select, as it is in an `ON`.
+    let disguised = disguised
+        || select.selection.as_ref().is_some_and(|selection| {
+            struct Qualifiers(Vec<String>);
+            impl sqlparser::ast::Visitor for Qualifiers {
+                type Break = ();
+                fn pre_visit_expr(&mut self, expr: &Expr) -> std::ops::ControlFlow<()> {
+                    if let Some(q) = qualifier(expr) {
+                        if self.0.len() < MAX_TERMS && !self.0.contains(&q) {
+                            self.0.push(q);
+                        }
+                    }
+                    std::ops::ControlFlow::Continue(())
+                }
+            }
+            // One conjunct at a time: `a.x = 1 AND b.y = 2` filters each
+            // relation on its own and compares none with the other.
+            let mut conjuncts = Vec::new();
+            split_and(selection, &mut conjuncts);
+            conjuncts.into_iter().take(MAX_TERMS).any(|conjunct| {
+                let mut seen = Qualifiers(Vec::new());
+                let _ = super::walk::walk(conjunct, &mut seen);
+                let mut roots: Vec<usize> = seen
+                    .0
+                    .iter()
+                    .filter_map(|q| find(&names, q))
+                    .map(|i| root(&group, i))
+                    .collect();
+                roots.sort_unstable();
+                roots.dedup();
+                roots.len() >= 2
+            })
+        });
     // Each linked group counts once and weighs its heaviest member's rows
     // (unknown when any member's are); a member that is itself a product (a
     // derived table, a CTE, a `LATERAL` subquery crossing two tables) adds
