@@ -365,6 +365,19 @@ function prettyJson(text) {
   return out;
 }
 
+/**
+ * JSON text with DEL, the C1 controls, the line and paragraph separators and the
+ * bidirectional marks written as \uXXXX escapes (JSON.stringify leaves them raw): the
+ * same value, one record a line, nothing that moves a terminal's cursor. The twin of
+ * the Rust host's `toolgate_shapes::jsonl::escape_controls`.
+ */
+function jsonLine(value) {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** The gate over a checkpoint directory that `grants list` and `grants revoke` work with. */
 async function grantsGate(policy, opts) {
   const { Gate } = await import('../src/index.js');
@@ -689,7 +702,7 @@ async function run(argv) {
       let refused = false;
       try {
         for (const listed of await gate.grants()) {
-          if (listed.ok) await write(`{"id":${JSON.stringify(listed.id)},"grant":${JSON.stringify(listed.grant)}}\n`);
+          if (listed.ok) await write(`{"id":${jsonLine(listed.id)},"grant":${jsonLine(listed.grant)}}\n`);
           else {
             refused = true;
             await write(`{"id":${JSON.stringify(listed.id)},"error":${JSON.stringify(listed.error)}}\n`);
