@@ -123,7 +123,7 @@ impl Fixture {
         // a textconv driver and a hook path, each writing a canary.
         let canary = |n: &str| format!("{}/{n}", canaries.display());
         let config = format!(
-            "\n[core]\n\tfsmonitor = \"touch {fs}; touch {tfs}; echo\"\n\thooksPath = hooks\n\
+            "\n[core]\n\tfsmonitor = \"echo FSMONITOR-RAN >&2; touch {fs}; touch {tfs}; echo\"\n\thooksPath = hooks\n\
              [diff \"tc\"]\n\ttextconv = \"sh -c 'touch {tc}; touch {ttc}; cat \\\"$0\\\"'\"\n",
             fs = canary("fsmonitor"),
             tfs = tree.join("fsmonitor-canary").display(),
@@ -134,6 +134,10 @@ impl Fixture {
         text.push_str(&config);
         std::fs::write(tree.join(".git/config"), text).unwrap();
         write(&tree.join(".gitattributes"), "*.md diff=tc\n");
+        // The secret table masks `.git/config` (remote URLs hold
+        // credentials); a git directory of another name keeps its
+        // configuration visible, so git's own neutralisation is tested too.
+        sh(&tree, "cp -r .git alt.git");
         sh(
             &tree,
             "chmod -R a+rX . && chmod a+r .env config/credentials.yml deploy/.ssh/id_ed25519",
@@ -246,6 +250,20 @@ fn no_effect(fx: &Fixture, who: As, config: Option<&Path>, lines: &[&str]) {
 #[test]
 fn first_a_mask_removed_by_umount_inside_the_sandbox_reveals_nothing() {
     let fx = Fixture::new("umount");
+    // The control: outside the sandbox every starter can read the secret, so
+    // only the confinement keeps it from the lines below.
+    for who in starters() {
+        let mut cat = Command::new("cat");
+        cat.arg(".env").current_dir(&fx.tree);
+        if who == As::User && is_root() {
+            cat.uid(NOBODY).gid(NOBODY);
+        }
+        let out = cat.output().unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(SECRET),
+            "{who:?}: control"
+        );
+    }
     for who in starters() {
         // The mask is there to remove, and reading the file gives nothing.
         let out = confined(
@@ -336,7 +354,19 @@ fn code_from_the_repositorys_configuration_has_no_effect() {
                 "git log -p -1",
                 "git show HEAD --textconv -- README.md",
                 "git -c core.fsmonitor='touch /tmp/x' status",
+                "git --git-dir=alt.git --work-tree=. status",
+                "GIT_DIR=alt.git git diff HEAD~1 -- README.md",
+                "git --git-dir=alt.git log -p -1",
             ],
+        );
+        // core.fsmonitor is emptied by the executor's settings: its hook
+        // never runs (a textconv driver, named by the repository, runs
+        // confined: its writes are refused above).
+        let out = confined(&fx, who, None, "git --git-dir=alt.git --work-tree=. status");
+        assert!(
+            !text(&out).contains("FSMONITOR-RAN"),
+            "{who:?}: {}",
+            text(&out)
         );
         let canaries = std::fs::read_dir(&fx.canaries).unwrap().count();
         assert_eq!(canaries, 0, "{who:?}: a repository's code wrote outside");
@@ -453,7 +483,7 @@ fn floods_end_at_the_limits() {
                 .contains("output limit"),
             "{who:?}: {ran}"
         );
-        let out = confined(&fx, who, Some(&tight), ":(){ :|:& };:");
+        let out = confined(&fx, who, Some(&tight), ":(){ :|:& };:; sleep 2");
         let ran = result(&out, "fork bomb");
         let stopped = ran["confinement"]["stopped"].to_string();
         assert!(
@@ -505,7 +535,7 @@ fn everyday_reads_give_their_normal_output() {
     let fx = Fixture::new("reads");
     for who in starters() {
         for (line, expect) in [
-            ("ls", "README.md\nconfig\ndeploy\nnotes.txt\nsrc\n"),
+            ("ls", "README.md\nalt.git\nconfig\ndeploy\nnotes.txt\nsrc\n"),
             ("cat README.md", "hello from the readme\nmore\n"),
             ("rg foo", "src/main.rs:fn main() { let foo = 1; }\n"),
             ("git log --format=%s", "second\nfirst\n"),
@@ -610,4 +640,33 @@ fn a_tree_too_large_to_walk_is_refused_not_run_with_secrets_visible() {
         matches!(refused, Err(toolgate::confine::ConfineError::Walk(_))),
         "{refused:?}"
     );
+}
+
+#[test]
+fn the_gates_command_executor_runs_calls_confined_with_their_rights() {
+    let fx = Fixture::new("executor");
+    let settings = toolgate::confine::Settings {
+        rights: toolgate::confine::Rights::Read,
+        network: false,
+        unconfined: false,
+        limits: toolgate::confine::Limits::default(),
+        tree: fx.tree.clone(),
+    };
+    let executor = toolgate::confine::CommandExecutor::with_settings(settings);
+    let read = executor.executor(toolgate::confine::Rights::Read);
+    let out = read(r#"{"command": "cat README.md .env; touch x"}"#).unwrap();
+    let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["stdout"], "hello from the readme\nmore\n", "{out}");
+    assert_ne!(out["exit_code"], 0);
+    assert!(!fx.tree.join("x").exists());
+    if is_root() {
+        let write = executor.executor(toolgate::confine::Rights::Write);
+        let out = write(r#"{"command": ["touch", "made by the executor"]}"#).unwrap();
+        assert!(out.contains(r#""exit_code":0"#), "{out}");
+        assert!(fx.tree.join("made by the executor").exists());
+    }
+    let full = executor.executor(toolgate::confine::Rights::Unconfined);
+    let refused = full(r#"{"command": "git push"}"#).unwrap_err();
+    assert!(refused.contains("unconfined"), "{refused}");
+    assert!(executor.executor(toolgate::confine::Rights::Read)("{}").is_err());
 }

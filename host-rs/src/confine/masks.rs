@@ -57,10 +57,36 @@ pub enum WalkError {
 /// is masked whole (its content is not walked).
 pub fn tree(tree: &Path, bounds: Bounds) -> Result<Vec<Mask>, WalkError> {
     let started = Instant::now();
-    // A tree inside a location the table names whole (`/root/project`) would
-    // be masked entirely by its absolute paths: there, names inside the tree
-    // are read relative to it only.
-    let absolute_too = secret_path(&tree.to_string_lossy()).is_none();
+    // Each entry is read as its path relative to the tree, led by the
+    // tree's own last components (so rules on consecutive components, such
+    // as `.config/gcloud`, meet a tree that starts inside one), and as its
+    // absolute path only where a row of the table names an absolute place
+    // inside the tree: one reading per entry, not two. A tree inside a place
+    // the table names whole (`/root/project`) would be masked entirely by
+    // its absolute paths; there, names are read relative only.
+    let tree_text = tree.to_string_lossy().into_owned();
+    let absolute_too = secret_path(&tree_text).is_none()
+        && SECRET_RULES.iter().any(|rule| match rule.matches {
+            Match::Under(p) | Match::TextPrefix(p) => {
+                p.strip_prefix(tree_text.trim_end_matches('/'))
+                    .is_some_and(|rest| rest.starts_with('/'))
+                    || tree_text == "/"
+            }
+            _ => false,
+        });
+    let lead: Vec<String> = tree
+        .components()
+        .rev()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .take(3)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let lead = lead.join("/");
     let mut masks = Vec::new();
     let mut seen = 0usize;
     // (absolute directory, its path relative to the tree)
@@ -98,7 +124,12 @@ pub fn tree(tree: &Path, bounds: Bounds) -> Result<Vec<Mask>, WalkError> {
                 reason: e.to_string(),
             })?;
             let absolute = path.to_string_lossy().into_owned();
-            if secret_path(&rel).is_some() || (absolute_too && secret_path(&absolute).is_some()) {
+            let led = if lead.is_empty() {
+                rel.clone()
+            } else {
+                format!("{lead}/{rel}")
+            };
+            if secret_path(&led).is_some() || (absolute_too && secret_path(&absolute).is_some()) {
                 // A link to nothing hides nothing (and cannot be mounted on).
                 if kind.is_symlink() && !path.exists() {
                     continue;
@@ -165,13 +196,13 @@ pub fn system(replaced: &[&str]) -> Vec<Mask> {
             _ => {}
         }
     }
-    // Name rules (`ssh_host_*_key`, `*.keytab`, `*.pem` keys) under /etc,
-    // the one system tree that keeps them beside public files.
+    // Name rules (`ssh_host_*_key`, keytabs) in the directories of /etc
+    // that keep keys beside public files.
     let etc = tree(
-        Path::new("/etc"),
+        Path::new("/etc/ssh"),
         Bounds {
-            entries: 50_000,
-            time: Duration::from_secs(2),
+            entries: 5_000,
+            time: Duration::from_secs(1),
         },
     );
     for mask in etc.unwrap_or_default() {
