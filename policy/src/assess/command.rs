@@ -276,10 +276,7 @@ mod tests {
             codes::COMMAND_UNKNOWN_PROGRAM
         );
         // `make` runs its Makefile's recipes: a capability the floor names.
-        assert_eq!(
-            first_code("ls; make install"),
-            codes::COMMAND_DESTRUCTIVE
-        );
+        assert_eq!(first_code("ls; make install"), codes::COMMAND_DESTRUCTIVE);
         assert_eq!(verdict("ls && rm -rf /"), Verdict::Destructive);
         assert_eq!(verdict("cat x | sh"), Verdict::Destructive);
     }
