@@ -739,11 +739,14 @@ fn learn_schema(cluster: &Cluster, calls: &[SqlCall]) -> usize {
 
 /// Whether a prepare error's SQLSTATE means the text is not for PostgreSQL:
 /// another dialect's syntax (42601), functions (42883), types or objects
-/// (42704), schemas (3F000) or databases. Such inputs do not apply.
+/// (42704), schemas (3F000) or databases, or text no schema makes valid.
+/// Such inputs do not apply.
 fn not_for_postgres(code: &str, message: &str) -> bool {
+    // 42803 (grouping), 42809 (wrong object type) and 42P10 (invalid column
+    // reference) are text no schema makes valid.
     matches!(
         code,
-        "42601" | "42883" | "42704" | "3F000" | "3D000" | "0A000"
+        "42601" | "42883" | "42704" | "3F000" | "3D000" | "0A000" | "42803" | "42809" | "42P10"
     ) || (code == "42P01" && message.contains('.'))
 }
 
