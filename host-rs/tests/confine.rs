@@ -8,6 +8,14 @@
 //! Needs bubblewrap (`tests/run-all` installs it when run as root); without
 //! it every test fails with what is missing, never passes.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails loudly"
+)]
+
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};

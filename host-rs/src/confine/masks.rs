@@ -105,7 +105,7 @@ pub fn tree(tree: &Path, bounds: Bounds) -> Result<Vec<Mask>, WalkError> {
             if seen > bounds.entries {
                 return Err(WalkError::TooManyEntries(bounds.entries));
             }
-            if seen % 256 == 0 && started.elapsed() > bounds.time {
+            if seen.is_multiple_of(256) && started.elapsed() > bounds.time {
                 return Err(WalkError::TooSlow(bounds.time));
             }
             let name = entry.file_name().to_string_lossy().into_owned();
