@@ -754,7 +754,14 @@ mod tests {
         ));
         assert!(matches!(
             parse_strs(&["exec", "--confine-only", "--writable", "--", "make"]),
-            Ok(Parsed::Run(_, Command::Exec { confine_only: true, writable: true, .. }))
+            Ok(Parsed::Run(
+                _,
+                Command::Exec {
+                    confine_only: true,
+                    writable: true,
+                    ..
+                }
+            ))
         ));
         assert_eq!(error(&["exec"]), "'exec' needs COMMAND_LINE");
         assert_eq!(
