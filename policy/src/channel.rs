@@ -124,8 +124,21 @@ fn collect<'a>(values: impl Iterator<Item = &'a Value>, out: &mut Vec<&'a str>, 
     }
 }
 
+/// Words every name of [`reaches`] holds one of (in any case): a text with
+/// none of them is not read further, so a large argument costs one pass.
+const MARKERS: &[&[u8]] = &[b"toolgate", b"approv", b"grant", b"settings"];
+
+/// Whether `text` holds `needle` (ASCII) in any case.
+fn holds(text: &[u8], needle: &[u8]) -> bool {
+    text.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
 /// What in `text` reaches the channel, if anything.
 fn reaches(kind: ToolKind, text: &str) -> Option<String> {
+    if !MARKERS.iter().any(|m| holds(text.as_bytes(), m)) {
+        return None;
+    }
     let lower = text.to_lowercase();
     if let Some(table) = TABLES.iter().find(|t| lower.contains(*t)) {
         return Some(format!("the store's table `{table}`"));

@@ -471,8 +471,9 @@ impl Engine {
                 .first()
                 .map_or_else(String::new, |f| f.message.clone())
         };
-        // Names meet lists in one normal form (case, width, invisible
-        // characters: [`crate::toolname::fold`]).
+        // Names meet the lists that take power away (denied, always
+        // confirmed) in one normal form: case, width, invisible characters
+        // ([`crate::toolname::fold`]).
         let named = |name: &String| crate::toolname::same(name, tool);
         let denied = config.denied_tools.iter().any(named)
             || crate::toolname::lookalike(tool, config.denied_tools.iter().map(String::as_str))
@@ -573,7 +574,9 @@ impl Engine {
                 format!("allowed by rule `{names}`"),
             );
         }
-        if config.auto_approved_tools.iter().any(named) {
+        // Auto-approval, which gives power, is by the name as written: a
+        // look-alike of an approved tool may be another tool.
+        if config.auto_approved_tools.contains(tool) {
             let message = "the tool is auto-approved by configuration";
             return (
                 Action::Allow,

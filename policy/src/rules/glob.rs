@@ -39,11 +39,29 @@ fn glob_parts(parts: &[&str], name: &str) -> bool {
     true
 }
 
-/// Whether a rule's tool pattern matches a tool name: `*` any run of
-/// characters, `\*` a literal `*` and `\\` a literal `\`; both compared in
-/// the normal form of [`crate::toolname::fold`] (`Drop_Database` meets
-/// `drop_*`).
+/// Whether a deny or ask rule's tool pattern matches a tool name: `*` any
+/// run of characters, `\*` a literal `*` and `\\` a literal `\`; both
+/// compared in the normal form of [`crate::toolname::fold`]
+/// (`Drop_Database` meets `drop_*`).
 pub fn name_glob(pattern: &str, name: &str) -> bool {
+    let parts: Vec<String> = name_parts(pattern)
+        .iter()
+        .map(|p| crate::toolname::fold(p))
+        .collect();
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    glob_parts(&parts, &crate::toolname::fold(name))
+}
+
+/// [`name_glob`] on the names as they are spelt: what an allow rule or a
+/// grant needs, since a look-alike of an allowed tool may be another tool.
+pub fn name_glob_exact(pattern: &str, name: &str) -> bool {
+    let parts = name_parts(pattern);
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    glob_parts(&parts, name)
+}
+
+/// A tool pattern's literal runs, split at its unescaped `*`s.
+fn name_parts(pattern: &str) -> Vec<String> {
     let mut parts = vec![String::new()];
     let mut chars = pattern.chars();
     while let Some(c) = chars.next() {
@@ -56,9 +74,7 @@ pub fn name_glob(pattern: &str, name: &str) -> bool {
             other => push_literal(&mut parts, other),
         }
     }
-    let parts: Vec<String> = parts.iter().map(|p| crate::toolname::fold(p)).collect();
-    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-    glob_parts(&parts, &crate::toolname::fold(name))
+    parts
 }
 
 fn push_literal(parts: &mut Vec<String>, c: char) {
@@ -154,6 +170,9 @@ mod tests {
         assert!(name_glob("execute_sql", "EXECUTE\u{200b}_SQL"));
         assert!(name_glob("execute_sql", "ｅｘｅｃｕｔｅ_sql"));
         assert!(!name_glob("drop_*", "truncate_table"));
+        assert!(!name_glob_exact("execute_sql", "Execute_SQL"));
+        assert!(name_glob_exact(&literal_name("a*"), "a*"));
+        assert!(!name_glob_exact(&literal_name("a*"), "ab"));
         for name in ["*", "execute_*", "a\\*", "\\", "plain", "ｅ＊"] {
             let literal = literal_name(name);
             assert!(name_glob(&literal, name), "{name}");

@@ -5,7 +5,7 @@
 //! matcher cannot be checked (the text did not parse, a statement holds more
 //! than its kind says) makes the call confirmed. Allow needs every part.
 
-use super::glob::{glob, name_glob, path_glob};
+use super::glob::{glob, name_glob, name_glob_exact, path_glob};
 use super::{matcher_kind, Effect, Rule};
 use crate::assess::facts::{CommandFacts, Facts, FileFacts, HttpFacts, SqlStatement, TableName};
 use crate::config::ToolKind;
@@ -94,7 +94,15 @@ pub(crate) fn judge(
 /// Whether a rule applies to the tool: its name glob matches, and a matcher
 /// fits the tool's kind.
 fn applies(rule: &Rule, tool: &str, kind: Option<ToolKind>) -> bool {
-    let named = rule.tool.as_deref().is_none_or(|t| name_glob(t, tool));
+    // What takes power away meets every spelling of a name; what gives
+    // it (an allow rule, a grant) only the name as written.
+    let named = rule.tool.as_deref().is_none_or(|t| {
+        if rule.effect == Effect::Allow {
+            name_glob_exact(t, tool)
+        } else {
+            name_glob(t, tool)
+        }
+    });
     match matcher_kind(rule) {
         None => rule.tool.is_some() && named,
         Some(k) => named && kind == Some(k),

@@ -43,7 +43,7 @@ mod judge;
 mod narrow;
 mod validate;
 
-pub use glob::{glob, literal_name, name_glob, name_of_literal, path_glob};
+pub use glob::{glob, literal_name, name_glob, name_glob_exact, name_of_literal, path_glob};
 pub use implied::implied;
 pub use judge::escape_word;
 pub(crate) use judge::{judge, Judged};
