@@ -417,9 +417,11 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             max_operands: 1,
             ..g("d", &["decode", "ignore-garbage"])
         },
-        // `-w` takes its value only attached on GNU: left out.
+        // `-w` takes its value only attached on GNU and BusyBox (`-w16`);
+        // BSD/macOS od has no `-w` and stops with a usage error.
         "od" => Grammar {
             valued: "AjNtS",
+            optional_attached: "w",
             long_valued: &[
                 "address-radix",
                 "skip-bytes",
@@ -761,12 +763,16 @@ fn system(program: &str) -> Option<Grammar> {
                 ],
             )
         },
-        // Not `-r` (repeats forever), `+r`, `-F`, `-D`.
+        // Not `-r` (repeats forever), `+r`. `-Q` (exit 0 when a search
+        // term fails), `-b` (no kernel calls that might block), `-F` (field
+        // output, letters only) and `-D i` (ignore the device cache; `b`,
+        // `r`, `u` read or write it) only shape the output; lsof 4.95 on
+        // Linux has no device cache and refuses `-D` with a usage error.
         "lsof" => Grammar {
-            valued: "pucd",
-            then: Some(no_plus_options),
-            optional_attached: "isg",
-            ..g("nPltwVUXa", &[])
+            valued: "pucdD",
+            then: Some(lsof),
+            optional_attached: "isgF",
+            ..g("nPltwVUXaQb", &[])
         },
         "groups" | "users" => Grammar {
             tolerant: true,
@@ -1066,12 +1072,30 @@ fn tail(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `lsof +r` repeats forever and `+D`/`+d` take values: `+` options are
-/// not declared.
-fn no_plus_options(parsed: &Parsed) -> Result<(), Refusal> {
-    match parsed.operands.iter().find(|o| o.starts_with('+')) {
-        Some(option) => Err(Refusal::option(&parsed.program, option)),
-        None => Ok(()),
+/// not declared. `-D` only as `i` (ignore the device cache file), `-F` only
+/// with field letters and digits.
+fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
+    if let Some(option) = parsed.operands.iter().find(|o| o.starts_with('+')) {
+        return Err(Refusal::option(&parsed.program, option));
     }
+    if let Some(value) = parsed.values("-D").find(|v| *v != "i") {
+        return Err(Refusal::argument(
+            "lsof",
+            "-D",
+            &format!("`{value}` reads or writes the device cache"),
+        ));
+    }
+    if let Some(value) = parsed
+        .values("-F")
+        .find(|v| !v.chars().all(|c| c.is_ascii_alphanumeric()))
+    {
+        return Err(Refusal::argument(
+            "lsof",
+            "-F",
+            &format!("`{value}` is not a list of field letters"),
+        ));
+    }
+    Ok(())
 }
 
 /// Every file `head` reads passes the path checks (endless devices are
