@@ -134,12 +134,7 @@ pub fn check(name: &str, args: &[String]) -> Option<Result<(), (&'static str, St
         }
         "compgen" => environment("compgen"),
         // BSD-style `ps e` / `ps eww` adds each process's environment.
-        "ps" if args
-            .iter()
-            .any(|a| !a.starts_with('-') && a.contains('e') || a.contains("environ")) =>
-        {
-            environment("ps e")
-        }
+        "ps" if ps_environment(args) => environment("ps e"),
         "awk" | "gawk" | "mawk" | "nawk"
             if args
                 .iter()
@@ -149,6 +144,38 @@ pub fn check(name: &str, args: &[String]) -> Option<Result<(), (&'static str, St
         }
         _ => None,
     }
+}
+
+/// Whether `ps` would add each process's environment: a BSD word (no dash)
+/// with an `e`, or `environ` anywhere. The words that are option values
+/// (`-eo euser,comm`, `axo stat,euid`, `-p 1`) are columns or ids, not BSD
+/// letters, so they are passed over as `checks::ps` reads them.
+fn ps_environment(args: &[String]) -> bool {
+    use super::checks::{PS_BSD_VALUED, PS_LONG_VALUED, PS_UNIX_VALUED};
+    let mut values = 0usize;
+    for arg in args {
+        if arg.contains("environ") {
+            return true;
+        }
+        if values > 0 {
+            values -= 1;
+            continue;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            values = usize::from(!long.contains('=') && PS_LONG_VALUED.contains(&long));
+        } else if let Some(cluster) = arg.strip_prefix('-') {
+            values = usize::from(
+                cluster
+                    .find(|c: char| PS_UNIX_VALUED.contains(c))
+                    .is_some_and(|at| at + 1 == cluster.len()),
+            );
+        } else if arg.contains('e') {
+            return true;
+        } else {
+            values = arg.chars().filter(|c| PS_BSD_VALUED.contains(*c)).count();
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -168,6 +195,20 @@ mod tests {
         assert_eq!(code("ps", &["eww"]), Some(codes::COMMAND_ENVIRONMENT));
         assert_eq!(code("ps", &["aux"]), None);
         assert_eq!(code("ps", &["-ef"]), None);
+        assert_eq!(code("ps", &["-eo", "euser,fname"]), None);
+        assert_eq!(code("ps", &["axo", "stat,euid"]), None);
+        assert_eq!(
+            code("ps", &["-p", "1", "e"]),
+            Some(codes::COMMAND_ENVIRONMENT)
+        );
+        assert_eq!(
+            code("ps", &["o", "pid", "e"]),
+            Some(codes::COMMAND_ENVIRONMENT)
+        );
+        assert_eq!(
+            code("ps", &["axeo", "pid"]),
+            Some(codes::COMMAND_ENVIRONMENT)
+        );
         assert_eq!(code("printenv", &["HOME"]), None);
         assert_eq!(
             code("printenv", &["AWS_SECRET_ACCESS_KEY"]),

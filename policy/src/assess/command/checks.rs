@@ -123,6 +123,16 @@ fn number_like(text: &str) -> bool {
     !body.is_empty() && body.chars().all(|c| c.is_ascii_hexdigit() || c == 'x')
 }
 
+/// `ps` short options with a dash that take a value (attached or the next word).
+pub const PS_UNIX_VALUED: &str = "CGgpstuUoOqk";
+/// `ps` long options that take a value (`--name=value` or the next word).
+pub const PS_LONG_VALUED: &[&str] = &[
+    "sort", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "format", "tty",
+    "sid", "lines", "width",
+];
+/// `ps` BSD letters (no dash) each of which takes the next word as its value.
+pub const PS_BSD_VALUED: &str = "oOpUtk";
+
 /// `ps`: UNIX options with a dash, or BSD letters without one. Not BSD `e`
 /// (shows every process's environment), `-E` (macOS: the same), `-o` or `O`
 /// keywords outside plain columns, `-w`/`w` widening with `e`. FreeBSD reads
@@ -132,16 +142,14 @@ fn number_like(text: &str) -> bool {
 pub fn ps(args: &[String]) -> Result<(), Refusal> {
     const UNIX: Grammar = Grammar {
         flags: "AadefFHjlLMNTwxyZ",
-        valued: "CGgpstuUoOqk",
+        valued: PS_UNIX_VALUED,
         long_flags: &["forest", "no-headers", "headers", "help"],
-        long_valued: &[
-            "sort", "pid", "ppid", "user", "User", "group", "Group", "cols", "columns", "format",
-            "tty", "sid", "lines", "width",
-        ],
+        long_valued: PS_LONG_VALUED,
         ..BASE
     };
-    const BSD_FLAGS: &str = "auxjlsvfwrTScHmnhX";
-    const BSD_VALUED: &str = "oOpUtk";
+    // `Z` adds the security-label column (procps 4.0.2 `ps axZ`, run here).
+    const BSD_FLAGS: &str = "auxjlsvfwrTScHmnhXZ";
+    const BSD_VALUED: &str = PS_BSD_VALUED;
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         i += 1;
@@ -363,11 +371,7 @@ pub fn unzip(args: &[String]) -> Result<(), Refusal> {
     let Some((first, rest)) = args.split_first() else {
         return Err(Refusal::argument("unzip", "", "has no arguments"));
     };
-    let mode_ok = first.len() > 1
-        && first.starts_with('-')
-        && first.chars().skip(1).all(|c| "ltvZq".contains(c))
-        && first.chars().any(|c| "ltvZ".contains(c));
-    if !mode_ok {
+    if !unzip_mode(first) {
         return Err(Refusal::option("unzip", first));
     }
     for (n, arg) in rest.iter().enumerate() {
@@ -379,6 +383,26 @@ pub fn unzip(args: &[String]) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// Whether unzip's first word selects a listing or testing mode. unzip 6.0
+/// reads a `-` inside an option word as "negate the next letter" (`-l-q`,
+/// `--ql`: list, one quiet level less; unzip.c `uz_opts`), so a `-` may only
+/// negate `q`: a negated `l`, `t`, `v` or `Z` could fall back to extracting.
+fn unzip_mode(word: &str) -> bool {
+    let Some(letters) = word.strip_prefix('-') else {
+        return false;
+    };
+    let (mut negating, mut mode) = (false, false);
+    for c in letters.chars() {
+        match c {
+            '-' => negating = true,
+            'q' => negating = false,
+            'l' | 't' | 'v' | 'Z' if !negating => mode = true,
+            _ => return false,
+        }
+    }
+    mode && !negating
 }
 
 /// `dig`: names, types and classes, and `+options` that only shape the query
