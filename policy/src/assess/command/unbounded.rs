@@ -201,7 +201,13 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
         "watch" => "repeats a command until it is stopped",
         // A walk of the whole file system takes minutes and reads every
         // mount (the command oracle timed out on `du … /.`).
-        "du" | "find" | "tree" if args.iter().any(|a| is_root(a)) => "walks the whole file system",
+        // `find / -maxdepth 0` (or 1) only looks at the operands (and their
+        // entries): GNU, BSD and BusyBox find read `-maxdepth` as global
+        // wherever it stands, so every `-maxdepth` given must be 0 or 1.
+        "find" if args.iter().any(|a| is_root(a)) && !find_shallow(args) => {
+            "walks the whole file system"
+        }
+        "du" | "tree" if args.iter().any(|a| is_root(a)) => "walks the whole file system",
         "ls" if (short('R') || long("--recursive")) && args.iter().any(|a| is_root(a)) => {
             "walks the whole file system"
         }
@@ -453,6 +459,21 @@ fn endless_device(path: &str) -> bool {
     ENDLESS_DEVICES.contains(&normal.as_str()) && (absolute || climbs)
         || (climbs && ENDLESS_DEVICES.contains(&tail.as_str()))
         || matches!(normal.as_str(), "/dev/fd/0" | "/proc/self/fd/0") && absolute
+}
+
+/// Whether a `find` line sets a depth of at most 1 with every `-maxdepth`
+/// it gives (a later one replaces an earlier one in GNU find; all must hold).
+fn find_shallow(args: &[String]) -> bool {
+    let depths: Vec<Option<&String>> = args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.as_str() == "-maxdepth")
+        .map(|(i, _)| args.get(i + 1))
+        .collect();
+    !depths.is_empty()
+        && depths
+            .iter()
+            .all(|d| d.is_some_and(|d| d == "0" || d == "1"))
 }
 
 /// Whether an operand names the root directory (`/`, `//`, `/.`, `/./..`).
