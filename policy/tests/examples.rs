@@ -6,6 +6,10 @@
 //! test holds that no example labelled otherwise is allowed, and that the
 //! share does not fall below the figure measured when the set was taken.
 //!
+//! The same examples are assessed confined (`{"confined": true}`) and that
+//! share is reported beside the default one; no example labelled otherwise
+//! may be allowed in either context.
+//!
 //! Run `cargo test --release --locked -p toolgate-policy --test examples --
 //! --nocapture` to see the share and every read-only example still refused.
 
@@ -20,9 +24,10 @@
 use serde_json::{json, Value};
 use toolgate_policy::{Action, Engine, Source};
 
-/// The share of bounded read-only examples allowed when the set was taken
-/// (in per mille): the test fails if a change lowers it.
-const FLOOR_PER_MILLE: usize = 785;
+/// The share of bounded read-only examples allowed (in per mille): 785 when
+/// the set was taken, 925 once lsof, ps, unzip, od and shallow find grew their
+/// documented forms. The test fails if a change lowers it.
+const FLOOR_PER_MILLE: usize = 925;
 
 #[test]
 fn documented_examples() {
@@ -30,7 +35,8 @@ fn documented_examples() {
     let text = std::fs::read_to_string(root.join("tests").join("examples").join("man-pages.jsonl"))
         .unwrap();
     let engine = Engine::default();
-    let (mut read_only, mut allowed) = (0usize, 0usize);
+    let confined = r#"{"confined": true}"#;
+    let (mut read_only, mut allowed, mut allowed_confined) = (0usize, 0usize, 0usize);
     let mut refused = Vec::new();
     let mut wrongly = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -40,19 +46,31 @@ fn documented_examples() {
         let args = json!({ "command": command }).to_string();
         let decision = engine.assess("execute_command", &args);
         let proven = decision.action == Action::Allow && decision.source == Source::Whitelist;
+        // The same call run confined (`toolgate exec`: the working tree's
+        // secrets masked): reported beside the default figure.
+        let in_confinement = engine.assess_in("execute_command", &args, confined);
+        let proven_confined =
+            in_confinement.action == Action::Allow && in_confinement.source == Source::Whitelist;
         if label == "read-only" {
             read_only += 1;
+            allowed_confined += usize::from(proven_confined);
             if proven {
                 allowed += 1;
             } else {
                 let codes: Vec<&str> = decision.findings.iter().map(|f| f.code.as_str()).collect();
                 refused.push(format!("{command}  [{}] {codes:?}", v["source"]));
             }
-        } else if proven {
+        } else if proven || proven_confined {
             wrongly.push(format!("{command} ({label})"));
         }
     }
     let per_mille = allowed * 1000 / read_only.max(1);
+    let confined_per_mille = allowed_confined * 1000 / read_only.max(1);
+    eprintln!(
+        "documented examples, confined: {allowed_confined} of {read_only} allowed ({}.{}%)",
+        confined_per_mille / 10,
+        confined_per_mille % 10
+    );
     eprintln!(
         "documented examples: {allowed} of {read_only} bounded read-only examples allowed ({}.{}%); refused:\n  {}",
         per_mille / 10,
