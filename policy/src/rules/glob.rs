@@ -77,7 +77,7 @@ fn name_parts(pattern: &str) -> Vec<String> {
     parts
 }
 
-fn push_literal(parts: &mut Vec<String>, c: char) {
+fn push_literal(parts: &mut [String], c: char) {
     if let Some(last) = parts.last_mut() {
         last.push(c);
     }
