@@ -68,10 +68,17 @@ fn shared_dir(name: &str) -> PathBuf {
 fn cli() -> &'static Path {
     static CLI: OnceLock<PathBuf> = OnceLock::new();
     CLI.get_or_init(|| {
-        let dir = shared_dir("bin");
+        // One place for every run (a statically held copy is never dropped):
+        // written beside it, then renamed over it, so runs side by side each
+        // see a whole binary.
+        let dir = std::env::temp_dir().join("tg-confine-bin");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         let copy = dir.join("toolgate");
-        std::fs::copy(env!("CARGO_BIN_EXE_toolgate"), &copy).unwrap();
-        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let fresh = dir.join(format!("toolgate.{}", std::process::id()));
+        std::fs::copy(env!("CARGO_BIN_EXE_toolgate"), &fresh).unwrap();
+        std::fs::set_permissions(&fresh, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::rename(&fresh, &copy).unwrap();
         copy
     })
 }

@@ -27,6 +27,26 @@ pub struct Seen {
     pub processes: bool,
 }
 
+/// Removes groups an earlier run left (its last process was slow to go):
+/// only those older than ten minutes, so a run still setting up keeps its
+/// own, and only empty ones (the kernel refuses the rest).
+fn sweep(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() > 600);
+        if old && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
+}
+
 fn write(path: &Path, value: &str) -> std::io::Result<()> {
     std::fs::write(path, value)
 }
@@ -47,6 +67,7 @@ impl Cgroup {
         };
         for controller in ["memory", "pids"] {
             let parent = root.join(controller).join("toolgate");
+            sweep(&parent);
             let dir = parent.join(name);
             let made = std::fs::create_dir_all(&dir);
             if made.is_err() {
@@ -156,11 +177,12 @@ impl Cgroup {
             // (its PID namespace ends with it); a group still busy for a
             // moment is retried briefly, then left (empty groups cost
             // nothing).
-            for _ in 0..50 {
+            for attempt in 0..100u64 {
                 if std::fs::remove_dir(&dir).is_ok() || !dir.exists() {
                     break;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(2));
+                // A process the memory limit killed may take a moment to go.
+                std::thread::sleep(std::time::Duration::from_millis(attempt.min(20)));
             }
         }
     }
