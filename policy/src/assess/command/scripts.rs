@@ -225,14 +225,27 @@ fn sed_script(script: &str) -> Result<(), Refusal> {
                     i += 1;
                 }
                 let label: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+                // GNU sed 4.9 also ends a label at `#` (what follows is a
+                // comment: `:a;ba#x` loops), where other seds keep it in the
+                // label: a label is compared in both readings.
+                let readings = |label: &str| -> Vec<String> {
+                    let mut out = vec![label.to_owned()];
+                    if let Some((head, _)) = label.split_once('#') {
+                        out.push(head.to_owned());
+                    }
+                    out
+                };
                 // A branch back to a label already defined can loop for ever
                 // on one line (`:a;ba`, `:x;s/a/aa/;tx`): not proven to end,
                 // unless the loop reads a line (`N`, `n`) each time round
                 // (`:a;N;$!ba`), which the input ends. A label-less branch,
                 // or one forward, ends the cycle.
                 if command == ':' {
-                    labels.push((label, false));
-                } else if !label.is_empty() && labels.iter().any(|(l, reads)| *l == label && !reads)
+                    labels.extend(readings(&label).into_iter().map(|l| (l, false)));
+                } else if !label.is_empty()
+                    && readings(&label)
+                        .iter()
+                        .any(|b| !b.is_empty() && labels.iter().any(|(l, reads)| l == b && !reads))
                 {
                     return Err(Refusal::new(
                         codes::COMMAND_UNBOUNDED,
