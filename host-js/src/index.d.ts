@@ -73,6 +73,11 @@ export interface Config {
    * confinement can be set up unless `unconfined: 'allow'` (unsafe).
    */
   exec?: { unconfined?: 'refuse' | 'allow' };
+  /**
+   * Managed layer only: what lower layers may not loosen (their
+   * auto-approvals, allow rules, or modes and trust settings).
+   */
+  locks?: { auto_approved_tools?: boolean; allow_rules?: boolean; modes?: boolean };
 }
 
 /**
