@@ -272,6 +272,7 @@ const PARITY = [
   ['config explain, no layers', ['config', 'explain'], '', 0],
   ['config explain, three layers', ['config', 'explain', '--managed', 'tests/config/seed-004-workflow.toml', '--user', 'examples/config.json', 'examples/monitoring/registry.json'], '', 0],
   ['config explain, a refused layer', ['config', 'explain', '--user', 'host-js/package.json'], '', 1],
+  ['config explain, a managed layer locks what a user layer loosens', ['config', 'explain', '--managed', 'tests/config/managed-locks.toml', '--user', 'tests/config/user-loosens.json'], '', 0],
   ['config without a subcommand', ['config'], '', 2],
   ['config with an unknown subcommand', ['config', 'show'], '', 2],
   ['config check, a refused file', ['config', 'check', 'host-js/package.json'], '', 1],
