@@ -123,9 +123,10 @@ fn replicas_share_approvals_claims_and_one_audit_chain() {
     }
     let log = PostgresSink::connect(&params).unwrap().export().unwrap();
     let summary = policy.verify_audit_keyed(&log, KEY).unwrap();
-    // Keyed by the replicas' checkpoint key, as a gate keys its chain by default. 20 runs × (write-ahead + outcome), the approved DELETE's two lines, and
-    // the rest of the race (refusals recorded by the losing replicas) — all
-    // in one chain.
+    // Keyed by the replicas' checkpoint key, as a gate keys its chain by
+    // default. 20 runs × (write-ahead + outcome), the approved DELETE's two
+    // lines, and the rest of the race (refusals recorded by the losing
+    // replicas) — all in one chain.
     assert_eq!(summary.records, log.lines().count() as u64);
     assert!(summary.records >= 42, "{}", summary.records);
 }
