@@ -138,7 +138,7 @@ fn relations_named(sql: &str) -> Vec<(String, &'static str)> {
 
 /// The relation of a text that is a single `TABLE [ONLY] name [*]` (a
 /// trailing `;` and white space allowed), if it is one.
-fn only_table(sql: &str) -> Option<String> {
+pub(crate) fn only_table(sql: &str) -> Option<String> {
     let text = sql.trim();
     let text = text.strip_suffix(';').unwrap_or(text).trim_end();
     let rest = strip_word(text, "table")?.trim_start();

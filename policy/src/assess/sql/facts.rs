@@ -29,6 +29,12 @@ const UNREAD: &[&str] = &[
 
 /// The facts of SQL text in `dialect`, with `allow` as pure functions too.
 pub fn sql_facts(sql: &str, dialect: &str, allow: &[String]) -> SqlFacts {
+    // `TABLE name` is judged as the `SELECT * FROM name` it is short for
+    // (see `sql_floor`), so its facts are that statement's: a rule on the
+    // table meets it, and the parse oracles compare the same reading.
+    if let Some(name) = crate::assess::sql_floor::only_table(sql) {
+        return sql_facts(&format!("SELECT * FROM {name}"), dialect, allow);
+    }
     // The proof first: it holds the bounds (size, nesting, readings) that
     // make the parse below safe, and says whether the text was read cleanly.
     let proof = super::assess_sql_with(sql, dialect, allow);
