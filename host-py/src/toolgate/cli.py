@@ -478,6 +478,15 @@ def run(argv: Sequence[str]) -> int:
             out(f"broken: the head {printable(head_kept)} kept elsewhere is not in the log: it was cut or rewritten\n")
             return BROKEN
         out(f"ok: {records} records, head {head}\n")
+        # Whether the chain is keyed, on standard error, as the Rust CLI says
+        # it: what a verification proves depends on it.
+        err(
+            "toolgate: the chain was checked unkeyed: anyone who can write the log can erase a record "
+            "and recompute every hash after it; a gate with a key keys its chain with it (verify with --key-file)\n"
+            if key_file is None
+            else "toolgate: the chain is keyed: every hash is an HMAC under the key file, so nobody without "
+            "it can rewrite the log and recompute the chain\n"
+        )
         return OK
     raise ToolgateError(f"'{command}' is not implemented")
 
