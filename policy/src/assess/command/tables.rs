@@ -369,7 +369,9 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             )
         },
         "df" => Grammar {
-            valued: "tx",
+            // `-B SIZE` is GNU and BusyBox `--block-size` (coreutils 9.1,
+            // run here: it only scales the figures printed).
+            valued: "txB",
             long_valued: &["type", "exclude-type", "block-size"],
             long_optional: &["output"],
             // macOS `-T` takes a type list; as a flag the letters after it
