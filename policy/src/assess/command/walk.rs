@@ -394,7 +394,20 @@ impl Walk<'_> {
                 prefix,
                 ..
             } => {
-                arg.expands = true;
+                // A plain `$HOME` (or `${HOME}`) opening a word is `~`
+                // spelt another way: the user's home, one absolute path set
+                // by the login, not by the line or the repository, so it
+                // adds no option and no word (`find $HOME -mtime 0`, find's
+                // manual). Every other variable may.
+                let home = name == "HOME"
+                    && op.is_empty()
+                    && prefix.is_none()
+                    && arg.text.is_empty()
+                    && !self.assigned.contains(name)
+                    && !self.loops.iter().any(|(v, _)| v == name);
+                if !home {
+                    arg.expands = true;
+                }
                 if name.is_empty() {
                     // `$"…"`: a translated string, otherwise double quotes.
                     for part in inner {
