@@ -26,7 +26,10 @@ use toolgate_policy::{Action, Engine, Source};
 
 /// The share of bounded read-only examples allowed (in per mille): 785 when
 /// the set was taken, 925 once lsof, ps, unzip, od and shallow find grew their
-/// documented forms. The test fails if a change lowers it.
+/// documented forms; 908 of the completed set (the examples of cat, numfmt,
+/// look, pgrep, lsof, locale, timedatectl, find and date the first take
+/// missed: 120 bounded read-only of 149). The test fails if a change lowers
+/// it.
 const FLOOR_PER_MILLE: usize = 925;
 
 #[test]
