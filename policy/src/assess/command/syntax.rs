@@ -245,6 +245,104 @@ impl Word {
     }
 }
 
+/// Most words one brace expansion may make before the word is left a
+/// pattern (and judged as one).
+const MAX_BRACE_WORDS: usize = 64;
+
+impl Word {
+    /// The words bash's brace expansion makes of this word, in bash's order,
+    /// when every unquoted brace is a plain comma list (`/dev/hda{,1,2}`,
+    /// `{a,b}.c{x,y}`): prefix, each alternative, suffix, left to right.
+    /// `None` for anything else: a glob or an expansion in the word, a
+    /// nested brace, a sequence (`{1..9}`), a brace with no comma, an empty
+    /// word, or more than [`MAX_BRACE_WORDS`] words. Quoted characters are
+    /// never brace syntax and keep their quotes.
+    pub fn brace_words(&self) -> Option<Vec<Word>> {
+        if !self.brace || self.glob {
+            return None;
+        }
+        let mut chars: Vec<(char, bool)> = Vec::new();
+        for part in &self.parts {
+            match part {
+                Part::Lit(t) => chars.extend(t.chars().map(|c| (c, false))),
+                Part::Quoted(t) => chars.extend(t.chars().map(|c| (c, true))),
+                _ => return None,
+            }
+        }
+        // Each piece is its alternatives; literal text is a piece of one.
+        let mut pieces: Vec<Vec<Vec<(char, bool)>>> = Vec::new();
+        let mut literal = Vec::new();
+        let mut i = 0;
+        while let Some(&(c, quoted)) = chars.get(i) {
+            if quoted || (c != '{' && c != '}') {
+                literal.push((c, quoted));
+                i += 1;
+                continue;
+            }
+            if c == '}' {
+                return None;
+            }
+            let mut alternatives = vec![Vec::new()];
+            let mut j = i + 1;
+            loop {
+                let &(d, q) = chars.get(j)?;
+                match d {
+                    '{' if !q => return None,
+                    '}' if !q => break,
+                    ',' if !q => alternatives.push(Vec::new()),
+                    _ => alternatives.last_mut()?.push((d, q)),
+                }
+                j += 1;
+            }
+            if alternatives.len() < 2 {
+                return None;
+            }
+            pieces.push(vec![std::mem::take(&mut literal)]);
+            pieces.push(alternatives);
+            i = j + 1;
+        }
+        pieces.push(vec![literal]);
+        let mut words: Vec<Vec<(char, bool)>> = vec![Vec::new()];
+        for piece in &pieces {
+            if words.len().saturating_mul(piece.len()) > MAX_BRACE_WORDS {
+                return None;
+            }
+            words = words
+                .iter()
+                .flat_map(|w| {
+                    piece.iter().map(move |alt| {
+                        let mut w = w.clone();
+                        w.extend_from_slice(alt);
+                        w
+                    })
+                })
+                .collect();
+        }
+        words
+            .into_iter()
+            .map(|w| {
+                // An empty word is dropped by bash: left as a pattern here.
+                if w.is_empty() {
+                    return None;
+                }
+                let mut parts: Vec<Part> = Vec::new();
+                for (c, quoted) in w {
+                    match (parts.last_mut(), quoted) {
+                        (Some(Part::Quoted(t)), true) | (Some(Part::Lit(t)), false) => t.push(c),
+                        (_, true) => parts.push(Part::Quoted(c.to_string())),
+                        (_, false) => parts.push(Part::Lit(c.to_string())),
+                    }
+                }
+                Some(Word {
+                    parts,
+                    glob: false,
+                    brace: false,
+                })
+            })
+            .collect()
+    }
+}
+
 /// A parsed line.
 #[derive(Clone, Debug, Default)]
 pub struct Parsed {
@@ -1419,5 +1517,44 @@ mod tests {
         };
         let globs: Vec<bool> = simple.words.iter().map(|w| w.glob || w.brace).collect();
         assert_eq!(globs, vec![false, true, false, true, false, false, false]);
+    }
+
+    /// Brace expansion as bash 5.2 makes it (run here: `printf '%s\n' …`).
+    #[test]
+    fn brace_words_as_bash_expands_them() {
+        let expand = |line: &str| -> Option<Vec<String>> {
+            let parsed = parse(line).unwrap();
+            let (and_or, _) = parsed.script.items.first().unwrap();
+            let Some(Command::Simple(simple)) = and_or.pipelines[0].commands.first() else {
+                panic!()
+            };
+            let words = simple.words.last().unwrap().brace_words()?;
+            Some(words.iter().map(|w| w.literal().unwrap()).collect())
+        };
+        let words = |list: &[&str]| Some(list.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            expand("file /dev/{wd0a,hda}"),
+            words(&["/dev/wd0a", "/dev/hda"])
+        );
+        assert_eq!(
+            expand("file -s /dev/hda{,1,2}"),
+            words(&["/dev/hda", "/dev/hda1", "/dev/hda2"])
+        );
+        assert_eq!(
+            expand("x {a,b}.{c,h}"),
+            words(&["a.c", "a.h", "b.c", "b.h"])
+        );
+        assert_eq!(expand("x {\"a b\",c}"), words(&["a b", "c"]));
+        assert_eq!(expand("x {-C,x}"), words(&["-C", "x"]));
+        // Left a pattern: quoted braces are no braces, and nesting,
+        // sequences, a lone alternative, empty words and floods are not read.
+        assert_eq!(expand("x '{a,b}'"), None);
+        assert_eq!(expand("x {a,{b,c}}"), None);
+        assert_eq!(expand("x {1..3}"), None);
+        assert_eq!(expand("x {a}{b,c}"), None);
+        assert_eq!(expand("x {,}"), None);
+        assert_eq!(expand("x *{a,b}"), None);
+        assert_eq!(expand("x $v{a,b}"), None);
+        assert_eq!(expand("x {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"), None);
     }
 }

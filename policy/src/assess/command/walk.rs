@@ -524,6 +524,8 @@ impl Walk<'_> {
         bounded: unbounded::Bound,
     ) {
         self.commands += 1;
+        let expanded = brace_expanded(words);
+        let words = expanded.as_deref().unwrap_or(words);
         let mut stdin = Vec::new();
         let mut fed = piped;
         for redirect in redirects {
@@ -881,6 +883,31 @@ fn brace_range_floods(text: &str) -> bool {
         product *= span;
     }
     product > MAX_WORDS
+}
+
+/// The words of a simple command with bash's brace expansion made where each
+/// brace is a plain comma list ([`Word::brace_words`]), so each word is judged
+/// as the program receives it (`file -s /dev/hda{,1,2}`, file's manual, is
+/// `file -s /dev/hda /dev/hda1 /dev/hda2`; `file {-C,x}` is `file -C x`).
+/// Only the words after the program name: a program spelt with braces stays
+/// a pattern, and assignments before it are not brace-expanded by bash.
+/// `None` when nothing changes.
+fn brace_expanded(words: &[Word]) -> Option<Vec<Word>> {
+    let program = words
+        .iter()
+        .position(|w| !w.literal().is_some_and(|t| is_assignment(&t)))?;
+    let (head, rest) = words.split_at_checked(program + 1)?;
+    if !rest.iter().any(|w| w.brace_words().is_some()) {
+        return None;
+    }
+    let mut out = head.to_vec();
+    for word in rest {
+        match word.brace_words() {
+            Some(made) => out.extend(made),
+            None => out.push(word.clone()),
+        }
+    }
+    Some(out)
 }
 
 /// Whether a substitution's output can never start with `-`: one simple
