@@ -531,7 +531,21 @@ impl Walk<'_> {
         for redirect in redirects {
             self.redirect(redirect, &mut stdin, &mut fed);
         }
-        let args: Vec<Arg> = words.iter().map(|w| self.resolve(w)).collect();
+        let mut args: Vec<Arg> = words.iter().map(|w| self.resolve(w)).collect();
+        if let (Some(word), Some(arg)) = (words.last(), args.last_mut()) {
+            if let [Part::Subst { script }] = word.parts.as_slice() {
+                if words.len() > 1 && prints_one_pid_list(script) {
+                    // The last word is one comma list of process IDs (or
+                    // nothing, which leaves no word after it to shift): the
+                    // largest ID Linux gives stands for it, so a bound that
+                    // reads it as a number sees the worst case.
+                    *arg = Arg {
+                        text: String::from(MAX_PID),
+                        ..Arg::default()
+                    };
+                }
+            }
+        }
         budget::count(args.iter().map(|a| a.text.len() + 1).sum());
         let texts: Vec<String> = args.iter().map(|a| a.text.clone()).collect();
         let program_at = texts.iter().position(|w| !is_assignment(w));
@@ -976,6 +990,69 @@ fn never_an_option(script: &Script) -> bool {
             .is_some_and(|f| !f.contains('%') && !f.split_whitespace().any(|w| w.starts_with('-'))),
         _ => false,
     }
+}
+
+/// The largest process ID Linux hands out (`PID_MAX_LIMIT` on 64-bit).
+const MAX_PID: &str = "4194304";
+
+/// Whether a substitution prints one word of process IDs joined by commas
+/// and nothing else: `pgrep -d, PATTERN` with options that only choose
+/// processes (`ps -fp $(pgrep -d, -x xterm)`, pgrep's manual; procps 4.0.2
+/// run here prints `5945,5947`, or nothing with exit 1). Not `-l`/`-a`
+/// (names and command lines, which any process sets), `-w`, `-F` (reads a
+/// file), `-c`, a delimiter other than a comma (a space splits, a digit
+/// joins IDs into a larger number, `*` globs), or anything not literal.
+fn prints_one_pid_list(script: &Script) -> bool {
+    let [(and_or, false)] = script.items.as_slice() else {
+        return false;
+    };
+    let [pipeline] = and_or.pipelines.as_slice() else {
+        return false;
+    };
+    let [Command::Simple(simple)] = pipeline.commands.as_slice() else {
+        return false;
+    };
+    if !simple.redirects.is_empty() {
+        return false;
+    }
+    let Some(words) = simple
+        .words
+        .iter()
+        .map(Word::literal)
+        .collect::<Option<Vec<String>>>()
+    else {
+        return false;
+    };
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    if program != "pgrep" {
+        return false;
+    }
+    let (mut comma, mut pattern) = (false, false);
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "-d," | "--delimiter=," => comma = true,
+            "-d" | "--delimiter" => {
+                if rest.next().map(String::as_str) != Some(",") {
+                    return false;
+                }
+                comma = true;
+            }
+            "-x" | "--exact" | "-f" | "--full" | "-n" | "--newest" | "-o" | "--oldest" | "-i"
+            | "--ignore-case" | "-v" | "--inverse" => {}
+            "-u" | "--euid" | "-U" | "--uid" | "-g" | "--pgroup" | "-G" | "--group" | "-P"
+            | "--parent" | "-s" | "--session" | "-t" | "--terminal" => {
+                if rest.next().is_none() {
+                    return false;
+                }
+            }
+            other if !other.starts_with('-') && !pattern => pattern = true,
+            _ => return false,
+        }
+    }
+    comma
 }
 
 /// Whether a command is a `find` that prints only harmless file names.
