@@ -50,6 +50,9 @@
 //!   violation (work that never ends or floods).
 //! - **An output bound**: a line that writes more than [`OUTPUT_BOUND`]
 //!   (16 MiB, the policy's figure) is a violation.
+//! - **A memory bound**: a line whose processes' peak resident memory (the
+//!   kernel's accounting, see `Run::peak_kib`) passes [`MEMORY_BOUND_KIB`]
+//!   (512 MiB, the figure SECURITY.md states) is a violation.
 //!
 //! Two effects come from what the working tree's names are, which no line
 //! shows and the policy cannot read; the executor answers them (SECURITY.md,
@@ -85,6 +88,11 @@ use std::collections::{BTreeSet, HashMap};
 
 /// The most output a line may write (the policy's bound, 16 MiB).
 pub const OUTPUT_BOUND: u64 = 16 * 1024 * 1024;
+
+/// The most resident memory a proven line's processes may hold at once, in
+/// KiB (512 MiB; the tracer's own share is counted in, so a line is judged
+/// on an upper bound).
+pub const MEMORY_BOUND_KIB: u64 = 512 * 1024;
 
 /// Paths that may be opened for writing (see the module documentation).
 pub const WRITE_OK: &[&str] = &[
@@ -413,6 +421,19 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
             None => out.push(Violation {
                 class: String::from("output beyond 16 MiB"),
                 evidence: format!("{} bytes", run.output_bytes),
+            }),
+        }
+    }
+    if let Some(peak) = run.peak_kib.filter(|p| *p > MEMORY_BOUND_KIB) {
+        match &trap_opened {
+            Some(trap) => {
+                executor.insert(format!(
+                    "held {peak} KiB reading {trap}, a trap of the tree"
+                ));
+            }
+            None => out.push(Violation {
+                class: String::from("memory beyond 512 MiB"),
+                evidence: format!("peak resident {peak} KiB"),
             }),
         }
     }

@@ -38,6 +38,9 @@ const TOOLCHAIN: &str = "/srv/toolchain";
 pub const RESOLVER: &str = "127.0.0.1";
 /// Where the per-process trace files are written inside the sandbox.
 const TRACE_DIR: &str = "/tmp/.oracle-trace";
+/// GNU time's report of the peak memory, beside the traces (outside the
+/// tracer, so the line never sees it written).
+const PEAK_FILE: &str = "peak-kib";
 /// Output kept per line; the rest is read and dropped so a flood cannot block.
 const OUTPUT_CAP: usize = 256 * 1024;
 
@@ -190,6 +193,12 @@ pub struct Run {
     /// The exit code (127: the program is not installed here; 126: not
     /// executable), when it exited.
     pub status: Option<i32>,
+    /// The peak resident memory of the line's processes in KiB, from the
+    /// kernel's accounting: GNU time's `wait4` on the tracer, whose
+    /// `ru_maxrss` is the largest of it and every process it and its
+    /// descendants reaped (the tracer's own few MiB included, so it is an
+    /// upper bound). `None` when the time bound killed the line.
+    pub peak_kib: Option<u64>,
 }
 
 /// The prepared sandbox: a template home copied fresh for every run.
@@ -219,6 +228,7 @@ const NEEDED: &[(&str, &str)] = &[
     ("strace", "strace"),
     ("bash", "bash"),
     ("git", "git"),
+    ("time", "time"),
 ];
 
 impl Sandbox {
@@ -484,7 +494,13 @@ impl Sandbox {
         for (real, inside) in &self.toolchain {
             cmd.arg("--ro-bind").arg(real).arg(inside);
         }
-        cmd.args(["--chdir", PROJECT, "strace", "-f", "-ff", "-y", "-qq"])
+        // GNU time (outside the tracer, inside the sandbox) waits for the
+        // tracer with `wait4` and writes the peak resident memory of the
+        // whole tree in KiB: the kernel's accounting, with no address-space
+        // limit (which kills some runtimes that reserve address space).
+        cmd.args(["--chdir", PROJECT, "time", "-f", "%M", "-o"])
+            .arg(format!("{TRACE_DIR}/{PEAK_FILE}"))
+            .args(["strace", "-f", "-ff", "-y", "-qq"])
             .args(["-s", "512", "-e", "signal=none", "-e"])
             .arg(format!("trace={}", trace::TRACED_CALLS))
             .arg("-o")
@@ -531,6 +547,9 @@ impl Sandbox {
         output.extend(err_text);
         let output_bytes = out_bytes + err_bytes;
         let (events, root_pid) = read_traces(&traces)?;
+        let peak_kib = fs::read_to_string(traces.join(PEAK_FILE))
+            .ok()
+            .and_then(|t| t.lines().last().and_then(|l| l.trim().parse().ok()));
         // bash always runs, so a shell line without a trace means the sandbox
         // or the tracer did not start: an error, never an empty (clean) run.
         if root_pid.is_none() && matches!(program, Program::Shell(_)) && !timed_out {
@@ -550,7 +569,15 @@ impl Sandbox {
             root_pid,
             timed_out,
             status,
+            peak_kib,
         })
+    }
+
+    /// The template of the working tree every run starts from: a caller may
+    /// plant more ordinary files there before the runs (the forms
+    /// generator's compressed files).
+    pub fn project_template(&self) -> PathBuf {
+        self.template.join("project")
     }
 
     /// Removes every file the sandbox made.

@@ -48,8 +48,8 @@ const FUZZ_SAMPLE: usize = 300;
 const WORKERS: usize = 3;
 
 /// What one line's run gave: its index, the judgement, the exit code, how
-/// long it ran and how many bytes it wrote.
-type Outcome = (usize, Judgement, Option<i32>, Duration, u64);
+/// long it ran, how many bytes it wrote and its peak memory in KiB.
+type Outcome = (usize, Judgement, Option<i32>, Duration, u64, Option<u64>);
 
 /// One line to run.
 struct Case {
@@ -88,6 +88,7 @@ fn every_allowed_command_line_runs_without_effects() {
                             run.status,
                             run.elapsed,
                             run.output_bytes,
+                            run.peak_kib,
                         ));
                     }
                     Err(e) => errors.lock().unwrap().push(format!("{}: {e}", case.name)),
@@ -173,7 +174,8 @@ fn every_allowed_command_line_runs_without_effects() {
          {} violations (class × line) on {} lines, {} classes; \
          {} lines looked up names they hold; {} lines exited 127 (a program not installed); \
          {} lines printed committed history; {} lines met a link or trap of the tree \
-         (the executor's part); slowest line {:.1?}, most output {} bytes\n",
+         (the executor's part); slowest line {:.1?}, most output {} bytes, \
+         peak memory {} KiB ({}; bound {} KiB)\n",
         results.len(),
         cases
             .iter()
@@ -202,14 +204,25 @@ fn every_allowed_command_line_runs_without_effects() {
         executor,
         results
             .iter()
-            .map(|(_, _, _, elapsed, _)| *elapsed)
+            .map(|(_, _, _, elapsed, ..)| *elapsed)
             .max()
             .unwrap_or_default(),
         results
             .iter()
-            .map(|(_, _, _, _, bytes)| *bytes)
+            .map(|(_, _, _, _, bytes, _)| *bytes)
             .max()
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        results
+            .iter()
+            .filter_map(|(.., peak)| *peak)
+            .max()
+            .unwrap_or_default(),
+        results
+            .iter()
+            .max_by_key(|(.., peak)| peak.unwrap_or(0))
+            .map(|(i, ..)| format!("{:?}", cases[*i].line))
+            .unwrap_or_default(),
+        toolgate_oracles::judge::MEMORY_BOUND_KIB
     );
     for (class, lines) in &classes {
         let first = &cases[lines[0]];
@@ -580,6 +593,12 @@ fn the_oracle_sees_each_kind_of_effect() {
             "secret opened by grep: /root/project/backend/.env",
         ),
         ("head -c 20000000 /dev/zero", "output beyond 16 MiB"),
+        // Peak memory is the kernel's accounting of the whole tree: a child
+        // that holds 600 MiB is seen past the 512 MiB bound.
+        (
+            "python3 -c 'x = b\"a\" * (600 << 20)'",
+            "memory beyond 512 MiB",
+        ),
         ("echo $DATABASE_URL", "secret in output: DATABASE_URL"),
         // Unprivileged: the masks cannot be removed.
         (
