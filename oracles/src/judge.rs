@@ -127,6 +127,13 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("zgrep", "grep"),
     ("zless", "gzip"),
     ("zless", "less"),
+    // Debian's zegrep and zfgrep are scripts: `exec zgrep -E "$@"` (gzip
+    // 1.12), which runs gzip and grep as above.
+    ("zegrep", "zgrep"),
+    ("zfgrep", "zgrep"),
+    // glibc's `locale -m` reads the compressed character maps under
+    // /usr/share/i18n/charmaps by running `gzip -d -c` on them.
+    ("locale", "gzip"),
     // Debian's yq is a jq wrapper: it converts YAML and runs jq on it.
     ("yq", "jq"),
     // xargs without a command runs echo.
