@@ -394,15 +394,17 @@ impl Walk<'_> {
                 prefix,
                 ..
             } => {
-                // A plain `$HOME` (or `${HOME}`) opening a word is `~`
-                // spelt another way: the user's home, one absolute path set
-                // by the login, not by the line or the repository, so it
-                // adds no option and no word (`find $HOME -mtime 0`, find's
-                // manual). Every other variable may.
+                // A plain `$HOME` (or `${HOME}`) opening a word, or the
+                // value of an assignment, is `~` spelt another way: the
+                // user's home, one absolute path set by the login, not by
+                // the line or the repository, so it adds no option and no
+                // word (`find $HOME -mtime 0`, find's manual;
+                // `LOCPATH=$HOME/.locale`, locale's). Every other variable
+                // may.
                 let home = name == "HOME"
                     && op.is_empty()
                     && prefix.is_none()
-                    && arg.text.is_empty()
+                    && (arg.text.is_empty() || arg.text.ends_with('=') && is_assignment(&arg.text))
                     && !self.assigned.contains(name)
                     && !self.loops.iter().any(|(v, _)| v == name);
                 if !home {

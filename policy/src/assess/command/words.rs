@@ -49,10 +49,13 @@ pub(super) fn check_words(
         .is_some_and(|w| w == "read");
     let mut start = 0;
     while let Some(word) = words.get(start) {
-        let Some((name, _)) = word.split_once('=').filter(|_| is_assignment(word)) else {
+        let Some((name, value)) = word.split_once('=').filter(|_| is_assignment(word)) else {
             break;
         };
-        if !(harmless_variable(name) || name == "IFS" && program_is_read) {
+        if !(harmless_variable(name)
+            || name == "IFS" && program_is_read
+            || locale_data_in_home(name, value))
+        {
             return Err((
                 codes::COMMAND_ENV_ASSIGNMENT,
                 format!(
@@ -171,6 +174,20 @@ pub(super) fn check_words(
         ));
     }
     check_secret_reads(name, args, shape)
+}
+
+/// `LOCPATH` naming `~/.locale`, the directory locale's manual compiles a
+/// locale into (`LOCPATH=$HOME/.locale LC_ALL=fi_SE.UTF-8 date`): glibc
+/// reads compiled locale data from there instead of the system's (glibc
+/// 2.36 run here: date printed its time in the locale compiled into it).
+/// Locale files are data checked by their magic number, not code, and that
+/// directory is the user's, like their start-up files. Any other directory
+/// may be a working tree's (a repository's files, parsed by glibc's loader,
+/// which is not hardened against hostile files and so ignores `LOCPATH` in
+/// set-user-ID programs), and a list or a computed value may be anything:
+/// not proven.
+fn locale_data_in_home(name: &str, value: &str) -> bool {
+    name == "LOCPATH" && matches!(value, "~/.locale" | "~/.locale/")
 }
 
 /// The stable code a finding of a nested line carries.
