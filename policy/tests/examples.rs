@@ -28,9 +28,10 @@ use toolgate_policy::{Action, Engine, Source};
 /// the set was taken, 925 once lsof, ps, unzip, od and shallow find grew their
 /// documented forms; 908 of the completed set (the examples of cat, numfmt,
 /// look, pgrep, lsof, locale, timedatectl, find and date the first take
-/// missed: 120 bounded read-only of 149). The test fails if a change lowers
-/// it.
-const FLOOR_PER_MILLE: usize = 925;
+/// missed: 120 bounded read-only of 149); 975 once df -B, $HOME as a path,
+/// brace lists, pgrep's comma list and LOCPATH=~/.locale grew. The test
+/// fails if a change lowers it.
+const FLOOR_PER_MILLE: usize = 975;
 
 #[test]
 fn documented_examples() {
