@@ -163,7 +163,10 @@ pub fn grammar(program: &str) -> Option<Grammar> {
             tolerant: true,
             ..GREP
         },
-        "zgrep" | "zegrep" | "zfgrep" => GREP,
+        "zgrep" | "zegrep" | "zfgrep" => Grammar {
+            then: Some(zgrep),
+            ..GREP
+        },
         "rg" => RG,
         "zcat" | "bzcat" | "xzcat" | "zstdcat" => CAT_COMPRESSED,
         // `-S SUF` and xz `-C CHECK` take values and are left out; without
@@ -325,6 +328,43 @@ pub fn grammar(program: &str) -> Option<Grammar> {
         _ => return None,
     };
     Some(grammar)
+}
+
+/// zgrep (gzip 1.12; zegrep and zfgrep run it) reads each file through
+/// gzip and hands grep the text on its standard input, passing on the
+/// options it does not know itself: with a recursive option grep has no
+/// file operand and searches the working directory
+/// (`zgrep --dereference-recursive alpha a.txt` read `.env` and
+/// `config/credentials.yml` when the command oracle ran every declared
+/// form). gzip 1.12's zgrep refuses `-r`, `-R`, `-d`, `--recursive`,
+/// `--directories`, `--include` and `--exclude*` by their prefixes but not
+/// `--dereference-recursive`; other versions differ. No recursive or
+/// directory option of zgrep is proven.
+fn zgrep(parsed: &Parsed) -> Result<(), Refusal> {
+    const RECURSIVE: &[&str] = &[
+        "-r",
+        "-R",
+        "-d",
+        "--recursive",
+        "--dereference-recursive",
+        "--directories",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "--exclude-from",
+    ];
+    if let Some((name, _)) = parsed
+        .options
+        .iter()
+        .find(|(name, _)| RECURSIVE.contains(&name.as_str()))
+    {
+        return Err(Refusal::argument(
+            &parsed.program,
+            name,
+            "makes grep search the working directory: zgrep hands grep the files' text on its standard input, so grep has no file operand",
+        ));
+    }
+    pattern_then_paths(parsed)
 }
 
 /// A searcher's first operand is its pattern unless `-e`/`-f` gave one; the
