@@ -812,6 +812,7 @@ fn system(program: &str) -> Option<Grammar> {
         },
         "netstat" => Grammar {
             max_operands: 0,
+            then: Some(netstat),
             ..g(
                 "antulprise46Wxvg",
                 &[
@@ -889,11 +890,15 @@ fn system(program: &str) -> Option<Grammar> {
         },
         // Not `-K` (kills), `-D` (dumps to a file), `-E` (never ends), `-F`
         // (reads a filter file), `-N` (another namespace).
+        // Not `-r`/`--resolve`: iproute2 6.1's ss then asks the resolver for
+        // the name of every address it lists and rpcbind for port names
+        // (the command oracle's declared-forms run saw it connect to
+        // /var/run/rpcbind.sock), hosts the line does not name.
         "ss" => Grammar {
             valued: "fA",
             long_valued: &["family", "query"],
             ..g(
-                "antulpmeoisxw46rHO0Zz",
+                "antulpmeoisxw46HO0Zz",
                 &[
                     "all",
                     "numeric",
@@ -910,7 +915,6 @@ fn system(program: &str) -> Option<Grammar> {
                     "raw",
                     "ipv4",
                     "ipv6",
-                    "resolve",
                     "no-header",
                     "oneline",
                     "threads",
@@ -1076,6 +1080,39 @@ fn tail(parsed: &Parsed) -> Result<(), Refusal> {
 /// `lsof +r` repeats forever and `+D`/`+d` take values: `+` options are
 /// not declared. `-D` only as `i` (ignore the device cache file), `-F` only
 /// with field letters and digits.
+/// net-tools 2.10's netstat names every address it lists by asking the
+/// resolver unless `-n` is given (`netstat -g` asked for
+/// `1.0.0.224.in-addr.arpa` and the IPv6 group addresses when the command
+/// oracle ran every declared form): a lookup of a name the line does not
+/// hold, sent to whatever resolver the machine has. Only the interface and
+/// statistics tables list no address; everything else needs `-n`.
+fn netstat(parsed: &Parsed) -> Result<(), Refusal> {
+    if parsed.has("-n") || parsed.has("--numeric") {
+        return Ok(());
+    }
+    let tables = ["-i", "--interfaces", "-s", "--statistics"];
+    let shaping = ["-e", "--extend", "-v", "-W", "--wide"];
+    let no_addresses = tables.iter().any(|t| parsed.has(t))
+        && parsed
+            .options
+            .iter()
+            .all(|(name, _)| tables.contains(&name.as_str()) || shaping.contains(&name.as_str()));
+    if no_addresses {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            "netstat",
+            &parsed
+                .options
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            "looks up the name of every address it lists (a host the line does not name) without `-n`",
+        ))
+    }
+}
+
 fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
     if let Some(option) = parsed.operands.iter().find(|o| o.starts_with('+')) {
         return Err(Refusal::option(&parsed.program, option));
