@@ -125,6 +125,10 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("zcat", "gzip"),
     ("zgrep", "gzip"),
     ("zgrep", "grep"),
+    // gzip 1.12's zgrep splits a bundle of short options with `expr` and
+    // quotes them with `sed` before it runs grep.
+    ("zgrep", "expr"),
+    ("zgrep", "sed"),
     ("zless", "gzip"),
     ("zless", "less"),
     // Debian's zegrep and zfgrep are scripts: `exec zgrep -E "$@"` (gzip
