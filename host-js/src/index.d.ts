@@ -74,6 +74,12 @@ export interface Config {
    */
   exec?: { unconfined?: 'refuse' | 'allow' };
   /**
+   * How commands are judged: `history_is_secret` counts content committed to
+   * the repository's history as secret (`git log -p`, `git show`, … confirmed
+   * with `command.history`); off by default (docs/configuration.md).
+   */
+  commands?: { history_is_secret?: boolean };
+  /**
    * Managed layer only: what lower layers may not loosen (their
    * auto-approvals, allow rules, or modes and trust settings).
    */

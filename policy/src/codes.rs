@@ -69,6 +69,7 @@ pub const SENSITIVE: &[&str] = &[
     COMMAND_SENSITIVE_PATH,
     COMMAND_ENVIRONMENT,
     COMMAND_CREDENTIALS,
+    COMMAND_HISTORY,
     FILE_SENSITIVE_PATH,
     SQL_SECRETS,
     SQL_FILE_ACCESS,
@@ -190,6 +191,11 @@ pub const COMMAND_ENVIRONMENT: &str = "command.environment";
 /// A command line that prints a stored credential (`gh auth token`, `aws
 /// configure get aws_secret_access_key`, `vault kv get`, `git credential fill`).
 pub const COMMAND_CREDENTIALS: &str = "command.credentials";
+/// With `commands.history_is_secret`, a command that prints content committed
+/// to the repository's history (`git log -p`, `git show`, `git grep` over a
+/// revision, `git diff` against one, `git blame` of one): the deployment
+/// counts history as secret, so a person confirms.
+pub const COMMAND_HISTORY: &str = "command.history";
 /// A builtin that assigns, evaluates or changes the shell (`read`, `eval`, `export`).
 pub const COMMAND_SHELL_STATE: &str = "command.shell-state";
 /// A word of a command names a path no reading can place (`%USERPROFILE%\…`,

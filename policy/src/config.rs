@@ -80,6 +80,20 @@ pub struct Config {
     /// unless `unconfined: "allow"` (unsafe; see docs/confinement.md). The
     /// policy's decisions do not read it.
     pub exec: Exec,
+    /// How commands are judged: `history_is_secret` (see [`Commands`]).
+    pub commands: Commands,
+}
+
+/// How the command assessor reads what a command prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Commands {
+    /// Content committed to the repository's history is secret: commands
+    /// that print it (`git log -p`, `git show`, `git grep` over a revision,
+    /// `git diff` against one, `git blame` of one) are confirmed with
+    /// `command.history`. Off by default: history counts as the user's code,
+    /// as the working tree does (SECURITY.md, "Commands").
+    pub history_is_secret: bool,
 }
 
 /// The command executors' settings.
@@ -358,6 +372,7 @@ impl Default for Config {
             mode: Mode::default(),
             approval_timeout_ms: None,
             exec: Exec::default(),
+            commands: Commands::default(),
         }
     }
 }

@@ -90,6 +90,7 @@ fn build_assessor(
                 allow_hosts: settings.allow_hosts.clone(),
                 deny_hosts: settings.deny_hosts.clone(),
             },
+            history_is_secret: config.commands.history_is_secret,
         }),
         ToolKind::File => Box::new(FileAssessor {
             operation_field: field("operation"),

@@ -57,6 +57,9 @@ pub struct CommandAssessor {
     pub field: String,
     /// What the programs that reach the network may contact.
     pub egress: crate::assess::egress::EgressRule,
+    /// `commands.history_is_secret`: content committed to the repository's
+    /// history is secret, so commands that print it are not proven.
+    pub history_is_secret: bool,
 }
 
 impl Default for CommandAssessor {
@@ -64,6 +67,7 @@ impl Default for CommandAssessor {
         CommandAssessor {
             field: String::from("command"),
             egress: crate::assess::egress::EgressRule::default(),
+            history_is_secret: false,
         }
     }
 }
@@ -107,7 +111,9 @@ impl Assessor for CommandAssessor {
 
 impl CommandAssessor {
     fn judge(&self, args: &Map<String, Value>, context: &Context) -> Assessment {
-        confined::within(context.confined, || self.judge_line(args))
+        confined::within(context.confined, || {
+            git::history_within(self.history_is_secret, || self.judge_line(args))
+        })
     }
 
     fn judge_line(&self, args: &Map<String, Value>) -> Assessment {

@@ -49,6 +49,10 @@ const SCALARS: &[(&str, &str)] = &[
     ("approval_timeout_ms", "null"),
 ];
 
+/// Settings inside a section, taken like [`SCALARS`] from the highest layer
+/// that sets them: (section, key, default).
+const SECTION_SCALARS: &[(&str, &str, &str)] = &[("commands", "history_is_secret", "false")];
+
 /// The settings `locks.modes` keeps lower layers from setting.
 const MODES: &[&str] = &[
     "strict",
@@ -186,6 +190,23 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
                 explain.push(format!("{key} = {value}  ({})", layer.as_str()));
             }
             None => explain.push(format!("{key} = {default}  (default)")),
+        }
+    }
+    for (section, key, default) in SECTION_SCALARS {
+        match ranked
+            .iter()
+            .find_map(|(l, m, _)| m.get(*section)?.get(*key).map(|v| (l, v)))
+        {
+            Some((layer, value)) => {
+                if let Value::Object(entries) = merged
+                    .entry((*section).to_owned())
+                    .or_insert_with(|| Value::Object(Map::new()))
+                {
+                    entries.insert((*key).to_owned(), value.clone());
+                }
+                explain.push(format!("{section}.{key} = {value}  ({})", layer.as_str()));
+            }
+            None => explain.push(format!("{section}.{key} = {default}  (default)")),
         }
     }
     let names = |key: &str| -> Vec<(Layer, String)> {
@@ -462,11 +483,41 @@ mod tests {
         );
         let out = layered(&[]).unwrap();
         assert_eq!(Config::from_json(&out.config).unwrap(), Config::default());
-        assert_eq!(out.explain.len(), SCALARS.len());
+        assert_eq!(out.explain.len(), SCALARS.len() + SECTION_SCALARS.len());
         // Every default the explanation prints is the configuration's own.
         for (key, default) in SCALARS {
             let alone = Config::from_json(&format!("{{\"{key}\": {default}}}")).unwrap();
             assert_eq!(alone, Config::default(), "{key}");
         }
+        for (section, key, default) in SECTION_SCALARS {
+            let alone =
+                Config::from_json(&format!("{{\"{section}\": {{\"{key}\": {default}}}}}")).unwrap();
+            assert_eq!(alone, Config::default(), "{section}.{key}");
+        }
+    }
+
+    #[test]
+    fn a_section_setting_comes_from_the_highest_layer_that_sets_it() {
+        let out = layered(&[
+            layer(
+                Layer::Project,
+                r#"{"commands": {"history_is_secret": false}}"#,
+            ),
+            layer(
+                Layer::Managed,
+                r#"{"commands": {"history_is_secret": true}}"#,
+            ),
+        ])
+        .unwrap();
+        assert!(
+            Config::from_json(&out.config)
+                .unwrap()
+                .commands
+                .history_is_secret
+        );
+        assert!(out
+            .explain
+            .iter()
+            .any(|l| l == "commands.history_is_secret = true  (managed)"));
     }
 }

@@ -874,6 +874,181 @@ fn reflog(_: &str, args: &[String]) -> Result<(), Refusal> {
     }
 }
 
+thread_local! {
+    /// `commands.history_is_secret` for the assessment under way.
+    static HISTORY_SECRET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `judge` with `commands.history_is_secret` in force, then restores
+/// the setting before (held for one assessment, like the egress rule and
+/// the confinement: the program checks are plain functions of their words).
+pub fn history_within<T>(secret: bool, judge: impl FnOnce() -> T) -> T {
+    let before = HISTORY_SECRET.with(|c| c.replace(secret));
+    let out = judge();
+    HISTORY_SECRET.with(|c| c.set(before));
+    out
+}
+
+/// Options after which a log-like subcommand prints file content from
+/// history: patches (`-p`, `-u`, `-U`, `-W`, `-c`, `--cc`, word diffs), a
+/// line's history (`-L`), and the pickaxe (`-S`, `-G`), whose answer tells
+/// whether a string was ever committed, one guess at a time.
+const CONTENT_OPTIONS: &[&str] = &[
+    "-p",
+    "-u",
+    "-U",
+    "-W",
+    "-c",
+    "-L",
+    "-S",
+    "-G",
+    "--patch",
+    "--patch-with-stat",
+    "--patch-with-raw",
+    "--unified",
+    "--function-context",
+    "--cc",
+    "--dd",
+    "--combined-all-paths",
+    "--word-diff",
+    "--word-diff-regex",
+    "--color-words",
+    "--binary",
+    "--pickaxe-regex",
+    "--pickaxe-all",
+];
+
+/// Options that limit `git show` and `git diff` to names, counts or
+/// object ids, without a patch (git 2.39 run here: `git show --stat`
+/// prints the message and the diffstat only).
+const SUMMARY_OPTIONS: &[&str] = &[
+    "-s",
+    "--no-patch",
+    "--stat",
+    "--shortstat",
+    "--numstat",
+    "--dirstat",
+    "--summary",
+    "--name-only",
+    "--name-status",
+    "--raw",
+    "--quiet",
+];
+
+/// Whether a read-only `git` subcommand prints content committed to the
+/// repository's history (SECURITY.md, "Commands": by default history counts
+/// as the user's code; `commands.history_is_secret` counts it as secret):
+/// `Some(what)` names the form. Words that may be revisions are taken to be
+/// revisions (git itself tries a word as a revision before a path), so
+/// `git diff file.c` and `git grep foo src` are counted too; `--` before
+/// the paths says they are paths.
+fn reads_history(name: &str, args: &[String]) -> Option<&'static str> {
+    let dashes = args.iter().position(|a| a == "--");
+    let before = args.get(..dashes.unwrap_or(args.len())).unwrap_or(args);
+    let parsed = |sub: &str| log_like(sub, before).ok();
+    let content = |p: &Parsed| CONTENT_OPTIONS.iter().any(|o| p.has(o));
+    let summary = |p: &Parsed| SUMMARY_OPTIONS.iter().any(|o| p.has(o));
+    match name {
+        "log" | "whatchanged" | "reflog" => {
+            let sub = if name == "reflog" {
+                before
+                    .first()
+                    .filter(|w| *w == "show")
+                    .map_or(before, |_| before.get(1..).unwrap_or_default())
+            } else {
+                before
+            };
+            log_like(name, sub)
+                .ok()
+                .is_none_or(|p| content(&p))
+                .then_some("prints patches or searches content from history")
+        }
+        "stash" => {
+            let rest = before.get(1..).unwrap_or_default();
+            log_like("stash", rest)
+                .ok()
+                .is_none_or(|p| content(&p))
+                .then_some("prints a stash's patch, committed content")
+        }
+        "show" => parsed("show")
+            .is_none_or(|p| content(&p) || !summary(&p))
+            .then_some("prints committed content (a commit's patch or a file at a revision)"),
+        "diff" => parsed("diff")
+            .is_none_or(|p| {
+                let revisions = !p.operands.is_empty()
+                    || ["--cached", "--staged", "--merge-base"]
+                        .iter()
+                        .any(|o| p.has(o));
+                !p.has("--no-index") && revisions && (content(&p) || !summary(&p))
+            })
+            .then_some("prints a diff against a revision, committed content"),
+        "diff-tree" | "diff-index" => parsed(name)
+            .is_none_or(|p| content(&p))
+            .then_some("prints a patch of committed content"),
+        "range-diff" => Some("prints the patches of two ranges of history"),
+        "blame" | "annotate" => parsed(name)
+            .is_none_or(|p| {
+                let revisions = if dashes.is_some() {
+                    !p.operands.is_empty()
+                } else {
+                    p.operands.len() > 1
+                };
+                revisions || p.has("--reverse") || p.has("--contents")
+            })
+            .then_some("prints a file as a revision had it"),
+        "cat-file" => args
+            .iter()
+            .any(|a| a == "-p" || !a.starts_with('-'))
+            .then(|| {
+                let operands = args.iter().filter(|a| !a.starts_with('-')).count();
+                (args.iter().any(|a| a == "-p") || operands > 1)
+                    .then_some("prints an object of the history")
+            })
+            .flatten(),
+        "grep" => grep_trees(before).then_some("searches the files of a revision"),
+        _ => None,
+    }
+}
+
+/// Whether `git grep`'s words before `--` name a tree to search: the words
+/// after the pattern (or every word, when `-e`/`-f` give the patterns).
+/// `--cached` searches the index, which is no revision.
+fn grep_trees(before: &[String]) -> bool {
+    const VALUED: &[&str] = &[
+        "-e",
+        "-A",
+        "-B",
+        "-C",
+        "-m",
+        "-f",
+        "--max-depth",
+        "--threads",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--max-count",
+    ];
+    let mut operands = 0usize;
+    let mut patterns_given = false;
+    let mut words = before.iter();
+    while let Some(word) = words.next() {
+        if VALUED.contains(&word.as_str()) {
+            patterns_given |= word == "-e" || word == "-f";
+            words.next();
+        } else if word.starts_with("-e") || word.starts_with("-f") && !word.starts_with("--") {
+            patterns_given = true;
+        } else if !word.starts_with('-') {
+            operands += 1;
+        }
+    }
+    let trees = if patterns_given {
+        operands
+    } else {
+        operands.saturating_sub(1)
+    };
+    trees > 0
+}
+
 /// Checks a whole `git` argument list (everything after `git`).
 pub fn check(args: &[String]) -> Result<(), Refusal> {
     let mut i = 0;
@@ -904,7 +1079,18 @@ pub fn check(args: &[String]) -> Result<(), Refusal> {
             "is not a subcommand proven read-only",
         ));
     };
-    check(name, sub_args)
+    check(name, sub_args)?;
+    if HISTORY_SECRET.with(std::cell::Cell::get) {
+        if let Some(what) = reads_history(name, sub_args) {
+            return Err(Refusal::new(
+                codes::COMMAND_HISTORY,
+                format!(
+                    "`git {name}` {what}, and this deployment counts history as secret (`commands.history_is_secret`)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Global options that take a value as the next word (for the floor).

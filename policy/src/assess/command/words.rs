@@ -207,6 +207,7 @@ pub(super) fn static_code(code: &str) -> &'static str {
         codes::COMMAND_UNBOUNDED,
         codes::COMMAND_ENVIRONMENT,
         codes::COMMAND_CREDENTIALS,
+        codes::COMMAND_HISTORY,
         codes::COMMAND_SHELL_STATE,
         codes::HTTP_LOCAL_TARGET,
         codes::HTTP_USERINFO,
