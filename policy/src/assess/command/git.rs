@@ -970,8 +970,11 @@ fn reads_history(name: &str, args: &[String]) -> Option<&'static str> {
                 .is_none_or(|p| content(&p))
                 .then_some("prints a stash's patch, committed content")
         }
+        // A summary option limits a commit's patch, not a blob: `git show
+        // --stat HEAD:f`, and a tag that names a blob, print the file (git
+        // 2.39 run here). So only HEAD's summary is proven.
         "show" => parsed("show")
-            .is_none_or(|p| content(&p) || !summary(&p))
+            .is_none_or(|p| content(&p) || !summary(&p) || !p.operands.is_empty())
             .then_some("prints committed content (a commit's patch or a file at a revision)"),
         "diff" => parsed("diff")
             .is_none_or(|p| {
