@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `toolgate` for Node: the same help, usage errors, output and exit codes as
-// the Rust CLI, byte for byte. The arguments follow one specification, written
-// down in `host-rs/src/cli/args.rs` (the README's "Command line" section sums
-// it up); `check`'s lines are read and formatted by the component; and
+// the Rust CLI, byte for byte. The commands, options, help, usage errors and
+// exit codes are declared once, in `shapes/cli.json`, and parsed and laid out
+// by ./grammar.js as the Rust CLI does (docs/cli.md sums the rules up);
+// `check`'s lines are read and formatted by the component; and
 // test/cli.test.js runs both CLIs over a table of argument lists and inputs.
 
 import { readFile } from 'node:fs/promises';
@@ -10,282 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
-
-const EXIT = { OK: 0, ERROR: 1, USAGE: 2, MALFORMED: 3, BROKEN: 4, CONFIRM: 10, DENY: 11 };
-
-/** The help text, identical in the Rust CLI. */
-const HELP = `toolgate: one risk policy for every LLM tool call: allow, confirm or deny, with reasons.
-
-Usage: toolgate [OPTIONS] COMMAND [ARGS]
-
-Commands:
-  assess [--config FILE] [--json] TOOL [ARGS_JSON]
-          Decide one tool call. ARGS_JSON is the call's arguments exactly as the
-          model sent them ({} when not given; - reads them from standard input)
-  check [--config FILE] [FILE|-]
-          Decide every call of a JSON Lines file (standard input when not given):
-          one {"tool": …, "args": …} a line, or a tool call in any supported
-          format (OpenAI, Anthropic, MCP, Gemini). One decision (or error object)
-          a line, in order; a summary on standard error
-  augment [--config FILE] [--format FORMAT] [FILE|-]
-          Add the optional risk_level parameter to tool definitions (FORMAT:
-          openai-chat, openai-responses, anthropic, mcp, gemini; recognised per
-          tool when not given); tools left alone are listed on standard error
-  hook [--config FILE] FORMAT
-          Answer one coding agent's before-tool hook event, read from standard
-          input, in that agent's output shape (FORMAT: claude-code, gemini-cli):
-          allow, ask or deny with the summary as the reason, exit 0; an event
-          that cannot be read, or a tool with no mapping, is answered ask. Exit
-          2 (the agents block the tool) when no answer can be made
-  exec [--config FILE] [--json] [--confine-only] [--writable] -- COMMAND_LINE
-          Decide a command line as execute_command; if allowed, run it with bash
-          inside the confinement (docs/confinement.md), passing its output and
-          exit status through; confirm and deny exit as assess does and nothing
-          runs. --confine-only runs it confined without deciding, --writable
-          (with it) with an approved command's rights; --json prints one result
-          object. What the confinement stopped goes to standard error (Rust CLI
-          only)
-  guidance [--lang en|zh]
-          Print the prompt guidance that tells the model how to rate its calls
-  audit verify [--key-file FILE] [--head HASH] FILE
-          Verify a gate's hash-chained audit log: the record count and head hash,
-          or the first broken line (exit 4); --key-file for a keyed chain, --head
-          for the head hash kept elsewhere
-  import-openapi [--only LIST] [--exclude LIST] [--category NAME] [FILE|-]
-          Registry entries and tool definitions from an OpenAPI 3 or Swagger 2
-          document, JSON or YAML: the tools and definitions as JSON, a summary
-          on standard error. LIST: tags or operation ids, comma-separated
-  config check FILE
-          Check a configuration file, JSON or TOML (read by its content)
-  config explain [--managed FILE] [--user FILE] [FILE]
-          Merge the managed, project (FILE) and user layers and print each
-          effective setting and rule with the layer it came from
-  approvals list (--key-file FILE | --unsigned) DIR
-          List the pending approvals of a checkpoint directory (Rust CLI only)
-  grants list --key-file FILE DIR
-          List the grants (approvals given "always") kept in a checkpoint
-          directory; a forged, unsigned or expired one is listed with why (exit 4)
-  grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID
-          Revoke a grant: no later call is decided with it; --audit appends the
-          revocation's record to that audit log (--audit-key-file: a keyed chain)
-  mcp-proxy [--config FILE] [--name SERVER] [--augment] [--audit FILE]
-            [--pins FILE] -- COMMAND [ARGS...]
-          Run an MCP server over stdio with the policy in between: tools/call
-          allowed, denied, or confirmed through the client's elicitation; tool
-          definitions pinned; --augment adds risk_level to the tools' schemas.
-          Audit log and pins file by default in $XDG_STATE_HOME/toolgate
-          (~/.local/state/toolgate) (Rust CLI only)
-  mcp pins list [--pins FILE]
-          List the pinned MCP tools, one JSON object a line; a changed
-          definition waits for approval (Rust CLI only)
-  mcp pins approve [--pins FILE] SERVER TOOL
-          Approve the changed definition of a pinned tool (Rust CLI only)
-
-Options:
-  --component FILE  Load this policy component instead of the embedded one
-  --no-cache        Compile the component now instead of using the cache of
-                    compiled components (the JavaScript CLI keeps none)
-  -h, --help        Print this help
-  -V, --version     Print the policy's version
-
-Options may stand anywhere before --; a value follows its option or is joined
-by = (--config=FILE) and must not be empty; each option may be given once.
-After --, every argument is an operand (a TOOL or FILE that starts with -).
-Arguments must be UTF-8 and must not hold U+FFFD.
-
-Exit codes:
-  0   every call allowed (or the command succeeded)
-  1   error: unreadable file or configuration, policy fault
-  2   usage error
-  3   check: some input lines were malformed (see the error objects in the output)
-  4   audit verify, approvals list, grants list: a record failed verification
-  10  at least one call needs confirmation, none denied
-  11  at least one call denied
-`;
-
-class UsageError extends Error {}
-
-/** Options valid with every command. */
-const GLOBAL = ['--component', '--no-cache'];
-
-/** Every option, and whether it takes a value. */
-const OPTIONS = new Map([
-  ['--component', true],
-  ['--no-cache', false],
-  ['--config', true],
-  ['--json', false],
-  ['--format', true],
-  ['--lang', true],
-  ['--key-file', true],
-  ['--head', true],
-  ['--unsigned', false],
-  ['--only', true],
-  ['--exclude', true],
-  ['--category', true],
-  ['--audit', true],
-  ['--audit-key-file', true],
-  ['--managed', true],
-  ['--user', true],
-  ['--name', true],
-  ['--augment', false],
-  ['--pins', true],
-  ['--confine-only', false],
-  ['--writable', false],
-]);
-
-/** Each command: its options, required and optional operands. */
-const SHAPES = {
-  assess: { options: ['--config', '--json'], required: ['TOOL'], optional: ['ARGS_JSON'] },
-  check: { options: ['--config'], required: [], optional: ['FILE'] },
-  augment: { options: ['--config', '--format'], required: [], optional: ['FILE'] },
-  hook: { options: ['--config'], required: ['FORMAT'], optional: [] },
-  guidance: { options: ['--lang'], required: [], optional: [] },
-  'import-openapi': { options: ['--only', '--exclude', '--category'], required: [], optional: ['FILE'] },
-  'config check': { options: [], required: ['FILE'], optional: [] },
-  'config explain': { options: ['--managed', '--user'], required: [], optional: ['FILE'] },
-  'audit verify': { options: ['--key-file', '--head'], required: ['FILE'], optional: [] },
-  'approvals list': { options: ['--key-file', '--unsigned'], required: ['DIR'], optional: [] },
-  'grants list': { options: ['--key-file'], required: ['DIR'], optional: [] },
-  'grants revoke': { options: ['--key-file', '--audit', '--audit-key-file'], required: ['DIR', 'ID'], optional: [] },
-  // `mcp-proxy`'s operands after COMMAND are the server's arguments (`rest`).
-  'mcp-proxy': { options: ['--config', '--name', '--augment', '--audit', '--pins'], required: ['COMMAND'], optional: [], rest: true },
-  'mcp pins list': { options: ['--pins'], required: [], optional: [] },
-  // `exec`'s operands after `--` are the command line's words (`rest`).
-  exec: { options: ['--config', '--json', '--confine-only', '--writable'], required: ['COMMAND_LINE'], optional: [], rest: true },
-  'mcp pins approve': { options: ['--pins'], required: ['SERVER', 'TOOL'], optional: [] },
-};
-
-/** The parent commands and their one subcommand. */
-const NESTED = { audit: 'verify', approvals: 'list' };
-
-/** The commands only the Rust CLI has (its checkpoint directory). */
-const RUST_ONLY = new Set(['approvals list', 'mcp-proxy', 'mcp pins list', 'mcp pins approve']);
-/** The parent commands with several subcommands, and how the usage error names them. */
-const NESTED_MANY = {
-  config: { subs: ['check', 'explain'], named: 'check or explain' },
-  grants: { subs: ['list', 'revoke'], named: 'list or revoke' },
-};
-
-
-/** `text` with control characters written as `\u{…}`, for a terminal. */
-function printable(text) {
-  return text.replace(/\p{Cc}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
-}
-
-/** Reads the arguments after the program's name (see the specification above). */
-function parseArgs(argv) {
-  argv.forEach((arg, index) => {
-    if (arg.includes('\ufffd')) throw new UsageError(`argument ${index + 1} is not valid UTF-8 or holds U+FFFD`);
-  });
-  const given = new Map();
-  const positional = [];
-  let version = false;
-  let ended = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (ended || arg === '-' || !arg.startsWith('-')) {
-      positional.push(arg);
-      continue;
-    }
-    if (arg === '--') {
-      ended = true;
-      continue;
-    }
-    if (arg === '-h' || arg === '--help') return { help: true };
-    if (arg === '-V' || arg === '--version') {
-      if (version) throw new UsageError("option '--version' given more than once");
-      version = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const [name, inline] = arg.startsWith('--') && eq !== -1 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, null];
-    if (!OPTIONS.has(name)) throw new UsageError(`unknown option '${printable(name)}'`);
-    let value = null;
-    if (OPTIONS.get(name)) {
-      value = inline ?? (i + 1 < argv.length ? argv[++i] : null);
-      if (value === null || value === '') throw new UsageError(`option '${name}' needs a value`);
-    } else if (inline !== null) {
-      throw new UsageError(`option '${name}' takes no value`);
-    }
-    if (given.has(name)) throw new UsageError(`option '${name}' given more than once`);
-    given.set(name, value);
-  }
-  const globals = { component: given.get('--component') ?? null, noCache: given.has('--no-cache') };
-  if (version) return { version: true, globals };
-  if (positional.length === 0) throw new UsageError('a command is required');
-  let command = positional[0];
-  let words = 1;
-  if (Object.hasOwn(NESTED, command)) {
-    const sub = NESTED[command];
-    if (positional.length < 2) throw new UsageError(`'${command}' needs a subcommand: ${sub}`);
-    if (positional[1] !== sub) throw new UsageError(`unknown command '${command} ${printable(positional[1])}'`);
-    command = `${command} ${sub}`;
-    words = 2;
-  } else if (Object.hasOwn(NESTED_MANY, command)) {
-    const { subs, named } = NESTED_MANY[command];
-    if (positional.length < 2) throw new UsageError(`'${command}' needs a subcommand: ${named}`);
-    if (!subs.includes(positional[1])) throw new UsageError(`unknown command '${command} ${printable(positional[1])}'`);
-    command = `${command} ${positional[1]}`;
-    words = 2;
-  } else if (command === 'mcp') {
-    if (positional.length < 2) throw new UsageError("'mcp' needs a subcommand: pins");
-    if (positional[1] !== 'pins') throw new UsageError(`unknown command 'mcp ${printable(positional[1])}'`);
-    if (positional.length < 3) throw new UsageError("'mcp pins' needs a subcommand: list or approve");
-    if (!['list', 'approve'].includes(positional[2])) throw new UsageError(`unknown command 'mcp pins ${printable(positional[2])}'`);
-    command = `mcp pins ${positional[2]}`;
-    words = 3;
-  } else if (!Object.hasOwn(SHAPES, command)) {
-    throw new UsageError(`unknown command '${printable(command)}'`);
-  }
-  const shape = SHAPES[command];
-  for (const name of given.keys()) {
-    if (!GLOBAL.includes(name) && !shape.options.includes(name)) {
-      throw new UsageError(`option '${name}' does not apply to '${command}'`);
-    }
-  }
-  const operands = positional.slice(words);
-  if (operands.length < shape.required.length) {
-    throw new UsageError(`'${command}' needs ${shape.required[operands.length]}`);
-  }
-  const max = shape.required.length + shape.optional.length;
-  if (!shape.rest && operands.length > max) throw new UsageError(`unexpected argument '${printable(operands[max])}'`);
-  if (command === 'approvals list') {
-    if (given.has('--key-file') && given.has('--unsigned')) {
-      throw new UsageError("'approvals list' takes --key-file FILE or --unsigned, not both");
-    }
-    if (!given.has('--key-file') && !given.has('--unsigned')) {
-      throw new UsageError("'approvals list' needs --key-file FILE or --unsigned");
-    }
-  }
-  if ((command === 'grants list' || command === 'grants revoke') && !given.has('--key-file')) {
-    // Stored grants are always signed: no key, no grants.
-    throw new UsageError(`'${command}' needs --key-file FILE`);
-  }
-  if (command === 'exec' && given.has('--writable') && !given.has('--confine-only')) {
-    throw new UsageError("'--writable' needs --confine-only");
-  }
-  if (given.has('--audit-key-file') && !given.has('--audit')) {
-    throw new UsageError("'--audit-key-file' needs --audit FILE");
-  }
-  return {
-    globals,
-    command,
-    operands,
-    audit: given.get('--audit') ?? null,
-    auditKeyFile: given.get('--audit-key-file') ?? null,
-    managed: given.get('--managed') ?? null,
-    user: given.get('--user') ?? null,
-    config: given.get('--config') ?? null,
-    json: given.has('--json'),
-    format: given.get('--format') ?? null,
-    lang: given.get('--lang') ?? 'en',
-    keyFile: given.get('--key-file') ?? null,
-    head: given.get('--head') ?? null,
-    only: list(given.get('--only')),
-    exclude: list(given.get('--exclude')),
-    category: given.get('--category') ?? null,
-  };
-}
+import { EXIT, UsageError, fill, grammar, helpText, parseArgs, printable, runsHere } from './grammar.js';
 
 /** The component's merge of configuration layers, as its JSON text; a refusal is the error. */
 function unwrapLayers(policy, layers) {
@@ -382,9 +108,9 @@ function jsonLine(value) {
 async function grantsGate(policy, opts) {
   const { Gate } = await import('../src/index.js');
   const { FileStore, JsonlSink } = await import('../src/node.js');
-  const key = await readKey(opts.keyFile);
-  const audit = opts.audit === null ? [] : [new JsonlSink(opts.audit)];
-  const auditKey = opts.auditKeyFile === null ? undefined : await readKey(opts.auditKeyFile);
+  const key = await readKey(opts.value('--key-file'));
+  const audit = opts.value('--audit') === null ? [] : [new JsonlSink(opts.value('--audit'))];
+  const auditKey = opts.value('--audit-key-file') === null ? undefined : await readKey(opts.value('--audit-key-file'));
   return new Gate(policy, { key, store: new FileStore(opts.operands[0]), audit, auditKey });
 }
 
@@ -546,7 +272,7 @@ async function hook(policy, configPath, format) {
       answer = engine.hook(format, event);
     } catch (e) {
       if (!(e instanceof RejectedError)) throw e;
-      process.stderr.write(`toolgate: usage error: ${e.message}\nTry 'toolgate --help'.\n`);
+      process.stderr.write(fill(grammar.errors.report, { message: e.message }));
       return EXIT.USAGE;
     }
   } catch (e) {
@@ -589,13 +315,13 @@ async function run(argv) {
     opts = parseArgs(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`toolgate: usage error: ${e.message}\nTry 'toolgate --help'.\n`);
+      process.stderr.write(fill(grammar.errors.report, { message: e.message }));
       return EXIT.USAGE;
     }
     throw e;
   }
   if (opts.help) {
-    await write(HELP);
+    await write(helpText());
     return EXIT.OK;
   }
   if (opts.command === 'exec') {
@@ -608,12 +334,12 @@ async function run(argv) {
     await write(`toolgate ${policy.version()}\n`);
     return EXIT.OK;
   }
-  if (RUST_ONLY.has(opts.command)) {
+  if (!runsHere(opts.spec, 'js')) {
     throw new ToolgateError(`'${opts.command}' is in the Rust CLI only`);
   }
   switch (opts.command) {
     case 'assess': {
-      const engine = await engineFor(policy, opts.config);
+      const engine = await engineFor(policy, opts.value('--config'));
       const [tool, argsJson = '{}'] = opts.operands;
       const args = argsJson === '-' ? await readText('-') : argsJson;
       const decision = engine.assess(tool, args);
@@ -622,19 +348,19 @@ async function run(argv) {
           'toolgate: note: ARGS_JSON is not a JSON object; the policy answers confirm, as it would for a model\'s malformed arguments\n',
         );
       }
-      await write(opts.json ? `${decisionJson(decision)}\n` : render(decision));
+      await write(opts.flag('--json') ? `${decisionJson(decision)}\n` : render(decision));
       return exitFor([decision.action]);
     }
     case 'check': {
-      const engine = await engineFor(policy, opts.config);
+      const engine = await engineFor(policy, opts.value('--config'));
       return check(engine, opts.operands[0]);
     }
     case 'augment': {
-      const engine = await engineFor(policy, opts.config);
+      const engine = await engineFor(policy, opts.value('--config'));
       const tools = await readText(opts.operands[0] ?? '-');
       let augmented;
       try {
-        augmented = engine.augmentTools(tools, opts.format ?? undefined);
+        augmented = engine.augmentTools(tools, opts.value('--format') ?? undefined);
       } catch (e) {
         if (e instanceof PolicyFaultError) throw e;
         throw new ToolgateError(e.message);
@@ -644,13 +370,13 @@ async function run(argv) {
       return EXIT.OK;
     }
     case 'hook':
-      return hook(policy, opts.config, opts.operands[0]);
+      return hook(policy, opts.value('--config'), opts.operands[0]);
     case 'guidance':
-      await write(policy.guidance(opts.lang));
+      await write(policy.guidance(opts.value('--lang') ?? 'en'));
       return EXIT.OK;
     case 'import-openapi': {
       const spec = await specJson(await readText(opts.operands[0] ?? '-'));
-      const options = { only: opts.only, exclude: opts.exclude, category: opts.category ?? undefined };
+      const options = { only: list(opts.value('--only')), exclude: list(opts.value('--exclude')), category: opts.value('--category') ?? undefined };
       const text = policy.importOpenapiJson(spec, JSON.stringify(options));
       const imported = JSON.parse(text);
       // The component's text of {tools, definitions}, laid out as the Rust CLI
@@ -662,7 +388,7 @@ async function run(argv) {
     }
     case 'config explain': {
       const layers = [];
-      for (const [layer, path] of [['managed', opts.managed], ['project', opts.operands[0] ?? null], ['user', opts.user]]) {
+      for (const [layer, path] of [['managed', opts.value('--managed')], ['project', opts.operands[0] ?? null], ['user', opts.value('--user')]]) {
         if (path !== null) layers.push({ layer, config: await readText(path) });
       }
       const merged = JSON.parse(unwrapLayers(policy, layers));
@@ -676,17 +402,19 @@ async function run(argv) {
     }
     case 'audit verify': {
       const log = await readText(opts.operands[0]);
+      const keyFile = opts.value('--key-file');
+      const headKept = opts.value('--head');
       try {
         const { records, head } =
-          opts.keyFile === null ? policy.verifyAudit(log) : policy.verifyAuditKeyed(log, await readKey(opts.keyFile));
-        if (opts.head !== null && !log.split('\n').some((line) => lineHash(line) === opts.head)) {
-          await write(`broken: the head ${printable(opts.head)} kept elsewhere is not in the log: it was cut or rewritten\n`);
+          keyFile === null ? policy.verifyAudit(log) : policy.verifyAuditKeyed(log, await readKey(keyFile));
+        if (headKept !== null && !log.split('\n').some((line) => lineHash(line) === headKept)) {
+          await write(`broken: the head ${printable(headKept)} kept elsewhere is not in the log: it was cut or rewritten\n`);
           return EXIT.BROKEN;
         }
         await write(`ok: ${records} records, head ${head}\n`);
         // Whether the chain is keyed, on standard error: what a verification proves depends on it.
         process.stderr.write(
-          opts.keyFile === null
+          keyFile === null
             ? 'toolgate: the chain was checked unkeyed: anyone who can write the log can erase a record and recompute every hash after it; a gate with a key keys its chain with it (verify with --key-file)\n'
             : 'toolgate: the chain is keyed: every hash is an HMAC under the key file, so nobody without it can rewrite the log and recompute the chain\n',
         );

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Builds the JavaScript package's generated part from source: the toolgate
 // component from the Rust workspace (the very bytes the Rust host embeds), then
-// jco's transpiled glue and core module into gen/. Nothing in gen/ is committed
-// or edited by hand.
+// jco's transpiled glue and core module into gen/, and the command line's
+// grammar (shapes/cli.json, the one declaration every CLI reads) beside them.
+// Nothing in gen/ is committed or edited by hand.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minifySync } from 'oxc-minify';
@@ -77,6 +78,7 @@ if (minified.errors.length > 0) {
   throw new Error(`minifying jco's glue failed: ${minified.errors.map((e) => e.message).join('; ')}`);
 }
 writeFileSync(glue, minified.code);
+copyFileSync(join(root, 'shapes', 'cli.json'), join(gen, 'cli.json'));
 console.log(`toolgate: built ${readdirSync(gen).join(', ')}`);
 
 /** `text` with the one occurrence of `from` replaced, or an error naming `what` to check. */

@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match parsed {
-        Parsed::Help => print(args::HELP),
+        Parsed::Help(text) => print(&text),
         Parsed::Version(globals) => load_policy(&globals)
             .and_then(|policy| Ok(policy.version()?))
             .and_then(|version| print(&format!("toolgate {version}\n"))),

@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod calls;
+pub mod cli;
 pub mod config;
 pub mod decision;
 pub mod gate;

@@ -1,48 +1,48 @@
 """`python -m toolgate`: the same help, usage errors, output and exit codes as
 the Rust CLI, byte for byte.
 
-The arguments follow one specification, `host-rs/src/cli/args.rs` (docs/cli.md
-sums it up): its declarations (help, options, command shapes) are generated
-into `_grammar.py`, its rules followed here. `check`'s lines are read and
-formatted by the component, and `hook`'s answers made by it.
+The commands, options, help, usage errors and exit codes are declared once, in
+`shapes/cli.json` (carried here as `_grammar.py`, generated from it); this
+module parses the arguments and lays out the help from that declaration by the
+rules of `host-rs/src/cli/args.rs` (docs/cli.md sums them up). `check`'s lines
+are read and formatted by the component, and `hook`'s answers made by it.
 `host-py/tests/test_cli.py` runs this CLI and the Rust one over a table of
 argument lists and inputs and compares every byte.
 
-The commands that need the approval gate's stores (`grants list|revoke`) are
-refused with one message, as the Python host has no gate yet; every other
-command this CLI does not run (`approvals list`, `mcp-proxy`, `mcp pins`,
-`exec`) is refused as the Rust CLI's own.
+A command the grammar declares for other hosts only is refused: those of the
+approval gate's stores (`grants list|revoke`) with one message, as the Python
+host has no gate yet; the rest (`approvals list`, `mcp-proxy`, `mcp pins`,
+`exec`) as the Rust CLI's own.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _json
-from ._grammar import GLOBAL, HELP, OPTIONS, SHAPES, VARIADIC
+from ._grammar import GRAMMAR
 from .errors import AuditBrokenError, PolicyFaultError, RejectedError, ToolgateError
 from .shapes import Decision
 
 if TYPE_CHECKING:
     from .policy import Engine, Policy
 
-OK, ERROR, USAGE, MALFORMED, BROKEN, CONFIRM, DENY = 0, 1, 2, 3, 4, 10, 11
+_EXITS = {e["name"]: e["code"] for e in GRAMMAR["exits"]}
+OK, ERROR, USAGE, MALFORMED, BROKEN, CONFIRM, DENY = (
+    _EXITS["OK"], _EXITS["ERROR"], _EXITS["USAGE"], _EXITS["MALFORMED"], _EXITS["BROKEN"], _EXITS["CONFIRM"], _EXITS["DENY"]
+)
 
 
 class UsageError(Exception):
     pass
 
 
-#: The commands only the Rust CLI has: every command of the grammar this CLI
-#: does not run, but those of the approval gate (see GATE_ONLY).
+#: How a command of the Rust CLI only is refused.
 RUST_ONLY_WORDS = "is in the Rust CLI only"
-#: The commands that work on the approval gate's stores, which this host does not have yet.
-GATE_ONLY = {"grants list", "grants revoke"}
-#: The commands this CLI runs.
-COMMANDS = {"assess", "check", "augment", "hook", "guidance", "import-openapi", "config check", "config explain", "audit verify"}
 
 
 def printable(text: str) -> str:
@@ -50,9 +50,87 @@ def printable(text: str) -> str:
     return "".join(f"\\u{{{ord(c):x}}}" if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F else c for c in text)
 
 
+def fill(template: str, **holes: str) -> str:
+    """`template` with each `{name}` replaced by its value, in one pass."""
+    return re.sub(r"\{(\w+)\}", lambda m: holes.get(m.group(1), m.group(0)), template)
+
+
+def _usage(template: str, **holes: str) -> UsageError:
+    return UsageError(fill(GRAMMAR["errors"][template], **holes))
+
+
 def _bad_argument(arg: str) -> bool:
     # Bytes that are not UTF-8 reach Python as lone surrogates (surrogateescape).
     return "\ufffd" in arg or any(0xD800 <= ord(c) <= 0xDFFF for c in arg)
+
+
+def _display(option: Dict[str, Any]) -> str:
+    """How an option is shown in a synopsis and in messages: `--config FILE`."""
+    return option["name"] if "value" not in option else f"{option['name']} {option['value']}"
+
+
+def _wrap(words: Sequence[str], first: str, indent: str, width: int) -> str:
+    """Words laid out after `first`, each line at most `width` characters, continued after `indent`."""
+    lines = []
+    line = first
+    fresh = True
+    for word in words:
+        if not fresh and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line += ("" if fresh else " ") + word
+        fresh = False
+    lines.append(line)
+    return "".join(f"{l}\n" for l in lines)
+
+
+def _synopsis(command: Dict[str, Any]) -> List[str]:
+    """A command's synopsis, as groups that stay on one line (see args.rs)."""
+    options = command.get("options", [])
+    one_of = command.get("one_of", [])
+    groups: List[str] = []
+    for option in options:
+        if "requires" in option and any(o["name"] == option["requires"] for o in options):
+            continue
+        group = next((g for g in one_of if option["name"] in g), None)
+        if group is not None:
+            if group[0] == option["name"]:
+                shown = [_display(o) for name in group for o in options if o["name"] == name]
+                groups.append("(" + " | ".join(shown) + ")")
+            continue
+        inner = _display(option)
+        for dependent in options:
+            if dependent.get("requires") == option["name"]:
+                inner += f" [{_display(dependent)}]"
+        groups.append(inner if option.get("required") else f"[{inner}]")
+    if command.get("dashes"):
+        groups.append("--")
+    groups += command.get("operands", [])
+    groups += [f"[{o}]" for o in command.get("optional", [])]
+    return groups
+
+
+def help_text() -> str:
+    """The help text, laid out from the grammar."""
+    g = GRAMMAR
+    width = g["width"]
+    out = f"{g['about']}\n\n{g['usage']}\n\nCommands:\n"
+    for command in g["commands"]:
+        out += _wrap([command["name"]] + _synopsis(command), "  ", " " * 12, width)
+        text = command["help"]
+        hosts = command.get("hosts")
+        if hosts is not None and len(hosts) == 1 and hosts[0] in g["hosts"]:
+            text += f" ({g['hosts'][hosts[0]]} only)"
+        out += _wrap(text.split(" "), " " * 10, " " * 10, width)
+    out += "\nOptions:\n"
+    for option in g["options"]:
+        left = _display(option) if "short" not in option else f"{option['short']}, {_display(option)}"
+        out += _wrap(option.get("help", "").split(" "), f"  {left:<18}", " " * 20, width)
+    out += "\n" + "".join(f"{line}\n" for line in g["notes"]) + "\nExit codes:\n"
+    for e in g["exits"]:
+        out += f"  {str(e['code']):<4}{e['help']}\n"
+    return out
 
 
 class Options:
@@ -62,6 +140,7 @@ class Options:
         self.component: Optional[str] = None
         self.no_cache = False
         self.command = ""
+        self.spec: Dict[str, Any] = {}
         self.operands: List[str] = []
         self.given: Dict[str, Optional[str]] = {}
 
@@ -70,10 +149,15 @@ class Options:
 
 
 def parse_args(argv: Sequence[str]) -> Options:
-    """Reads the arguments after the program's name (see the specification above)."""
+    """Reads the arguments after the program's name (the rules are args.rs's)."""
     for index, arg in enumerate(argv):
         if _bad_argument(arg):
-            raise UsageError(f"argument {index + 1} is not valid UTF-8 or holds U+FFFD")
+            raise _usage("not_utf8", index=str(index + 1))
+    glob = GRAMMAR["options"]
+    known: Dict[str, Dict[str, Any]] = {}
+    for option in glob + [o for c in GRAMMAR["commands"] for o in c.get("options", [])]:
+        if "action" not in option:
+            known.setdefault(option["name"], option)
     opts = Options()
     given = opts.given
     positional: List[str] = []
@@ -88,92 +172,96 @@ def parse_args(argv: Sequence[str]) -> Options:
         if arg == "--":
             ended = True
             continue
-        if arg in ("-h", "--help"):
-            opts.help = True
-            return opts
-        if arg in ("-V", "--version"):
+        action = next((o for o in glob if "action" in o and arg in (o["name"], o.get("short"))), None)
+        if action is not None:
+            if action["action"] == "help":
+                opts.help = True
+                return opts
             if opts.version:
-                raise UsageError("option '--version' given more than once")
+                raise _usage("given_twice", name=action["name"])
             opts.version = True
             continue
         name, inline = arg, None
         if arg.startswith("--") and "=" in arg:
             name, inline = arg.split("=", 1)
-        if name not in OPTIONS:
-            raise UsageError(f"unknown option '{printable(name)}'")
+        if name not in known:
+            raise _usage("unknown_option", name=printable(name))
         value: Optional[str] = None
-        if OPTIONS[name]:
+        if "value" in known[name]:
             if inline is not None:
                 value = inline
             elif i < len(argv):
                 value = argv[i]
                 i += 1
             if not value:
-                raise UsageError(f"option '{name}' needs a value")
+                raise _usage("needs_value", name=name)
         elif inline is not None:
-            raise UsageError(f"option '{name}' takes no value")
+            raise _usage("takes_no_value", name=name)
         if name in given:
-            raise UsageError(f"option '{name}' given more than once")
+            raise _usage("given_twice", name=name)
         given[name] = value
     opts.component = given.get("--component")
     opts.no_cache = "--no-cache" in given
     if opts.version:
         return opts
-    if not positional:
-        raise UsageError("a command is required")
-    command, words = _command(positional)
-    options, required, optional = SHAPES[command]
-    rest = command in VARIADIC
+    spec, words = _command(positional)
+    options = spec.get("options", [])
+    own = {o["name"]: o for o in options}
     for name in given:
-        if name not in GLOBAL and name not in options:
-            raise UsageError(f"option '{name}' does not apply to '{command}'")
+        if not any(o["name"] == name for o in glob) and name not in own:
+            raise _usage("not_applicable", name=name, command=spec["name"])
     operands = positional[words:]
+    required = spec.get("operands", [])
     if len(operands) < len(required):
-        raise UsageError(f"'{command}' needs {required[len(operands)]}")
-    most = len(required) + len(optional)
-    if not rest and len(operands) > most:
-        raise UsageError(f"unexpected argument '{printable(operands[most])}'")
-    if command == "exec" and "--writable" in given and "--confine-only" not in given:
-        raise UsageError("'--writable' needs --confine-only")
-    if command == "approvals list":
-        if "--key-file" in given and "--unsigned" in given:
-            raise UsageError("'approvals list' takes --key-file FILE or --unsigned, not both")
-        if "--key-file" not in given and "--unsigned" not in given:
-            raise UsageError("'approvals list' needs --key-file FILE or --unsigned")
-    if command in ("grants list", "grants revoke") and "--key-file" not in given:
-        raise UsageError(f"'{command}' needs --key-file FILE")
-    if "--audit-key-file" in given and "--audit" not in given:
-        raise UsageError("'--audit-key-file' needs --audit FILE")
-    opts.command = command
+        raise _usage("needs", subject=spec["name"], what=required[len(operands)])
+    most = len(required) + len(spec.get("optional", []))
+    if not spec.get("variadic") and len(operands) > most:
+        raise _usage("unexpected", argument=printable(operands[most]))
+    for option in options:
+        if option.get("required") and option["name"] not in given:
+            raise _usage("needs", subject=spec["name"], what=_display(option))
+    for group in spec.get("one_of", []):
+        choices = " or ".join(_display(own[name]) for name in group if name in own)
+        count = sum(1 for name in group if name in given)
+        if count > 1:
+            raise _usage("not_both", subject=spec["name"], choices=choices)
+        if count == 0:
+            raise _usage("needs", subject=spec["name"], what=choices)
+    for option in options:
+        needed = own.get(option.get("requires", ""))
+        if needed is not None and option["name"] in given and needed["name"] not in given:
+            raise _usage("needs", subject=option["name"], what=_display(needed))
+    opts.command = spec["name"]
+    opts.spec = spec
     opts.operands = operands
     return opts
 
 
-def _command(positional: List[str]) -> Tuple[str, int]:
+def _command(positional: List[str]) -> Tuple[Dict[str, Any], int]:
     """The command the first positional words name, and how many words it took:
     a parent word (`config`, `mcp pins`) needs one of its subcommands."""
-    words: List[str] = []
-    for word in positional:
-        prefix = " ".join(words + [word])
-        if prefix in SHAPES:
-            return prefix, len(words) + 1
-        if any(name.startswith(prefix + " ") for name in SHAPES):
-            words.append(word)
-            continue
-        parent = " ".join(words)
-        if not words:
-            raise UsageError(f"unknown command '{printable(word)}'")
-        raise UsageError(f"unknown command '{parent} {printable(word)}'")
-    if not words:
-        raise UsageError("a command is required")
-    parent = " ".join(words)
+    commands = GRAMMAR["commands"]
+    parent = ""
+    for index, word in enumerate(positional):
+        candidate = word if not parent else f"{parent} {word}"
+        # A word is one word: 'config check' as one argument names nothing.
+        if " " not in word:
+            found = next((c for c in commands if c["name"] == candidate), None)
+            if found is not None:
+                return found, index + 1
+            if any(c["name"].startswith(candidate + " ") for c in commands):
+                parent = candidate
+                continue
+        raise _usage("unknown_command", command=printable(word) if not parent else f"{parent} {printable(word)}")
+    if not parent:
+        raise _usage("no_command")
     subs: List[str] = []
-    for name in SHAPES:
-        if name.startswith(parent + " "):
-            sub = name[len(parent) + 1 :].split(" ")[0]
+    for c in commands:
+        if c["name"].startswith(parent + " "):
+            sub = c["name"][len(parent) + 1 :].split(" ")[0]
             if sub not in subs:
                 subs.append(sub)
-    raise UsageError(f"'{parent}' needs a subcommand: {' or '.join(subs)}")
+    raise _usage("needs_subcommand", command=parent, choices=" or ".join(subs))
 
 
 def io_reason(e: OSError) -> str:
@@ -306,7 +394,7 @@ def hook(policy: "Policy", config_path: Optional[str], format: str) -> int:
         try:
             answer = engine.hook(format, event)
         except RejectedError as e:
-            err(f"toolgate: usage error: {e}\nTry 'toolgate --help'.\n")
+            err(fill(GRAMMAR["errors"]["report"], message=str(e)))
             return USAGE
     except ToolgateError as e:
         err(f"toolgate: error: {error_text(e)}\n")
@@ -385,10 +473,10 @@ def run(argv: Sequence[str]) -> int:
     try:
         opts = parse_args(argv)
     except UsageError as e:
-        err(f"toolgate: usage error: {e}\nTry 'toolgate --help'.\n")
+        err(fill(GRAMMAR["errors"]["report"], message=str(e)))
         return USAGE
     if opts.help:
-        out(HELP)
+        out(help_text())
         return OK
     # Loaded only now: help and usage errors need no wasmtime.
     from .policy import load_policy
@@ -398,9 +486,11 @@ def run(argv: Sequence[str]) -> int:
         out(f"toolgate {policy.version()}\n")
         return OK
     command = opts.command
-    if command in GATE_ONLY:
-        raise ToolgateError(f"'{command}' needs the approval gate, which the Python CLI does not have yet")
-    if command not in COMMANDS:
+    hosts = opts.spec.get("hosts")
+    if hosts is not None and "python" not in hosts:
+        if hosts != ["rust"]:
+            # The approval gate's commands (the Rust and JavaScript hosts have its stores).
+            raise ToolgateError(f"'{command}' needs the approval gate, which the Python CLI does not have yet")
         raise ToolgateError(f"'{command}' {RUST_ONLY_WORDS}")
     operands = opts.operands
     if command == "assess":
