@@ -46,6 +46,119 @@ pub trait AuditSink: Send + Sync {
     fn gap(&self) -> Option<String> {
         None
     }
+    /// Whether the log holds a record of approval `approval`'s settlement
+    /// (a record whose `approval.id` names it), looking back no further than
+    /// records stamped before `since` (ms since the Unix epoch). The gate
+    /// asks under [`AuditSink::append_sealed`]'s lock, where every claim is
+    /// made and recorded, so a claim found without a record is one whose
+    /// holder died (or could not write) in between. `None`: the sink cannot
+    /// say, and such a claim is left alone.
+    fn recorded(&self, approval: &str, since: u64) -> Result<Option<bool>, SinkError> {
+        let _ = (approval, since);
+        Ok(None)
+    }
+    /// A name for the database this sink writes, when it keeps a checkpoint
+    /// store's claims too ([`crate::gate::store::CheckpointStore::database`]
+    /// says the same name): the gate then claims and records in one
+    /// transaction through [`AuditSink::append_claimed`].
+    fn database(&self) -> Option<String> {
+        None
+    }
+    /// Claims approval `id` (until `deadline`), removes its checkpoint, and
+    /// seals and appends its record, all in one transaction: either all of it
+    /// happens or none of it does, whatever crashes or fills up. `None` when
+    /// the sink cannot.
+    fn append_claimed(
+        &self,
+        id: &str,
+        deadline: u64,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<Claimed, String>> {
+        let _ = (id, deadline, seal);
+        None
+    }
+}
+
+/// What [`AuditSink::append_claimed`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claimed {
+    /// Claimed and recorded: the sealed line.
+    Recorded(String),
+    /// Claimed already (by any gate sharing the database): nothing was
+    /// sealed or written.
+    Taken,
+}
+
+/// The fields of an audit line [`recorded_in`] reads.
+#[derive(serde::Deserialize)]
+struct Probe {
+    #[serde(default)]
+    time: Option<u64>,
+    #[serde(default)]
+    approval: Option<ProbeApproval>,
+}
+
+#[derive(serde::Deserialize)]
+struct ProbeApproval {
+    id: String,
+}
+
+/// What one line says about approval `approval`: `Some(true)` it is its
+/// record, `Some(false)` it is older than `since` (look no further).
+fn probe(line: &[u8], approval: &str, since: u64) -> Option<bool> {
+    let probe = serde_json::from_slice::<Probe>(line).ok()?;
+    if probe.approval.as_ref().is_some_and(|a| a.id == approval) {
+        return Some(true);
+    }
+    probe.time.filter(|t| *t < since).map(|_| false)
+}
+
+/// Whether the JSON Lines log at `path` holds a record of `approval`,
+/// read backwards from its end in [`TAIL`]-sized windows down to the
+/// records older than `since`.
+fn recorded_in(path: &Path, approval: &str, since: u64) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let mut end = file.metadata()?.len();
+    let needle = approval.as_bytes();
+    if needle.is_empty() {
+        return Ok(false);
+    }
+    // The start of a line cut by the window before, completed by this one.
+    let mut carry: Vec<u8> = Vec::new();
+    while end > 0 {
+        let start = end.saturating_sub(TAIL);
+        file.seek(SeekFrom::Start(start))?;
+        let mut buf = Vec::with_capacity(usize::try_from(end - start).unwrap_or(0) + carry.len());
+        Read::by_ref(&mut file)
+            .take(end - start)
+            .read_to_end(&mut buf)?;
+        buf.extend_from_slice(&carry);
+        let mut lines: Vec<&[u8]> = buf.split(|b| *b == b'\n').collect();
+        let first = if start > 0 && !lines.is_empty() {
+            lines.remove(0).to_vec()
+        } else {
+            Vec::new()
+        };
+        for line in lines.iter().rev() {
+            if line.is_empty() {
+                continue;
+            }
+            let names = line.windows(needle.len()).any(|w| w == needle);
+            match probe(line, if names { approval } else { "" }, since) {
+                Some(true) if names => return Ok(true),
+                Some(false) => return Ok(false),
+                _ => {}
+            }
+        }
+        carry = first;
+        end = start;
+    }
+    Ok(false)
 }
 
 /// How much of a log's end is read at first to find its last line.
@@ -199,6 +312,10 @@ impl AuditSink for JsonlSink {
         self.gap.clone()
     }
 
+    fn recorded(&self, approval: &str, since: u64) -> Result<Option<bool>, SinkError> {
+        Ok(Some(recorded_in(&self.path, approval, since)?))
+    }
+
     /// Under an exclusive lock on the file (held by one process at a time).
     fn append_sealed(
         &self,
@@ -302,18 +419,38 @@ impl WriterLock {
         let path = PathBuf::from(name);
         let started = std::time::Instant::now();
         let mut delay = std::time::Duration::from_millis(1);
+        // The lock is the holder's name written in full to a file of its own
+        // and then linked into place: a lock file never exists without its
+        // holder's name, so a writer killed while taking it leaves either
+        // nothing or a lock the others see is dead (never one they must
+        // wait out). Written afresh at each attempt: the lock's age (its
+        // mtime) is the age of the holding, which the stale rule reads.
+        // Where there is no room for the name (a full disk) the lock is
+        // created bare, its holder unknown while held.
+        let mut own = path.as_os_str().to_owned();
+        own.push(format!(
+            ".{}.{}.tmp",
+            std::process::id(),
+            super::random_hex(4)
+        ));
+        let own = PathBuf::from(own);
+        let me = holder();
         loop {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(mut file) => {
-                    // Until this is written the holder reads as unknown: a
-                    // waiter waits, never takes over.
-                    let _ = file.write_all(holder().as_bytes());
-                    return Ok(WriterLock(path));
-                }
+            let written =
+                std::fs::File::create(&own).and_then(|mut file| file.write_all(me.as_bytes()));
+            let named = match written {
+                Ok(()) => std::fs::hard_link(&own, &path),
+                Err(_) => std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&path)
+                    .map(|mut file| {
+                        let _ = file.write_all(me.as_bytes());
+                    }),
+            };
+            let _ = std::fs::remove_file(&own);
+            match named {
+                Ok(()) => break Ok(WriterLock(path)),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let named = std::fs::read_to_string(&path).unwrap_or_default();
                     if holder_gone(&named) {
@@ -330,7 +467,7 @@ impl WriterLock {
                         continue;
                     }
                     if started.elapsed() > LOCK_STALE * 2 {
-                        return Err(format!(
+                        break Err(format!(
                             "audit sink: cannot lock the log: {} is held",
                             path.display()
                         ));
@@ -338,7 +475,7 @@ impl WriterLock {
                     std::thread::sleep(delay);
                     delay = (delay * 2).min(std::time::Duration::from_millis(50));
                 }
-                Err(e) => return Err(format!("audit sink: cannot lock the log: {e}")),
+                Err(e) => break Err(format!("audit sink: cannot lock the log: {e}")),
             }
         }
     }

@@ -59,7 +59,7 @@ use crate::decision::Decision;
 use crate::flow::{Flow, StepError};
 use crate::records::CheckpointError;
 use crate::runtime::{Engine, Error, Policy};
-use audit::{AuditSink, SinkError};
+use audit::{AuditSink, Claimed, SinkError};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -78,6 +78,10 @@ pub const DEFAULT_TIMEOUT: Duration =
 
 /// The shortest key, in bytes.
 pub const MIN_KEY_LEN: usize = 16;
+
+/// How far before an approval's request its settling record is looked for
+/// (clocks of machines sharing a log may disagree this much).
+const CLOCK_SLACK_MS: u64 = 10 * 60 * 1000;
 
 /// A pending approval, as shown to a person (the component's record).
 pub type ApprovalRequest = Pending;
@@ -578,6 +582,7 @@ impl GateBuilder {
                 revoked: Mutex::new(HashSet::new()),
                 keyed: self.key.is_some(),
                 warn_before_ms: self.warn_before.map(ms),
+                under_lock: std::sync::atomic::AtomicBool::new(false),
             }),
         };
         if let Some(gap) = gap {
@@ -685,6 +690,9 @@ struct Inner {
     keyed: bool,
     /// How long before a deadline a waiting call reports [`Event::Expiring`], in ms.
     warn_before_ms: Option<u64>,
+    /// Whether the step being taken (under `chain`) runs under the first
+    /// sink's writer lock.
+    under_lock: std::sync::atomic::AtomicBool,
 }
 
 /// The approval gate. Cheap to clone; clones share their pending approvals.
@@ -845,6 +853,18 @@ impl Gate {
         line_of: impl Fn(&T) -> Option<&str>,
         step: impl Fn(Option<&str>) -> Result<T, GateError>,
     ) -> Result<(T, Option<String>), GateError> {
+        let (made, failed, secondary) = self.stepped_parts(line_of, step)?;
+        Ok((made, failed.or(secondary)))
+    }
+
+    /// [`Gate::stepped`], telling why the first sink did not take the line
+    /// (the record is then missing) from why another sink did not (a copy
+    /// is).
+    fn stepped_parts<T>(
+        &self,
+        line_of: impl Fn(&T) -> Option<&str>,
+        step: impl Fn(Option<&str>) -> Result<T, GateError>,
+    ) -> Result<(T, Option<String>, Option<String>), GateError> {
         let mut chain = lock(&self.inner.chain);
         let sinks = &self.inner.sinks;
         let taken: RefCell<Option<Result<T, GateError>>> = RefCell::new(None);
@@ -857,9 +877,17 @@ impl Gate {
         // Why the first sink did not take the line (the others then get none).
         let mut failed: Option<String> = None;
         let mut written = false;
+        // The step knows it runs under the first sink's writer lock (where
+        // a claim left without its record can only be a dead holder's).
+        let locked_seal = |previous: Option<&str>| -> Result<String, String> {
+            self.inner.under_lock.store(true, Ordering::SeqCst);
+            let sealed = seal(previous);
+            self.inner.under_lock.store(false, Ordering::SeqCst);
+            sealed
+        };
         if let Some(result) = sinks
             .first()
-            .and_then(|primary| primary.append_sealed(&seal))
+            .and_then(|primary| primary.append_sealed(&locked_seal))
         {
             match result {
                 Ok(_) => written = true,
@@ -900,7 +928,143 @@ impl Gate {
                 *chain = Some(line.to_owned());
             }
         }
-        Ok((made, failed.or(secondary)))
+        Ok((made, failed, secondary))
+    }
+
+    /// Takes a settling step as one transaction of the first sink, which
+    /// keeps the store's claims in its own database: the claim, the
+    /// checkpoint's removal and the record commit together or not at all.
+    /// A transaction that fails claims nothing (the approval stays pending),
+    /// so its error is this call's, whatever `audit_required` says.
+    fn stepped_claimed(
+        &self,
+        primary: &Arc<dyn AuditSink>,
+        id: &str,
+        deadline: u64,
+        step: impl Fn(Option<&str>) -> Result<Step, GateError>,
+    ) -> Result<(Step, Option<String>), GateError> {
+        let mut chain = lock(&self.inner.chain);
+        let taken: RefCell<Option<Result<Step, GateError>>> = RefCell::new(None);
+        let seal = |previous: Option<&str>| -> Result<String, String> {
+            let made = step(previous);
+            let line = made.as_ref().ok().and_then(audit_of).map(str::to_owned);
+            *taken.borrow_mut() = Some(made);
+            line.ok_or_else(String::new)
+        };
+        let claimed = primary
+            .append_claimed(id, deadline, &seal)
+            .unwrap_or_else(|| {
+                Err(String::from(
+                    "audit sink: the sink cannot claim in its own database",
+                ))
+            });
+        let line = match claimed {
+            Ok(Claimed::Recorded(line)) => line,
+            Ok(Claimed::Taken) => return Err(GateError::AlreadyAnswered(id.to_owned())),
+            Err(why) => {
+                return match taken.into_inner() {
+                    // The step's own error (an invalid edit): nothing claimed.
+                    Some(Err(e)) => Err(e),
+                    _ => Err(GateError::Sink(SinkError::Io(std::io::Error::other(
+                        format!(
+                            "approval `{id}` stays pending: its record could not be written: {why}"
+                        ),
+                    )))),
+                };
+            }
+        };
+        let made = taken
+            .into_inner()
+            .unwrap_or_else(|| Err(GateError::Policy(Error::Fault(String::from("no step")))))?;
+        let mut secondary: Option<String> = None;
+        for sink in self.inner.sinks.iter().skip(1) {
+            if let Err(e) = sink.append(&line) {
+                secondary.get_or_insert(e.to_string());
+            }
+        }
+        *chain = Some(line);
+        Ok((made, secondary))
+    }
+
+    /// Runs `f` under the first sink's writer lock (and the chain's), where
+    /// every claim is made and recorded; writes nothing. `None` when the
+    /// sink cannot lock (or there is none).
+    fn under_writer_lock<T>(
+        &self,
+        f: impl Fn() -> Result<T, GateError>,
+    ) -> Option<Result<T, GateError>> {
+        let primary = self.inner.sinks.first()?;
+        let _chain = lock(&self.inner.chain);
+        let taken: RefCell<Option<Result<T, GateError>>> = RefCell::new(None);
+        let run = |_: Option<&str>| -> Result<String, String> {
+            *taken.borrow_mut() = Some(f());
+            Err(String::new())
+        };
+        let _ = primary.append_sealed(&run);
+        taken.into_inner()
+    }
+
+    /// Whether the first sink keeps the store's claims in its own database
+    /// (then claims and records are one transaction).
+    fn joint(&self) -> Option<&Arc<dyn AuditSink>> {
+        let primary = self.inner.sinks.first()?;
+        let store = self.inner.store.database()?;
+        (primary.database().as_deref() == Some(store.as_str())).then_some(primary)
+    }
+
+    /// Under the writer lock: whether the claim on approval `id` has its
+    /// record (`Some(true)`), or had none and was taken back, the approval
+    /// pending again (`Some(false)`); `None` when no claim is there, or
+    /// nothing can say.
+    fn release_unrecorded(&self, id: &str, since: u64) -> Result<Option<bool>, GateError> {
+        let Some(primary) = self.inner.sinks.first() else {
+            return Ok(None);
+        };
+        self.under_writer_lock(|| {
+            if !self.inner.store.claimed(id)? {
+                return Ok(None);
+            }
+            match primary.recorded(id, since)? {
+                Some(true) => Ok(Some(true)),
+                Some(false) => Ok(self.inner.store.release(id)?.then_some(false)),
+                None => Ok(None),
+            }
+        })
+        .unwrap_or(Ok(None))
+    }
+
+    /// Recovers the claims whose holder died between its claim and its
+    /// record (a `kill -9`, a crash): each checkpoint still in the store
+    /// with a claim is looked up in the audit log under its writer lock. A
+    /// recorded one was settled (its write-ahead record says it may have
+    /// run): its checkpoint goes. An unrecorded one never ran: its claim is
+    /// taken back and the approval is pending again, listed and answerable,
+    /// and expired with a record at its deadline. Returns how many were
+    /// recovered. Nothing to do without an audit sink (the claim alone
+    /// settles), or with one that claims and records in one transaction.
+    pub fn recover(&self) -> Result<usize, GateError> {
+        if self.inner.sinks.is_empty() || self.joint().is_some() {
+            return Ok(0);
+        }
+        let mut recovered = 0;
+        for (id, text) in self.inner.store.approvals()? {
+            if lock(&self.inner.waiting).contains_key(&id) || !self.inner.store.claimed(&id)? {
+                continue;
+            }
+            let since = self
+                .open(&id, &text)
+                .map(|p| p.requested_at.saturating_sub(CLOCK_SLACK_MS))
+                .unwrap_or(0);
+            match self.release_unrecorded(&id, since)? {
+                Some(true) => {
+                    self.inner.store.remove(&id)?;
+                    recovered += 1;
+                }
+                Some(false) => recovered += 1,
+                None => {}
+            }
+        }
+        Ok(recovered)
     }
 
     /// Where a step leaves the call: a run step whose write-ahead record could
@@ -976,9 +1140,22 @@ impl Gate {
 
     /// Step 2: settles approval `id` (its checkpoint, its deadline) with
     /// `answer`. The flow is pure, so it is asked first; then the approval is
-    /// claimed in the store (exactly once across gates and processes) and
-    /// removed, and only then is the step's audit line written, all under the
-    /// chain's lock.
+    /// claimed and recorded as one step, so no claimed approval is ever left
+    /// without its record and nothing runs without its write-ahead record:
+    ///
+    /// - a first sink that keeps the store's claims in its own database
+    ///   (PostgreSQL) claims, removes the checkpoint and appends the record
+    ///   in one transaction;
+    /// - otherwise the claim is made under the audit log's writer lock and
+    ///   the record appended under the same lock, and only then is the
+    ///   checkpoint removed. A record that cannot be written (a full disk)
+    ///   takes the claim back when the gate requires its audit: the approval
+    ///   stays pending, not used up. A holder that dies between claim and
+    ///   record leaves a claim with its checkpoint and no record, which the
+    ///   next answer, [`Gate::recover`], [`Gate::pending`] or
+    ///   [`Gate::sweep`] finds under the lock and takes back;
+    /// - without a sink the claim alone settles, and the checkpoint is
+    ///   removed before anything runs.
     fn settle_step(
         &self,
         id: &str,
@@ -999,7 +1176,9 @@ impl Gate {
         now: u64,
     ) -> Result<Outcome, GateError> {
         let answer = json(answer)?;
-        let (step, unwritten) = self.stepped(audit_of, |previous| {
+        let joint = self.joint().cloned();
+        let recorded = !self.inner.sinks.is_empty();
+        let make = |previous: Option<&str>| -> Result<Step, GateError> {
             let text = self
                 .inner
                 .flow
@@ -1018,10 +1197,15 @@ impl Gate {
                     })
                 }
             }
-            if !self.inner.store.claim(id, deadline)? {
+            if joint.is_none()
+                && !self.inner.store.claim(id, deadline)?
+                && !self.take_over(id, checkpoint)?
+            {
                 return Err(GateError::AlreadyAnswered(id.to_owned()));
             }
-            self.inner.store.remove(id)?;
+            if !recorded {
+                self.inner.store.remove(id)?;
+            }
             // The grant is kept before its record is written: a grant that
             // cannot be kept fails the step, and nothing runs.
             if let Step::Run {
@@ -1031,7 +1215,50 @@ impl Gate {
                 self.keep(&made.grant, &made.sealed)?;
             }
             Ok(step)
-        })?;
+        };
+        let (step, unwritten) = match &joint {
+            Some(primary) => self.stepped_claimed(primary, id, deadline, make)?,
+            None => {
+                let (step, failed, secondary) = self.stepped_parts(audit_of, make)?;
+                if recorded {
+                    match &failed {
+                        // Recorded: the checkpoint goes (a removal that fails
+                        // leaves one the claim refuses and recovery removes).
+                        None => {
+                            let _ = self.inner.store.remove(id);
+                        }
+                        // Not recorded, and the gate runs nothing it cannot
+                        // record: the claim is taken back, the approval stays
+                        // pending, unused.
+                        Some(why) if self.inner.settings.audit_required => {
+                            if let Step::Run {
+                                grant: Some(made), ..
+                            } = &step
+                            {
+                                self.forget(&made.grant);
+                            }
+                            let since = self
+                                .open(id, checkpoint)
+                                .map(|p| p.requested_at)
+                                .unwrap_or(0);
+                            let released =
+                                self.release_unrecorded(id, since.saturating_sub(CLOCK_SLACK_MS));
+                            let state = match released {
+                                Ok(Some(false)) => "it stays pending",
+                                _ => "its claim could not be taken back",
+                            };
+                            return Err(GateError::Sink(SinkError::Io(std::io::Error::other(
+                                format!("approval `{id}` was not settled ({state}): its record could not be written: {why}"),
+                            ))));
+                        }
+                        Some(_) => {
+                            let _ = self.inner.store.remove(id);
+                        }
+                    }
+                }
+                (step, failed.or(secondary))
+            }
+        };
         let kept = match &step {
             Step::Run {
                 grant: Some(made), ..
@@ -1045,6 +1272,25 @@ impl Gate {
             self.forget(&grant);
         }
         Ok(outcome)
+    }
+
+    /// Called under the writer lock when approval `id` is claimed already:
+    /// a claim with no record of the approval in the log was left by a
+    /// holder that died between its claim and its record (both are made
+    /// under this lock), and nothing ran; this answer takes it over.
+    /// `false` when the approval was recorded (settled), or nothing can say.
+    fn take_over(&self, id: &str, checkpoint: &str) -> Result<bool, GateError> {
+        let Some(primary) = self.inner.sinks.first() else {
+            return Ok(false);
+        };
+        if !self.inner.under_lock.load(Ordering::SeqCst) {
+            return Ok(false);
+        }
+        let since = self
+            .open(id, checkpoint)
+            .map(|p| p.requested_at.saturating_sub(CLOCK_SLACK_MS))
+            .unwrap_or(0);
+        Ok(primary.recorded(id, since)? == Some(false))
     }
 
     /// Keeps a grant just made: a session grant in memory, the others in the
@@ -1356,6 +1602,9 @@ impl Gate {
     /// was claimed (settled, and put back or left behind) is not listed: it
     /// is no live dialog, and never runs.
     pub fn pending(&self) -> Result<Vec<Result<ApprovalRequest, GateError>>, GateError> {
+        // A claim a dead holder left without its record is taken back first:
+        // its approval is listed again, never silently lost.
+        self.recover()?;
         let mut out = Vec::new();
         for (id, text) in self.inner.store.approvals()? {
             if self.inner.store.claimed(&id)? {
@@ -1425,11 +1674,16 @@ impl Gate {
     /// expiry and the tombstones of revoked grants that have expired are
     /// removed.
     /// Checkpoints that cannot be opened (forged, unreadable) are left for a
-    /// person to look at. Returns how many approvals were closed.
+    /// person to look at; claims a dead holder left without their record
+    /// are recovered first ([`Gate::recover`]). Returns how many approvals
+    /// were closed.
     pub fn sweep(&self) -> Result<usize, GateError> {
         // By the store's clock when it has one (replicas sharing a database
         // judge by one clock), else this machine's.
         let now = self.inner.store.now()?.unwrap_or_else(now_ms);
+        // Claims dead holders left without their records are taken back
+        // first, so those past their deadline expire below with a record.
+        self.recover()?;
         let mut closed = 0;
         for (id, text) in self.inner.store.approvals()? {
             let Ok(request) = self.open(&id, &text) else {

@@ -16,7 +16,7 @@
 //! user=gate`, or a `postgresql://` URL); TLS is not built in — run the
 //! database on the same host, a private network or a Unix socket.
 
-use super::audit::{AuditSink, SinkError};
+use super::audit::{AuditSink, Claimed, SinkError};
 use super::store::{check_id, CheckpointStore, StoreError};
 use postgres::{Client, NoTls};
 use std::sync::Mutex;
@@ -33,7 +33,52 @@ const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS toolgate_audit (
         seq bigserial PRIMARY KEY,
         line text NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS toolgate_database (
+        token text PRIMARY KEY NOT NULL
     );";
+
+/// The database's name for [`CheckpointStore::database`] and
+/// [`AuditSink::database`]: a random token kept in `toolgate_database`,
+/// made by the first connection (under the table's lock, so two first
+/// connections agree), so a store and a sink on one database know it,
+/// whatever connection strings reached it.
+fn token(client: &mut Client) -> Result<String, postgres::Error> {
+    let mut tx = client.transaction()?;
+    tx.batch_execute(
+        "LOCK TABLE toolgate_database IN EXCLUSIVE MODE;
+         INSERT INTO toolgate_database (token)
+             SELECT md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text)
+             WHERE NOT EXISTS (SELECT 1 FROM toolgate_database)",
+    )?;
+    let token: String = tx
+        .query_one("SELECT min(token) FROM toolgate_database", &[])?
+        .get(0);
+    tx.commit()?;
+    Ok(token)
+}
+
+/// The record of approval `approval` in `toolgate_audit`, stamped no
+/// earlier than `since`, found by its id (`LIKE`, its `_` escaped) and read.
+fn recorded_pg(client: &mut Client, approval: &str, since: u64) -> Result<bool, postgres::Error> {
+    let pattern = format!("%{}%", approval.replace('_', "\\_"));
+    let rows = client.query(
+        "SELECT line FROM toolgate_audit WHERE line LIKE $1 ORDER BY seq DESC",
+        &[&pattern],
+    )?;
+    Ok(rows.iter().any(|row| {
+        serde_json::from_str::<serde_json::Value>(row.get::<_, &str>(0))
+            .ok()
+            .is_some_and(|v| {
+                v.pointer("/approval/id")
+                    .and_then(serde_json::Value::as_str)
+                    == Some(approval)
+                    && v.get("time")
+                        .and_then(serde_json::Value::as_u64)
+                        .is_none_or(|t| t >= since)
+            })
+    }))
+}
 
 /// Connects and creates the tables. Two replicas starting at once may race
 /// on `CREATE TABLE IF NOT EXISTS` (its catalogue check is not atomic): the
@@ -49,6 +94,7 @@ fn connect(params: &str) -> Result<Client, postgres::Error> {
 /// Pending approvals and their claims in PostgreSQL.
 pub struct PostgresStore {
     db: Mutex<Client>,
+    token: String,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -60,8 +106,11 @@ impl std::fmt::Debug for PostgresStore {
 impl PostgresStore {
     /// Connects with a libpq connection string and creates the tables.
     pub fn connect(params: &str) -> Result<PostgresStore, StoreError> {
+        let mut client = connect(params)?;
+        let token = token(&mut client)?;
         Ok(PostgresStore {
-            db: Mutex::new(connect(params)?),
+            db: Mutex::new(client),
+            token,
         })
     }
 
@@ -115,6 +164,18 @@ impl CheckpointStore for PostgresStore {
         Ok(usize::try_from(removed).unwrap_or(usize::MAX))
     }
 
+    fn release(&self, id: &str) -> Result<bool, StoreError> {
+        self.db()
+            .execute("DELETE FROM toolgate_claims WHERE id = $1", &[&id])?;
+        Ok(true)
+    }
+
+    /// One database with a [`PostgresSink`] on it: claims and records are
+    /// then made in one transaction.
+    fn database(&self) -> Option<String> {
+        Some(self.token.clone())
+    }
+
     fn claimed(&self, id: &str) -> Result<bool, StoreError> {
         let row = self
             .db()
@@ -149,6 +210,7 @@ impl CheckpointStore for PostgresStore {
 /// The audit chain in PostgreSQL, one chain for every replica writing it.
 pub struct PostgresSink {
     db: Mutex<Client>,
+    token: String,
 }
 
 impl std::fmt::Debug for PostgresSink {
@@ -160,8 +222,11 @@ impl std::fmt::Debug for PostgresSink {
 impl PostgresSink {
     /// Connects with a libpq connection string and creates the tables.
     pub fn connect(params: &str) -> Result<PostgresSink, SinkError> {
+        let mut client = connect(params)?;
+        let token = token(&mut client)?;
         Ok(PostgresSink {
-            db: Mutex::new(connect(params)?),
+            db: Mutex::new(client),
+            token,
         })
     }
 
@@ -196,6 +261,59 @@ impl AuditSink for PostgresSink {
             &[],
         )?;
         Ok(row.map(|r| r.get(0)))
+    }
+
+    fn recorded(&self, approval: &str, since: u64) -> Result<Option<bool>, SinkError> {
+        Ok(Some(recorded_pg(&mut self.db(), approval, since)?))
+    }
+
+    fn database(&self) -> Option<String> {
+        Some(self.token.clone())
+    }
+
+    /// The claim, the checkpoint's removal and the record in one
+    /// transaction, under the audit table's lock as [`Self::append_sealed`]
+    /// takes it: a replica killed anywhere in it, or a database that cannot
+    /// write, leaves the approval pending and unclaimed, never claimed
+    /// without its record.
+    fn append_claimed(
+        &self,
+        id: &str,
+        deadline: u64,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<Claimed, String>> {
+        if check_id(id).is_err() {
+            return Some(Err(format!(
+                "audit sink: `{id}` is not a valid approval id"
+            )));
+        }
+        let mut db = self.db();
+        let result = (|| -> Result<Result<Claimed, String>, postgres::Error> {
+            let mut tx = db.transaction()?;
+            tx.batch_execute("LOCK TABLE toolgate_audit IN EXCLUSIVE MODE")?;
+            let claimed = tx.execute(
+                "INSERT INTO toolgate_claims (id, deadline) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                &[&id, &millis(deadline)],
+            )?;
+            if claimed != 1 {
+                return Ok(Ok(Claimed::Taken));
+            }
+            tx.execute("DELETE FROM toolgate_checkpoints WHERE id = $1", &[&id])?;
+            let previous: Option<String> = tx
+                .query_opt(
+                    "SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1",
+                    &[],
+                )?
+                .map(|r| r.get(0));
+            let sealed = match seal(previous.as_deref()) {
+                Ok(sealed) => sealed,
+                Err(e) => return Ok(Err(e)),
+            };
+            tx.execute("INSERT INTO toolgate_audit (line) VALUES ($1)", &[&sealed])?;
+            tx.commit()?;
+            Ok(Ok(Claimed::Recorded(sealed)))
+        })();
+        Some(result.unwrap_or_else(|e| Err(format!("audit sink: {e}"))))
     }
 
     /// One writer at a time across every replica: the transaction takes the

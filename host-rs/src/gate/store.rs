@@ -59,6 +59,23 @@ pub trait CheckpointStore: Send + Sync {
         let _ = now;
         Ok(0)
     }
+    /// Takes back the claim on approval `id`, whose record was never written
+    /// (the audit log is full, or its holder died between the claim and the
+    /// record): the approval is pending again, not used up. The gate calls
+    /// it only under the audit log's writer lock, after finding no record of
+    /// the approval, so no claim that was recorded is ever taken back.
+    /// `Ok(false)` for a store that cannot (the claim then stays).
+    fn release(&self, id: &str) -> Result<bool, StoreError> {
+        let _ = id;
+        Ok(false)
+    }
+    /// A name for the database the store keeps its claims in, for a sink
+    /// that writes the same database ([`crate::gate::audit::AuditSink::database`]):
+    /// the gate then claims and records in one transaction. `None`: the
+    /// store shares no transaction with any sink.
+    fn database(&self) -> Option<String> {
+        None
+    }
     /// Whether approval `id` has been claimed (its tombstone is there): a
     /// checkpoint found with a claim was settled, and one put back after
     /// that is never shown as a live dialog again. `false` for a store that
@@ -211,6 +228,12 @@ impl<S: CheckpointStore + ?Sized> CheckpointStore for std::sync::Arc<S> {
     fn sweep(&self, now: u64) -> Result<usize, StoreError> {
         (**self).sweep(now)
     }
+    fn release(&self, id: &str) -> Result<bool, StoreError> {
+        (**self).release(id)
+    }
+    fn database(&self) -> Option<String> {
+        (**self).database()
+    }
     fn claimed(&self, id: &str) -> Result<bool, StoreError> {
         (**self).claimed(id)
     }
@@ -262,6 +285,12 @@ impl CheckpointStore for MemoryStore {
             return Ok(false);
         }
         claims.insert(id.to_owned(), deadline);
+        Ok(true)
+    }
+
+    fn release(&self, id: &str) -> Result<bool, StoreError> {
+        let mut claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
+        claims.remove(id);
         Ok(true)
     }
 
@@ -327,25 +356,40 @@ impl CheckpointStore for DirStore {
         }
     }
 
-    /// An exclusive create of `<id>.claim` (holding the deadline): the file
-    /// system lets exactly one process create it, in this host or the other.
+    /// An exclusive create of `<id>.claim` holding the deadline: written in
+    /// full to a temporary file first and then hard-linked to its name, which
+    /// the file system lets exactly one process do, in this host or the
+    /// other. A full disk fails the write before anything is claimed, so no
+    /// empty claim (one that blocks for good) is ever left.
     fn claim(&self, id: &str, deadline: u64) -> Result<bool, StoreError> {
         use std::io::Write;
         check_id(id)?;
         std::fs::create_dir_all(&self.dir)?;
-        let path = self.dir.join(format!("{id}.claim"));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(mut file) => {
-                file.write_all(deadline.to_string().as_bytes())?;
-                file.sync_all()?;
-                Ok(true)
-            }
+        let tmp = self.dir.join(format!(
+            ".{id}.{}.{}.claim-tmp",
+            std::process::id(),
+            super::random_hex(4)
+        ));
+        let written = (|| {
+            let mut file = std::fs::File::create(&tmp)?;
+            file.write_all(deadline.to_string().as_bytes())?;
+            file.sync_all()
+        })();
+        let linked =
+            written.and_then(|()| std::fs::hard_link(&tmp, self.dir.join(format!("{id}.claim"))));
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
             Err(e) => Err(e.into()),
+        }
+    }
+
+    fn release(&self, id: &str) -> Result<bool, StoreError> {
+        check_id(id)?;
+        match std::fs::remove_file(self.dir.join(format!("{id}.claim"))) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+            _ => Ok(true),
         }
     }
 
@@ -402,8 +446,15 @@ impl CheckpointStore for DirStore {
             if check_id(id).is_err() {
                 continue;
             }
-            // A checkpoint that is not UTF-8 is kept as text the component refuses.
-            let text = String::from_utf8_lossy(&std::fs::read(&path)?).into_owned();
+            // A checkpoint that is not UTF-8 is kept as text the component
+            // refuses; one removed since the listing (settled by another
+            // process meanwhile) is not listed.
+            let bytes = match std::fs::read(&path) {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(e.into()),
+            };
+            let text = String::from_utf8_lossy(&bytes).into_owned();
             out.push((id.to_owned(), text));
         }
         out.sort();
@@ -486,6 +537,12 @@ impl CheckpointStore for SqliteStore {
             (id, deadline),
         )?;
         Ok(inserted == 1)
+    }
+
+    fn release(&self, id: &str) -> Result<bool, StoreError> {
+        self.db()
+            .execute("DELETE FROM toolgate_claims WHERE id = ?1", (id,))?;
+        Ok(true)
     }
 
     fn sweep(&self, now: u64) -> Result<usize, StoreError> {
