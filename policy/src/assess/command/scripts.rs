@@ -515,6 +515,129 @@ fn awk_counted_loops(compact: &str) -> Option<&'static str> {
     None
 }
 
+/// Why an awk program's text may build a string that grows
+/// exponentially, if it may: an assignment whose right side holds the
+/// assigned variable twice, or two variables that each depend on the other
+/// (`s=s s`, `a=a b;b=b a`, `b=a a;a=b`), or a substitution whose
+/// replacement repeats the match (`gsub(/./,"&&",s)`). Each run of it
+/// doubles the string, so a counted loop of forty builds a terabyte (the
+/// command oracle measured 18 GB resident for `for(i=0;i<40;i++) s=s s`
+/// before its time bound). Growth by a constant (`s=s "x"`) stays linear.
+fn awk_growth(text: &str) -> Option<&'static str> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    // Every assignment: the variable (an array's name for `a[i]=`) and the
+    // identifiers of its right side, to the next `;`, `}` or newline.
+    let chars: Vec<char> = text.chars().collect();
+    let blank = |j: usize| chars.get(j).is_some_and(|c| *c == ' ' || *c == '\t');
+    let mut assignments: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, c) in chars.iter().enumerate() {
+        if *c != '=' {
+            continue;
+        }
+        let mut end = i;
+        while let Some(j) = end.checked_sub(1).filter(|j| blank(*j)) {
+            end = j;
+        }
+        let before = end.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        if chars.get(i + 1) == Some(&'=') || before.is_some_and(|b| "=!<>+-*/%^~".contains(b)) {
+            continue;
+        }
+        if before == Some(']') {
+            let mut depth = 0usize;
+            while let Some(j) = end.checked_sub(1) {
+                end = j;
+                match chars.get(j) {
+                    Some(']') => depth += 1,
+                    Some('[') => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut start = end;
+        while let Some(j) = start.checked_sub(1) {
+            if chars.get(j).is_some_and(|c| ident(*c)) {
+                start = j;
+            } else {
+                break;
+            }
+        }
+        let var: String = chars.get(start..end).unwrap_or(&[]).iter().collect();
+        if var.is_empty() || var.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let rhs: String = chars
+            .get(i + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|c| !matches!(c, ';' | '}' | '\n'))
+            .collect();
+        let ids = identifiers(&rhs)
+            .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect();
+        assignments.push((var, ids));
+    }
+    // Whether `from` reaches `to` through the assignments' dependencies.
+    let reaches = |from: &str, to: &str| -> bool {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut stack = vec![from];
+        while let Some(v) = stack.pop() {
+            if v == to {
+                return true;
+            }
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
+            for (var, ids) in &assignments {
+                if var == v {
+                    stack.extend(ids.iter().map(String::as_str));
+                }
+            }
+        }
+        false
+    };
+    let doubling = assignments
+        .iter()
+        .any(|(var, ids)| ids.iter().filter(|id| reaches(id, var)).count() >= 2);
+    if doubling {
+        return Some("builds a string that may double each time an assignment runs");
+    }
+    // A substitution whose replacement holds the match twice or more.
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut from = 0;
+    while let Some(at) = compact.get(from..).and_then(|r| r.find("sub(")) {
+        let start = from + at + 4;
+        let mut depth = 1usize;
+        let mut amps = 0;
+        let mut prev = ' ';
+        for c in compact.get(start..).unwrap_or("").chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                '&' if prev != '\\' => amps += 1,
+                _ => {}
+            }
+            prev = c;
+        }
+        if amps >= 2 {
+            return Some("has a substitution whose replacement repeats the match");
+        }
+        from = start;
+    }
+    None
+}
+
 /// Whether awk text (whitespace removed) assigns, increments or decrements
 /// the variable `var` anywhere.
 fn assigns(text: &str, var: &str) -> bool {
@@ -643,7 +766,7 @@ fn awk_text(program: &str, text: &str) -> Result<(), Refusal> {
             format!("`{program}` {why}"),
         ));
     }
-    if let Some(why) = awk_counted_loops(&compact) {
+    if let Some(why) = awk_counted_loops(&compact).or_else(|| awk_growth(text)) {
         return Err(Refusal::new(
             codes::COMMAND_UNBOUNDED,
             format!("`{program}` {why}"),
