@@ -31,6 +31,12 @@ export const MIN_KEY_LENGTH = 16;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
+ * How far before an approval's request its settling record is looked for
+ * (clocks of machines sharing a log may disagree this much).
+ */
+const CLOCK_SLACK_MS = 10 * 60 * 1000;
+
+/**
  * Calls `onTimeout` at `deadline` (ms since the epoch), however far away:
  * longer waits are chained in steps a timer can hold, so they never fire at
  * once. Returns a cancel function.
@@ -363,12 +369,16 @@ export class Gate extends EventTarget {
    * log), `redo(previous)` takes the step again after it. Resolves with the
    * step appended and an error message (null when every sink took it).
    */
-  async #commit({ step, used, redo }) {
+  async #commit({ step, used, redo }, before = null) {
     if (this.#sinks.length === 0 || step.audit === null || step.audit === undefined) {
+      await before?.(false);
       return { step, error: null, primary: true };
     }
     if (this.#chainError !== null) return { step, error: this.#chainError, primary: false };
     const [first, ...others] = this.#sinks;
+    // What `before` refused (a claim taken already): thrown, never reported
+    // as an audit failure.
+    let refused = null;
     const sealed = (previous) => {
       if ((previous ?? null) !== used) {
         step = redo(previous ?? null);
@@ -377,16 +387,28 @@ export class Gate extends EventTarget {
       if (typeof step.audit !== 'string') throw new Error(step.audit_error ?? 'no audit line was sealed');
       return step.audit;
     };
+    // `before` (a claim) runs in the sink's writer turn, just before the
+    // line is sealed and appended: claim and record under one lock.
+    const guarded = async (previous, locked) => {
+      try {
+        await before?.(locked);
+      } catch (e) {
+        refused = e;
+        throw e;
+      }
+      return sealed(previous);
+    };
     let line;
     try {
       if (typeof first.appendSealed === 'function') {
         // The first sink seals from its own last line: one chain, whoever else writes it.
-        line = await first.appendSealed(sealed);
+        line = await first.appendSealed(before === null ? sealed : (previous) => guarded(previous, true));
       } else {
-        line = sealed(this.#chain);
+        line = await guarded(this.#chain, false);
         await first.append(line);
       }
     } catch (e) {
+      if (refused !== null) throw refused;
       return { step, error: messageOf(e), primary: false };
     }
     this.#chain = line;
@@ -584,29 +606,121 @@ export class Gate extends EventTarget {
 
   /**
    * Carries out a settled step: claims the approval (exactly once, across
-   * gates, tabs and processes), removes its checkpoint, then records and
-   * runs what the flow says. A claim or removal that fails runs nothing.
-   * `taken` is a step already taken, or a function taking it (then in the
-   * writer's turn, so its line follows the last one without a second take).
+   * gates, tabs and processes) and records it as one step, then runs what the
+   * flow says. With an audit log the claim is made in the log's writer turn,
+   * just before the record is appended under the same lock, and the
+   * checkpoint is removed only once the record is written: no claimed
+   * approval is left without its record, and a claim a dead holder left
+   * (claim, no record) is found under the lock and taken back. A record that
+   * cannot be written (a full disk) takes the claim back when the gate
+   * requires its audit: `GateError('audit')`, the approval still pending,
+   * unused. Without a log the claim alone settles. A claim or removal that
+   * fails runs nothing. `taken` is a step already taken, or a function
+   * taking it (then in the writer's turn, so its line follows the last one
+   * without a second take).
    */
   async #conclude(id, deadline, taken, execute) {
+    const recorded = this.#sinks.length > 0;
     const committed = await this.#locked(async () => {
       const step = typeof taken === 'function' ? taken() : taken;
-      if (!(await this.#store.claim(id, deadline))) {
-        throw new GateError('already-answered', `approval \`${id}\` was already answered`);
-      }
-      await this.#store.remove(id);
-      // The grant is kept before its record is written: one that cannot be
-      // kept rejects, and nothing runs.
       const grant = step.step.step === 'run' ? step.step.grant ?? null : null;
-      if (grant !== null) await this.#keep(grant.grant, grant.sealed);
-      const done = await this.#commit(step);
-      // Its record not written and the gate runs nothing unrecorded: the
-      // call will not run, and the grant that record carried is not kept.
-      if (grant !== null && !done.primary && this.#auditRequired) await this.#forget(grant.grant);
+      let claimed = false;
+      const claim = async (locked) => {
+        // Claimed already: under the lock, a claim with no record of the
+        // approval is a dead holder's, and this answer takes it over.
+        if (!(await this.#store.claim(id, deadline)) && !(locked && (await this.#sinks[0].recorded?.(id, 0)) === false)) {
+          throw new GateError('already-answered', `approval \`${id}\` was already answered`);
+        }
+        claimed = true;
+        if (!recorded) await this.#store.remove(id);
+        // The grant is kept before its record is written: one that cannot be
+        // kept rejects, and nothing runs.
+        if (grant !== null) await this.#keep(grant.grant, grant.sealed);
+      };
+      let done = await this.#commit(step, claim);
+      if (!claimed) {
+        // The chain could not be read, so nothing was sealed or claimed.
+        if (this.#auditRequired) {
+          throw new GateError('audit', `approval \`${id}\` was not settled (it stays pending): its record could not be written: ${done.error}`);
+        }
+        await claim(false);
+      }
+      if (recorded) {
+        if (done.primary || !this.#auditRequired) {
+          // Recorded (or the gate runs unrecorded calls): the checkpoint goes.
+          await this.#store.remove(id).catch(() => {});
+        } else {
+          // Not recorded, and the gate runs nothing it cannot record: the
+          // claim is taken back and the approval stays pending, unused.
+          if (grant !== null) await this.#forget(grant.grant);
+          const released = await this.#releaseUnrecorded(id, 0);
+          const state = released === false ? 'it stays pending' : 'its claim could not be taken back';
+          throw new GateError('audit', `approval \`${id}\` was not settled (${state}): its record could not be written: ${done.error}`);
+        }
+      }
       return done;
     });
     return committed.step.step === 'run' ? this.#carry(committed, execute) : this.#result(committed);
+  }
+
+  /**
+   * In the first sink's writer turn: whether the claim on `id` has its record
+   * (true), or had none and was taken back, the approval pending again
+   * (false); null when there is no claim or nothing can say. Called inside
+   * `#locked`.
+   */
+  async #releaseUnrecorded(id, since) {
+    const first = this.#sinks[0];
+    if (first === undefined || typeof first.appendSealed !== 'function' || typeof first.recorded !== 'function' || typeof this.#store.release !== 'function') {
+      return null;
+    }
+    const marker = {};
+    let found = null;
+    try {
+      await first.appendSealed(async () => {
+        if ((await this.#store.claimed?.(id)) === true) {
+          const recorded = await first.recorded(id, since);
+          if (recorded === true) found = true;
+          else if (recorded === false && (await this.#store.release(id)) === true) found = false;
+        }
+        // Nothing is written.
+        throw marker;
+      });
+    } catch (e) {
+      if (e !== marker) return null;
+    }
+    return found;
+  }
+
+  /**
+   * Recovers the claims whose holder died between its claim and its record (a
+   * `kill -9`, a crash): each checkpoint still in the store with a claim is
+   * looked up in the audit log under its writer lock. A recorded one was
+   * settled (its write-ahead record says it may have run): its checkpoint
+   * goes. An unrecorded one never ran: its claim is taken back and the
+   * approval is pending again, listed and answerable, and expired with a
+   * record at its deadline. Resolves with how many were recovered.
+   *
+   * @returns {Promise<number>}
+   */
+  async recover() {
+    if (this.#sinks.length === 0) return 0;
+    await this.#chainReady.catch(() => {});
+    let recovered = 0;
+    for (const [id, text] of await this.#store.list()) {
+      if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX) || this.#waiting.has(id)) continue;
+      if ((await this.#store.claimed?.(id)) !== true) continue;
+      let since = 0;
+      try {
+        since = Math.max(0, this.#open(id, text).requested_at - CLOCK_SLACK_MS);
+      } catch {
+        // An unreadable checkpoint: the whole log is looked through.
+      }
+      const found = await this.#locked(() => this.#releaseUnrecorded(id, since));
+      if (found === true) await this.#store.remove(id);
+      if (found !== null) recovered += 1;
+    }
+    return recovered;
   }
 
   /** Keeps a grant just made: a session grant in memory, the others in the store. */
@@ -732,6 +846,9 @@ export class Gate extends EventTarget {
    * request}` or `{ok: false, id, error}` for a forged or unreadable one.
    */
   async pending() {
+    // A claim a dead holder left without its record is taken back first: its
+    // approval is listed again, never silently lost.
+    await this.recover();
     const out = [];
     for (const [id, text] of await this.#store.list()) {
       if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
@@ -794,6 +911,9 @@ export class Gate extends EventTarget {
     const now = Date.now();
     let closed = 0;
     await this.#chainReady.catch(() => {});
+    // Claims dead holders left without their records are taken back first,
+    // so those past their deadline expire below with a record.
+    await this.recover();
     for (const [id, text] of await this.#store.list()) {
       if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
       let pending;

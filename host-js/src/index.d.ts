@@ -537,6 +537,13 @@ export interface CheckpointStore {
   list(): Promise<[string, string][]>;
   /** Claims `id` once, atomically; `false` when any gate claimed it already. */
   claim(id: string, deadline: number): Promise<boolean>;
+  /** Whether `id` was claimed (its tombstone is there). */
+  claimed?(id: string): Promise<boolean>;
+  /**
+   * Takes back the claim on `id`, whose record was never written (a full log,
+   * a holder that died in between): the approval is pending again.
+   */
+  release?(id: string): Promise<boolean>;
   /** Removes tombstones past their deadline; resolves with how many. */
   sweep?(now: number): Promise<number>;
 }
@@ -547,6 +554,13 @@ export interface AuditSink {
   last?(): Promise<string | null>;
   /** What was found torn and set aside, for the gate to record as a gap. */
   gap?(): Promise<string | null>;
+  /**
+   * Seals and appends one line under the sink's writer lock, from its own
+   * last line; `seal` may be async (the gate claims inside it).
+   */
+  appendSealed?(seal: (previous: string | null) => string | Promise<string>): Promise<string>;
+  /** Whether the log holds a record of approval `approval`, looking back to records stamped at `since`. */
+  recorded?(approval: string, since?: number): Promise<boolean>;
 }
 
 export class MemoryStore implements CheckpointStore {
@@ -555,6 +569,8 @@ export class MemoryStore implements CheckpointStore {
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
   claim(id: string, deadline: number): Promise<boolean>;
+  claimed(id: string): Promise<boolean>;
+  release(id: string): Promise<boolean>;
   /** Removes tombstones past their deadline; resolves with how many. */
   sweep?(now: number): Promise<number>;
 }
@@ -576,6 +592,8 @@ export class WebStorageStore implements CheckpointStore {
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
   claim(id: string, deadline: number): Promise<boolean>;
+  claimed(id: string): Promise<boolean>;
+  release(id: string): Promise<boolean>;
   /** Removes tombstones past their deadline; resolves with how many. */
   sweep?(now: number): Promise<number>;
 }
@@ -665,6 +683,12 @@ export class Gate extends EventTarget {
   resume(id: string, execute: Executor): Promise<ToolResult>;
   /** Closes pending approvals past their deadline (expired, never run) and removes old tombstones. */
   sweep(): Promise<number>;
+  /**
+   * Takes back the claims a holder that died left without their record (the
+   * approval is pending again), and removes the checkpoints of recorded ones;
+   * resolves with how many. `pending` and `sweep` do it first.
+   */
+  recover(): Promise<number>;
   /** The grants of this session and of the store, each opened and checked. */
   grants(): Promise<GrantListing[]>;
   /** Revokes a grant (audited); resolves with whether there was one. */

@@ -10,6 +10,9 @@ export class FileStore implements CheckpointStore {
   get(id: string): Promise<string | null>;
   list(): Promise<[string, string][]>;
   claim(id: string, deadline: number): Promise<boolean>;
+  claimed(id: string): Promise<boolean>;
+  /** Takes back the claim on `id`, whose record was never written. */
+  release(id: string): Promise<boolean>;
   /** Removes tombstones past their deadline; resolves with how many. */
   sweep?(now: number): Promise<number>;
 }
@@ -20,7 +23,9 @@ export class JsonlSink implements AuditSink {
   append(line: string): Promise<void>;
   last(): Promise<string | null>;
   gap(): Promise<string | null>;
-  appendSealed(seal: (previous: string | null) => string): Promise<string>;
+  appendSealed(seal: (previous: string | null) => string | Promise<string>): Promise<string>;
+  /** Whether the log holds a record of approval `approval`, looking back to records stamped at `since`. */
+  recorded(approval: string, since?: number): Promise<boolean>;
 }
 
 /** The context a confining executor gives the policy with each call it will run. */

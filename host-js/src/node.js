@@ -7,6 +7,7 @@ import { link, mkdir, readdir, readFile, readlink, rename, rm, open, stat, unlin
 import { dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { GateError } from './gate.js';
+import { idPrefix } from './stores.js';
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -46,26 +47,42 @@ export class FileStore {
   }
 
   /**
-   * Claims `id` once: an exclusive create of `<id>.claim` (holding the
-   * deadline), which the file system grants to exactly one process, in this
-   * host or the Rust one. The file stays as a tombstone.
+   * Claims `id` once: `<id>.claim` (holding the deadline) written in full to
+   * a temporary file, then hard-linked to its name, which the file system
+   * grants to exactly one process, in this host or the Rust one. A full disk
+   * fails the write before anything is claimed. The file stays as a tombstone.
    */
   async claim(id, deadline) {
     checkId(id);
     await mkdir(this.#dir, { recursive: true });
-    let handle;
+    const tmp = join(this.#dir, `.${id}.${process.pid}.${idPrefix()}.claim-tmp`);
     try {
-      handle = await open(join(this.#dir, `${id}.claim`), 'wx');
+      const handle = await open(tmp, 'w');
+      try {
+        await handle.writeFile(String(deadline));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await link(tmp, join(this.#dir, `${id}.claim`));
+      return true;
     } catch (e) {
       if (e.code === 'EEXIST') return false;
       throw e;
-    }
-    try {
-      await handle.writeFile(String(deadline));
-      await handle.sync();
     } finally {
-      await handle.close();
+      await rm(tmp, { force: true });
     }
+  }
+
+  /**
+   * Takes back the claim on `id`, whose record was never written (a full
+   * log, a holder that died in between): the approval is pending again. The
+   * gate calls it only under the audit log's writer lock, after finding no
+   * record of the approval.
+   */
+  async release(id) {
+    checkId(id);
+    await rm(join(this.#dir, `${id}.claim`), { force: true });
     return true;
   }
 
@@ -120,7 +137,12 @@ export class FileStore {
     for (const name of names.sort()) {
       const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : null;
       if (id === null || !ID.test(id)) continue;
-      out.push([id, await readFile(join(this.#dir, name), 'utf8')]);
+      // One removed since the listing (settled by another process) is not listed.
+      const text = await readFile(join(this.#dir, name), 'utf8').catch((e) => {
+        if (e.code === 'ENOENT') return null;
+        throw e;
+      });
+      if (text !== null) out.push([id, text]);
     }
     return out;
   }
@@ -233,13 +255,29 @@ async function withWriterLock(path, f) {
   const lock = `${path}.lock`;
   const started = Date.now();
   const me = await holder();
+  // The holder's name written in full to a file of its own, then linked into
+  // place: a lock never exists without its holder's name, so a writer killed
+  // while taking it leaves nothing the others must wait out.
+  // Written afresh at each attempt: the lock's age (its mtime) is the age of
+  // the holding, which is what the stale rule reads.
+  const own = `${lock}.${process.pid}.${idPrefix()}.tmp`;
   for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
     try {
-      const handle = await open(lock, 'wx');
       try {
-        await handle.writeFile(me);
+        let named = true;
+        await writeFile(own, me).catch(() => {
+          named = false;
+        });
+        if (named) {
+          await link(own, lock);
+        } else {
+          // No room for the name (a full disk): the lock is created bare.
+          const handle = await open(lock, 'wx');
+          await handle.writeFile(me).catch(() => {});
+          await handle.close();
+        }
       } finally {
-        await handle.close();
+        await rm(own, { force: true });
       }
       break;
     } catch (e) {
@@ -371,10 +409,42 @@ export class JsonlSink {
   async appendSealed(seal) {
     await mkdir(dirname(this.#path), { recursive: true });
     return withWriterLock(this.#path, async () => {
-      const line = seal(await this.last());
+      const line = await seal(await this.last());
       await this.append(line);
       return line;
     });
+  }
+
+  /**
+   * Whether the log holds a record of approval `approval`'s settlement (a
+   * record whose `approval.id` names it), looking back no further than
+   * records stamped before `since` (ms). The gate asks under the writer lock,
+   * where every claim is made and recorded.
+   *
+   * @returns {Promise<boolean>}
+   */
+  async recorded(approval, since = 0) {
+    await this.#repair();
+    let text;
+    try {
+      text = await readFile(this.#path, 'utf8');
+    } catch (e) {
+      if (e.code === 'ENOENT') return false;
+      throw e;
+    }
+    const lines = text.split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (lines[i] === '') continue;
+      let record;
+      try {
+        record = JSON.parse(lines[i]);
+      } catch {
+        continue;
+      }
+      if (record?.approval?.id === approval) return true;
+      if (typeof record?.time === 'number' && record.time < since) return false;
+    }
+    return false;
   }
 
   /** What was found torn and set aside on first use, or null. */

@@ -38,6 +38,11 @@ export class MemoryStore {
   async claimed(id) {
     return this.#claims.has(id);
   }
+  /** Takes back the claim on `id`, whose record was never written. */
+  async release(id) {
+    this.#claims.delete(id);
+    return true;
+  }
   /** Removes tombstones past their deadline; returns how many. */
   async sweep(now) {
     let removed = 0;
@@ -118,6 +123,11 @@ export class WebStorageStore {
   /** Whether `id` was claimed (its tombstone is here). */
   async claimed(id) {
     return this.#storage.getItem(`${this.#prefix}claim.${id}`) !== null;
+  }
+  /** Takes back the claim on `id`, whose record was never written. */
+  async release(id) {
+    this.#storage.removeItem(`${this.#prefix}claim.${id}`);
+    return true;
   }
   /** Removes tombstones past their deadline; returns how many. */
   async sweep(now) {

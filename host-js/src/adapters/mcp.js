@@ -45,7 +45,8 @@ function refused(result) {
  * @param {object} options
  * @param {Record<string, import('@modelcontextprotocol/sdk/client/index.js').Client | {client: import('@modelcontextprotocol/sdk/client/index.js').Client, trusted?: boolean}>} options.servers by name
  * @param {object} [options.config] the rest of the configuration (rules, modes, denied tools…)
- * @param {object} [options.gate] the gate's options (audit, store, key, timeoutMs…), kept across rebuilds
+ * @param {object} [options.gate] the gate's options (audit, store, key, timeoutMs…), kept across
+ *   rebuilds; with `audit` sinks, `auditRequired` is on unless set to false
  * @param {(request: object) => Promise<object> | object} [options.approve] asks a person; without it a confirmed call stays pending (answer it with `settle`)
  * @param {boolean} [options.augment] add `risk_level` to the tools' schemas (default true)
  * @param {string} [options.sessionId]
@@ -90,6 +91,9 @@ export class GatedMcpClient {
       gate.store = new MemoryStore();
       gate.unsigned ??= gate.key === undefined;
     }
+    // With an audit log, a call the gateway cannot record is refused with the
+    // reason, never run unrecorded (`auditRequired: false` says otherwise).
+    if ((gate.audit ?? []).length > 0) gate.auditRequired ??= true;
     this.#gateOptions = gate;
     this.#approve = options.approve ?? null;
     this.#augment = options.augment !== false;
