@@ -66,7 +66,7 @@
 //!   bound or past the output bound.
 //!
 //! Three effects are the programs' own mechanism rather than the line's, and are
-//! allowed narrowly ([`OWN_EFFECTS`] and [`OWN_STORES`]); the closing notes of
+//! allowed narrowly (`own_effect` and [`OWN_STORES`]); the closing notes of
 //! the round list them so nobody mistakes them for proofs:
 //! - git refreshes the stat cache of the index on a read (`status`, `diff`): it
 //!   creates `.git/index.lock` exclusively and renames it over `.git/index`

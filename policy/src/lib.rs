@@ -2,7 +2,7 @@
 //! for a person (**confirm**) or never runs (**deny**), and says why.
 //!
 //! This crate is plain Rust with no knowledge of WebAssembly or hosts; the
-//! [`export`] glue that turns it into the toolgate component is compiled only for
+//! `export` glue that turns it into the toolgate component is compiled only for
 //! `wasm32`. Everything a host can do through the component can be done here
 //! natively, with identical results (the conformance suite checks it).
 //!

@@ -44,7 +44,7 @@ fn invisible(c: char) -> bool {
 
 /// The normal form in which a tool name meets a list (`denied_tools`,
 /// `auto_approved_tools`, `tools`, rules' `tool` globs, grants): invisible
-/// characters ([`invisible`]: Unicode's default-ignorable code points and
+/// characters (`invisible`: Unicode's default-ignorable code points and
 /// controls) dropped, the full-width forms of ASCII (U+FF01–U+FF5E, Unicode's
 /// `<wide>` compatibility decompositions of `!` to `~`) read as ASCII, and
 /// lower case. `Execute_SQL`, `execute\u{200b}_sql` and `ｅｘｅｃｕｔｅ_sql`

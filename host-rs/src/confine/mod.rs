@@ -8,12 +8,12 @@
 //! inside with every capability dropped, also when started as root (as root
 //! bubblewrap otherwise keeps capabilities in its namespace and a `umount`
 //! removes a mask); no further user namespaces; a seccomp filter refusing
-//! mounts, namespaces and the calls listed in [`seccomp`]; `/` read-only; an
+//! mounts, namespaces and the calls listed in [`seccomp`](crate::confine::seccomp); `/` read-only; an
 //! empty tmpfs home, `/tmp` and `/run`; the working tree read-only for a
 //! read, with every path of the policy's secret table in it masked
-//! ([`masks`]); `/proc` of its own PID namespace; a clean environment; git's
+//! ([`masks`](crate::confine::masks)); `/proc` of its own PID namespace; a clean environment; git's
 //! code-running settings off; `no_new_privs` (bubblewrap sets it). Limits:
-//! processes and memory by a cgroup where one can be made ([`cgroup`]), else
+//! processes and memory by a cgroup where one can be made ([`cgroup`](crate::confine::cgroup)), else
 //! by rlimits; wall time by a kill; output by a cap.
 //!
 //! Why bubblewrap and not namespaces, Landlock and seccomp set up here: it is

@@ -1,5 +1,5 @@
 //! Seed 002's generic API tools beyond the risk decision: finding candidate
-//! tools for a user's intent ([`discover`]), the compact tool list a model is
+//! tools for a user's intent ([`discover()`]), the compact tool list a model is
 //! shown ([`tool_prompt`]), turning a call's arguments into an HTTP request
 //! ([`build_request`]) and a response into a result for the model
 //! ([`read_response`]). All of it lives in the component, so every runtime

@@ -160,7 +160,7 @@ pub fn call_problems(tool: &ToolConfig, args: &Map<String, Value>) -> Vec<Proble
     out
 }
 
-/// The problems of `value` against `schema`, at most [`MAX_PROBLEMS`]; `path`
+/// The problems of `value` against `schema`, at most `MAX_PROBLEMS`; `path`
 /// names the value.
 pub fn problems(schema: &Value, value: &Value, path: &str) -> Vec<Problem> {
     let mut out = Vec::new();

@@ -1,7 +1,7 @@
 //! `toolgate hook FORMAT`: one coding agent's before-tool hook event in, the
 //! agent's documented answer out. The event's tool is mapped onto toolgate's
-//! assessors by a table per format ([`table`]), decided by the engine, and
-//! written in the agent's output shape ([`answer`]). Both CLIs only read
+//! assessors by a table per format (`table`), decided by the engine, and
+//! written in the agent's output shape (`answer`). Both CLIs only read
 //! standard input, print and exit, so they answer with the same bytes.
 //!
 //! Fail closed: an event that cannot be read, a tool the table does not know,

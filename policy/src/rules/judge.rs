@@ -265,7 +265,7 @@ pub(crate) fn literal_word(word: &str) -> &str {
 }
 
 /// A word of an argv as a command rule's word that stands for it (the
-/// inverse of [`literal_word`]).
+/// inverse of `literal_word`).
 pub fn escape_word(word: &str) -> String {
     if word.trim_start_matches('\\') == "*" {
         format!("\\{word}")

@@ -34,7 +34,7 @@
 //!   a rule must name), host globs (with `:port` when the URL names one) and
 //!   path globs, on the host every client reads and the path as written.
 //!
-//! Precedence is the engine's (see [`crate::engine`]): deny, then ask, then
+//! Precedence is the engine's (see `crate::engine`): deny, then ask, then
 //! allow. Grants only ever allow.
 
 mod glob;

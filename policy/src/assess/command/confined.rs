@@ -3,7 +3,7 @@
 //! executor, see [`crate::context::Context::confined`]).
 //!
 //! Held for the duration of one assessment, like the egress rule
-//! ([`super::net`]): the program checks are plain functions of their
+//! (`super::net`): the program checks are plain functions of their
 //! arguments, and only one of them (a recursive search of the working
 //! directory) reads differently when the secrets it would print are masked.
 
