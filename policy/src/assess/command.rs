@@ -27,6 +27,7 @@ mod refusal;
 mod scripts;
 mod special;
 mod syntax;
+mod table;
 mod tables;
 mod tools;
 mod unbounded;

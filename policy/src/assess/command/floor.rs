@@ -7,6 +7,7 @@
 
 use super::capabilities;
 use super::paths::{COMPUTED, LOOP_VALUE};
+use super::table;
 use crate::codes;
 
 /// Database clients: a statement that drops, deletes or rewrites data.
@@ -74,85 +75,31 @@ const CLOUD_CLIS: &[&str] = &[
     "ibmcloud",
 ];
 
-/// Command lines that print a stored credential: the program, then words that
-/// must follow in this order (other words, options with their values, may come
-/// between: `gcloud --project p auth print-access-token`). They need no file a
-/// path check could see, so the floor names them.
-const CREDENTIAL_PRINTERS: &[(&str, &[&str])] = &[
-    ("gh", &["auth", "token"]),
-    ("gh", &["auth", "status", "--show-token"]),
-    ("gh", &["auth", "status", "-t"]),
-    ("glab", &["auth", "status", "--show-token"]),
-    ("gcloud", &["auth", "print-access-token"]),
-    ("gcloud", &["auth", "print-identity-token"]),
-    ("gcloud", &["auth", "print-refresh-token"]),
-    ("gcloud", &["config", "config-helper"]),
-    ("gcloud", &["secrets", "versions", "access"]),
-    ("aws", &["configure", "get"]),
-    ("aws", &["configure", "export-credentials"]),
-    ("aws", &["sts", "get-session-token"]),
-    ("aws", &["sts", "assume-role"]),
-    ("aws", &["ecr", "get-login-password"]),
-    ("aws", &["secretsmanager", "get-secret-value"]),
-    ("aws", &["ssm", "get-parameter"]),
-    ("aws", &["ssm", "get-parameters"]),
-    ("aws", &["sso", "get-role-credentials"]),
-    ("aws", &["codeartifact", "get-authorization-token"]),
-    ("az", &["account", "get-access-token"]),
-    ("az", &["keyvault", "secret", "show"]),
-    ("az", &["keyvault", "secret", "download"]),
-    ("az", &["storage", "account", "keys"]),
-    ("vault", &["kv", "get"]),
-    ("vault", &["read"]),
-    ("vault", &["print", "token"]),
-    ("vault", &["token", "lookup"]),
-    ("git", &["credential", "fill"]),
-    ("git", &["credential-store", "get"]),
-    ("git", &["credential-cache", "get"]),
-    ("kubectl", &["config", "view", "--raw"]),
-    ("kubectl", &["get", "secret"]),
-    ("kubectl", &["get", "secrets"]),
-    ("kubectl", &["describe", "secret"]),
-    ("kubectl", &["create", "token"]),
-    ("oc", &["whoami", "--show-token"]),
-    ("oc", &["whoami", "-t"]),
-    ("security", &["find-generic-password"]),
-    ("security", &["find-internet-password"]),
-    ("security", &["dump-keychain"]),
-    ("op", &["read"]),
-    ("op", &["item", "get"]),
-    ("pass", &["show"]),
-    ("gopass", &["show"]),
-    ("bw", &["get"]),
-    ("lpass", &["show"]),
-    ("keepassxc-cli", &["show"]),
-    ("secret-tool", &["lookup"]),
-    ("heroku", &["auth:token"]),
-    ("heroku", &["config"]),
-    ("doctl", &["auth", "token"]),
-    ("fly", &["auth", "token"]),
-    ("flyctl", &["auth", "token"]),
-    ("npm", &["token", "create"]),
-    ("docker", &["secret", "inspect"]),
-    ("terraform", &["output", "-raw"]),
-    ("terraform", &["output", "-json"]),
-    ("terraform", &["show", "-json"]),
-];
-
 /// Which stored credential a command line prints, if it names one: a row of
-/// [`CREDENTIAL_PRINTERS`], or any `docker-credential-*` helper's `get`.
+/// the `credentials` of the program's entry (the program, then words that
+/// must follow in this order; other words, options with their values, may
+/// come between: `gcloud --project p auth print-access-token`), or any
+/// `docker-credential-*` helper's `get`. They need no file a path check
+/// could see, so the floor names them.
 pub fn prints_credentials(program: &str, args: &[String]) -> Option<String> {
     if program.starts_with("docker-credential-") && args.iter().any(|a| a == "get") {
         return Some(format!("`{program} get` prints a registry credential"));
     }
-    CREDENTIAL_PRINTERS
+    let entry = table::lookup(program)?;
+    entry
+        .credentials
         .iter()
-        .filter(|(p, _)| *p == program)
-        .find(|(_, words)| {
+        .find(|words| {
             let mut rest = args.iter();
             words.iter().all(|w| rest.any(|a| a == w))
         })
-        .map(|(p, words)| format!("`{p} {}` prints a stored credential", words.join(" ")))
+        .map(|words| {
+            format!(
+                "`{} {}` prints a stored credential",
+                entry.name,
+                words.join(" ")
+            )
+        })
 }
 
 /// What an HTTP client's words send or reach: files it uploads or reads
@@ -464,40 +411,10 @@ fn git_push(args: &[String]) -> Option<&'static str> {
 }
 
 /// Interpreters whose inline program (`-e`, `-c`, an awk or sed script) the
-/// floor reads word by word for destroying programs (`system("rm -rf ~")`).
+/// floor reads word by word for destroying programs (`system("rm -rf ~")`):
+/// the entry's `inline_code`.
 pub fn inline_code(program: &str) -> bool {
-    matches!(
-        program,
-        "awk"
-            | "gawk"
-            | "mawk"
-            | "nawk"
-            | "sed"
-            | "perl"
-            | "python"
-            | "python3"
-            | "ruby"
-            | "node"
-            | "php"
-            | "lua"
-            | "tclsh"
-            | "python2"
-            | "pypy"
-            | "pypy3"
-            | "perl5"
-            | "irb"
-            | "nodejs"
-            | "deno"
-            | "bun"
-            | "luajit"
-            | "Rscript"
-            | "julia"
-            | "osascript"
-            | "jshell"
-            | "groovy"
-            | "elixir"
-            | "erl"
-    )
+    table::has(program, |entry| entry.inline_code)
 }
 
 /// Calls in inline code (Python, Perl, Ruby, Node, PHP, Lua, Tcl…) that

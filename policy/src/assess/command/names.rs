@@ -34,24 +34,10 @@ pub fn harmless_variable(name: &str) -> bool {
         )
 }
 
-/// Interpreters that run a program read from standard input.
+/// Interpreters that run a program read from standard input (the entry's
+/// `interpreter` in the program table).
 pub fn is_interpreter(program: &str) -> bool {
-    matches!(
-        program,
-        "python"
-            | "python3"
-            | "python2"
-            | "perl"
-            | "ruby"
-            | "node"
-            | "php"
-            | "lua"
-            | "pwsh"
-            | "powershell"
-            | "osascript"
-            | "tclsh"
-            | "Rscript"
-    )
+    super::table::has(program, |entry| entry.interpreter)
 }
 
 /// A variable a loop or `read` may set: a lower-case name (upper case is where

@@ -295,16 +295,13 @@ pub(super) fn check_shell(
     }
 }
 
-/// Programs that print the content of the files they are given: reading a key,
-/// a credentials file or another process's environment with them is not an
+/// Programs that print the content of the files they are given (the
+/// entry's `reads_contents` in the program table): reading a key, a
+/// credentials file or another process's environment with them is not an
 /// everyday read, and is confirmed just as `file_operations` would confirm it.
-pub(super) const CONTENT_READERS: &[&str] = &[
-    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk",
-    "nawk", "sed", "sort", "uniq", "cut", "nl", "tac", "rev", "column", "cmp", "comm", "diff",
-    "base64", "base32", "od", "hexdump", "xxd", "strings", "fold", "fmt", "expand", "unexpand",
-    "paste", "join", "jq", "yq", "look", "shuf", "git", "zcat", "bzcat", "xzcat", "zstdcat",
-    "zgrep", "zegrep", "zfgrep", "gzip", "bzip2", "xz", "zstd", "tar", "unzip",
-];
+fn reads_contents(program: &str) -> bool {
+    super::table::has(program, |entry| entry.reads_contents)
+}
 
 /// Refuses a content reader whose arguments name a secret file (`~/.ssh/id_rsa`,
 /// `.env`, `/proc/self/environ`), also as an option's value (`--file=.env`).
@@ -313,7 +310,7 @@ pub(super) fn check_secret_reads(
     args: &[String],
     shape: &Shape<'_>,
 ) -> Result<(), (&'static str, String)> {
-    if !CONTENT_READERS.contains(&name) {
+    if !reads_contents(name) {
         return Ok(());
     }
     // The git subcommands whose operands are revisions and pathspecs (a
@@ -500,7 +497,7 @@ pub(super) fn prints_content(words: &[String]) -> bool {
         return false;
     };
     let program = base_name(program);
-    if !CONTENT_READERS.contains(&program) {
+    if !reads_contents(program) {
         return false;
     }
     let names_only = matches!(program, "grep" | "egrep" | "fgrep" | "rg")

@@ -1,0 +1,4421 @@
+//! The entries of the program table, one per program, sorted by name (a
+//! test holds the order: the table is searched by halves). Generated once
+//! from the lists it replaced; edit the entries by hand from now on.
+
+use super::super::capabilities::Capability::{
+    HostState, LoadsLibrary, Overwrites, Persistence, Privileges, RunsCode, Socket, Transfers,
+};
+use super::super::capabilities::Form::{
+    Always, Code, Contains, LongPrefix, NoOperand, OperandUnless, Operands, Option as Opt,
+    SetIdMode, Short, Word, WordPrefix,
+};
+use super::super::refusal::Refusal;
+use super::super::{checks, git, scripts, tools};
+use super::{row, toolchain, version, Program, Rule, NONE};
+use crate::codes;
+
+/// Capability rows that hold for any program: options whose name says they
+/// run a command (GTFOBins and the manuals named). Read before the
+/// program's own rows.
+pub const ANY: &[super::Row] = &[
+    // Options whose name says they run a command, for any program (GTFOBins
+    // tar, rsync, zip, git, restic, certbot, aria2c, openvpn, split, fzf,
+    // yt-dlp, scrot, man, pip, mail, dnsmasq, gcc, latexmk: shell/command).
+    row(
+        WordPrefix("--checkpoint-action"),
+        RunsCode,
+        "GTFOBins tar: shell; tar(1) --checkpoint-action=exec=",
+    ),
+    row(
+        WordPrefix("--to-command"),
+        RunsCode,
+        "GTFOBins tar: shell; tar(1)",
+    ),
+    row(
+        WordPrefix("--use-compress-program"),
+        RunsCode,
+        "GTFOBins tar: shell; tar(1) -I",
+    ),
+    row(
+        WordPrefix("--rsh-command"),
+        RunsCode,
+        "GTFOBins tar, cpio: shell, upload; tar(1)",
+    ),
+    row(
+        WordPrefix("--info-script"),
+        RunsCode,
+        "tar(1) -F, --info-script",
+    ),
+    row(WordPrefix("--new-volume-script"), RunsCode, "tar(1)"),
+    row(
+        WordPrefix("--upload-pack"),
+        RunsCode,
+        "git-ls-remote(1), git-clone(1) --upload-pack",
+    ),
+    row(
+        WordPrefix("--receive-pack"),
+        RunsCode,
+        "git-push(1) --receive-pack",
+    ),
+    row(
+        WordPrefix("--exec-path"),
+        RunsCode,
+        "GTFOBins git: shell; git(1) --exec-path",
+    ),
+    row(
+        WordPrefix("--exec"),
+        RunsCode,
+        "GTFOBins mail, yt-dlp: shell; rebase --exec",
+    ),
+    row(WordPrefix("-exec"), RunsCode, "find(1) -exec"),
+    row(WordPrefix("-execdir"), RunsCode, "find(1) -execdir"),
+    row(WordPrefix("-ok"), RunsCode, "find(1) -ok"),
+    row(
+        WordPrefix("--eval"),
+        RunsCode,
+        "GTFOBins make, rpm, emacs, octave: shell",
+    ),
+    row(
+        WordPrefix("--rsh"),
+        RunsCode,
+        "GTFOBins rsync, borg: shell; rsync(1) -e",
+    ),
+    row(
+        WordPrefix("--rsync-path"),
+        RunsCode,
+        "rsync(1) --rsync-path",
+    ),
+    row(
+        WordPrefix("--ssh-cmd"),
+        RunsCode,
+        "GTFOBins sshuttle: shell",
+    ),
+    row(
+        WordPrefix("--ssh-command"),
+        RunsCode,
+        "GTFOBins sshfs: command",
+    ),
+    row(
+        Contains("ssh_command="),
+        RunsCode,
+        "GTFOBins sshfs: command; sshfs(1) -o ssh_command",
+    ),
+    row(
+        Contains("ProxyCommand"),
+        RunsCode,
+        "GTFOBins ssh, scp, check_by_ssh: shell; ssh_config(5)",
+    ),
+    row(
+        Contains("LocalCommand"),
+        RunsCode,
+        "GTFOBins ssh: shell; ssh_config(5)",
+    ),
+    row(Contains("KnownHostsCommand"), RunsCode, "ssh_config(5)"),
+    row(
+        WordPrefix("--password-command"),
+        RunsCode,
+        "GTFOBins restic: shell, command",
+    ),
+    row(
+        WordPrefix("--pre-hook"),
+        RunsCode,
+        "GTFOBins certbot: shell",
+    ),
+    row(WordPrefix("--post-hook"), RunsCode, "certbot(1)"),
+    row(WordPrefix("--deploy-hook"), RunsCode, "certbot(1)"),
+    row(WordPrefix("--manual-auth-hook"), RunsCode, "certbot(1)"),
+    row(
+        WordPrefix("--on-download"),
+        RunsCode,
+        "GTFOBins aria2c: command; aria2c(1) --on-download-complete",
+    ),
+    row(WordPrefix("--on-bt-download"), RunsCode, "aria2c(1)"),
+    row(
+        WordPrefix("--conf-script"),
+        RunsCode,
+        "GTFOBins dnsmasq: command",
+    ),
+    row(
+        WordPrefix("--filter="),
+        RunsCode,
+        "GTFOBins split: shell; split(1) --filter",
+    ),
+    row(
+        WordPrefix("--pager"),
+        RunsCode,
+        "man(1) -P, --pager; git(1)",
+    ),
+    row(WordPrefix("--editor"), RunsCode, "GTFOBins pip: shell"),
+    row(
+        WordPrefix("--shell-escape"),
+        RunsCode,
+        "GTFOBins tex, latex, pdflatex: shell; tex(1) \\write18",
+    ),
+    row(
+        WordPrefix("-shell-escape"),
+        RunsCode,
+        "GTFOBins lualatex, luatex: inherit",
+    ),
+    row(
+        WordPrefix("--script-security"),
+        RunsCode,
+        "GTFOBins openvpn: shell; openvpn(8) --up",
+    ),
+    row(
+        WordPrefix("--use-askpass"),
+        RunsCode,
+        "GTFOBins wget: shell",
+    ),
+    row(
+        WordPrefix("--grep-bin"),
+        RunsCode,
+        "GTFOBins check_ssl_cert: shell",
+    ),
+    row(
+        WordPrefix("-wrapper"),
+        RunsCode,
+        "GTFOBins gcc: shell; gcc(1) -wrapper",
+    ),
+    row(
+        WordPrefix("--unzip-command"),
+        RunsCode,
+        "zip(1) -TT, --unzip-command",
+    ),
+    row(
+        WordPrefix("--interactive"),
+        RunsCode,
+        "GTFOBins nmap, jtag: shell",
+    ),
+    row(
+        Contains("execute("),
+        RunsCode,
+        "GTFOBins fzf: shell; fzf(1) --bind execute",
+    ),
+    row(
+        WordPrefix("--listen"),
+        Socket,
+        "GTFOBins fzf: command; fzf(1) --listen",
+    ),
+    row(
+        WordPrefix("--batch-interpreter"),
+        RunsCode,
+        "GTFOBins gimp: inherit",
+    ),
+    row(
+        WordPrefix("--custom-dir"),
+        RunsCode,
+        "GTFOBins facter: inherit",
+    ),
+    row(
+        WordPrefix("--script="),
+        RunsCode,
+        "GTFOBins nmap: inherit; nmap(1) --script",
+    ),
+    row(
+        WordPrefix("-Xlua_script"),
+        RunsCode,
+        "GTFOBins tshark: inherit",
+    ),
+    row(
+        WordPrefix("--default-auth"),
+        LoadsLibrary,
+        "GTFOBins mysql: library-load",
+    ),
+    row(
+        WordPrefix("--plugin-dir"),
+        LoadsLibrary,
+        "mysql(1) --plugin-dir",
+    ),
+    row(
+        WordPrefix("--engine"),
+        LoadsLibrary,
+        "GTFOBins curl: library-load; curl(1) --engine",
+    ),
+    row(
+        WordPrefix("-engine"),
+        LoadsLibrary,
+        "GTFOBins openssl: library-load; openssl(1)",
+    ),
+    row(
+        Contains("ladspa="),
+        LoadsLibrary,
+        "GTFOBins ffmpeg: library-load",
+    ),
+    row(
+        Contains("load_module"),
+        LoadsLibrary,
+        "GTFOBins nginx: library-load",
+    ),
+    row(
+        Code("LoadLibrary"),
+        LoadsLibrary,
+        "GTFOBins python: library-load (ctypes)",
+    ),
+    row(
+        Code("dlopen"),
+        LoadsLibrary,
+        "GTFOBins ruby: library-load (Fiddle.dlopen)",
+    ),
+    row(
+        Contains("/dev/tcp/"),
+        Socket,
+        "GTFOBins bash: reverse-shell, upload, download; bash(1) REDIRECTION",
+    ),
+    row(Contains("/dev/udp/"), Socket, "bash(1) REDIRECTION"),
+    row(
+        Contains("/inet/tcp/"),
+        Socket,
+        "GTFOBins gawk: reverse-shell, bind-shell; gawk(1) special files",
+    ),
+    row(Contains("/inet/udp/"), Socket, "gawk(1) special files"),
+    row(
+        Contains("tcp-connect:"),
+        Socket,
+        "GTFOBins socat: reverse-shell, upload, download; socat(1)",
+    ),
+    row(
+        Contains("tcp-listen:"),
+        Socket,
+        "GTFOBins socat: bind-shell",
+    ),
+    row(Contains("udp-connect:"), Socket, "socat(1)"),
+    row(Contains("openssl-connect:"), Socket, "socat(1)"),
+    row(
+        Contains("zsh/net/tcp"),
+        Socket,
+        "GTFOBins zsh: reverse-shell, upload, download",
+    ),
+    row(
+        Code("socket"),
+        Socket,
+        "GTFOBins python, perl, ruby, lua, node, php, julia, tclsh, go: reverse-shell, bind-shell",
+    ),
+    row(Code("fsockopen"), Socket, "GTFOBins php: reverse-shell"),
+    row(Code("TCPSocket"), Socket, "GTFOBins ruby: reverse-shell"),
+    row(Code("createServer"), Socket, "GTFOBins node: bind-shell"),
+    row(
+        Code("IO::Socket"),
+        Socket,
+        "GTFOBins perl: upload, download",
+    ),
+    row(
+        Code("http.server"),
+        Socket,
+        "GTFOBins python: upload (a file server)",
+    ),
+    row(Code("SimpleHTTPServer"), Socket, "GTFOBins python: upload"),
+    row(
+        Code("ProcessBuilder"),
+        RunsCode,
+        "GTFOBins jjs, jrunscript: reverse-shell",
+    ),
+    row(Code("Runtime"), RunsCode, "GTFOBins jjs, jshell: shell"),
+    row(Code("callCommand"), RunsCode, "GTFOBins ghc, ghci: shell"),
+    row(Code("run-shell-command"), RunsCode, "GTFOBins clisp: shell"),
+    row(Contains("esyscmd"), RunsCode, "GTFOBins m4: shell, command"),
+    row(Contains("syscmd"), RunsCode, "m4(1) syscmd"),
+    row(Contains("\\write18"), RunsCode, "GTFOBins tex: shell"),
+    row(
+        Contains("\\directlua"),
+        RunsCode,
+        "GTFOBins luatex: inherit",
+    ),
+    row(Contains("%("), RunsCode, "GTFOBins rpm: shell (%(…) macro)"),
+    row(Contains("%{lua:"), RunsCode, "GTFOBins rpm: inherit"),
+    row(
+        Code("system("),
+        RunsCode,
+        "GTFOBins awk, gawk, R, gnuplot, octave, slsh, bpftrace: shell",
+    ),
+    row(Code("(system "), RunsCode, "GTFOBins guile: shell"),
+    row(Code("run(`"), RunsCode, "GTFOBins julia: shell"),
+    row(Code("exec \""), RunsCode, "GTFOBins perl, ruby: shell"),
+    row(Code("exec("), RunsCode, "GTFOBins jrunscript, php: shell"),
+    row(Code("execl"), RunsCode, "GTFOBins python: shell"),
+    row(Code("spawn"), RunsCode, "GTFOBins node, expect: shell"),
+    row(Code("child_process"), RunsCode, "GTFOBins node: shell"),
+    row(Code("os.execute"), RunsCode, "GTFOBins lua: shell"),
+    row(
+        Code("io.open"),
+        Overwrites,
+        "GTFOBins lua: file-write, upload",
+    ),
+    row(
+        Code("FileWriter"),
+        Overwrites,
+        "GTFOBins jjs, jrunscript: file-write",
+    ),
+    row(Code("Out-File"), Overwrites, "GTFOBins pwsh: file-write"),
+    row(Code("file {"), Overwrites, "GTFOBins puppet: file-write"),
+    row(Code("exec {"), RunsCode, "GTFOBins puppet: shell"),
+    row(Code("fopen("), Overwrites, "GTFOBins octave: file-write"),
+    row(Code("open(f->"), Overwrites, "GTFOBins julia: file-write"),
+    row(Code("File.open"), Overwrites, "GTFOBins ruby: file-write"),
+    row(
+        Code("createWriteStream"),
+        Overwrites,
+        "GTFOBins node: download, file-write",
+    ),
+    row(Code("dump value"), Overwrites, "GTFOBins gdb: file-write"),
+    row(Contains("$(file "), Overwrites, "GTFOBins make: file-write"),
+    row(
+        Contains("$(shell "),
+        RunsCode,
+        "GTFOBins make: shell; make(1) --eval",
+    ),
+    row(
+        Contains("-fprintf"),
+        Overwrites,
+        "GTFOBins find: file-write; find(1) -fprintf",
+    ),
+    row(Contains("-fprint"), Overwrites, "find(1) -fprint, -fls"),
+    row(Contains("-fls"), Overwrites, "find(1) -fls"),
+    row(Contains(".shell"), RunsCode, "GTFOBins sqlite3: shell"),
+    row(
+        Contains(".output"),
+        Overwrites,
+        "GTFOBins sqlite3: file-write",
+    ),
+    row(Contains("\\!"), RunsCode, "GTFOBins mysql, psql: shell"),
+    row(Contains(":!"), RunsCode, "GTFOBins vi, ex, zathura: shell"),
+    row(
+        Contains("enable -f"),
+        LoadsLibrary,
+        "GTFOBins bash: library-load; bash(1) enable -f",
+    ),
+    row(
+        Contains("kernel.core_pattern"),
+        RunsCode,
+        "GTFOBins sysctl: command",
+    ),
+    row(
+        Contains("APT::Update::Pre-Invoke"),
+        RunsCode,
+        "GTFOBins apt-get: shell",
+    ),
+    row(
+        Contains("Pre-Invoke"),
+        RunsCode,
+        "GTFOBins apt-get: shell; apt.conf(5) DPkg::Pre-Invoke",
+    ),
+    row(Contains("unixexec:"), RunsCode, "GTFOBins busctl: shell"),
+    row(
+        Contains("exec:"),
+        RunsCode,
+        "GTFOBins socat: shell, bind-shell, reverse-shell; socat(1) EXEC",
+    ),
+    row(Contains("system:"), RunsCode, "socat(1) SYSTEM"),
+    row(
+        Contains("exec="),
+        RunsCode,
+        "GTFOBins tar: shell; tar(1) --checkpoint-action=exec=",
+    ),
+    row(
+        Contains("--xform"),
+        Overwrites,
+        "GTFOBins tar: file-write (extracts over any path)",
+    ),
+    row(
+        Contains("--unsafe-paths"),
+        Overwrites,
+        "GTFOBins git: file-write; git-apply(1)",
+    ),
+    row(
+        LongPrefix("--in-place", 4),
+        Overwrites,
+        "GNU sed(1), perl(1): edits files in place",
+    ),
+];
+
+/// The program table.
+pub static TABLE: &[Program] = &[
+    Program {
+        name: "7z",
+        capabilities: &[
+            row(Contains("-sdel"),
+        Overwrites,
+        "7z(1) -sdel deletes files after compression"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "R",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins R: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "Rscript",
+        interpreter: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "[",
+        checked: "[ (GNU coreutils) 9.1",
+        rule: Some(Rule::Check(checks::bracket)),
+        ..NONE
+    },
+    Program {
+        name: "ab",
+        capabilities: &[
+            row(Always, Transfers, "GTFOBins ab: upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "acr",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins acr: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "adduser",
+        checked: "adduser version 3.134",
+        capabilities: &[
+            row(Always, Privileges, "adduser(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "agetty",
+        checked: "agetty from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, Privileges, "GTFOBins agetty: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ansible-playbook",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins ansible-playbook: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ansible-test",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins ansible-test: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "apport-cli",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins apport-cli: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "apt",
+        checked: "apt 2.6.1 (amd64)",
+        capabilities: &[
+            row(Word("changelog"), RunsCode, "GTFOBins apt: inherit"),
+            row(Word("install"), HostState, "apt(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "apt-get",
+        checked: "apt 2.6.1 (amd64)",
+        capabilities: &[
+            row(Word("changelog"),
+        RunsCode,
+        "GTFOBins apt-get: inherit (pager)"),
+            row(Word("install"),
+        HostState,
+        "GTFOBins apt-get: shell"),
+            row(Word("update"),
+        HostState,
+        "GTFOBins apt-get: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "aptitude",
+        capabilities: &[
+            row(Word("changelog"),
+        RunsCode,
+        "GTFOBins aptitude: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "arch",
+        checked: "arch (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "arch-nspawn",
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins arch-nspawn: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "aria2c",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins aria2c: download, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "arj",
+        capabilities: &[
+            row(Always, Overwrites, "GTFOBins arj: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ash",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "asterisk",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins asterisk: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "at",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins at: shell, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "autoconf",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins autoconf: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "autoheader",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins autoheader: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "autoreconf",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins autoreconf: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "awk",
+        checked: "GNU Awk 5.2.1",
+        rule: Some(Rule::Check(|a| scripts::awk("awk", a))),
+        reads_contents: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "aws",
+        checked: "aws-cli 1.45.11",
+        credentials: &[&["configure", "get"], &["configure", "export-credentials"], &["sts", "get-session-token"], &["sts", "assume-role"], &["ecr", "get-login-password"], &["secretsmanager", "get-secret-value"], &["ssm", "get-parameter"], &["ssm", "get-parameters"], &["sso", "get-role-credentials"], &["codeartifact", "get-authorization-token"]],
+        capabilities: &[
+            row(Word("help"), RunsCode, "GTFOBins aws: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "az",
+        credentials: &[&["account", "get-access-token"], &["keyvault", "secret", "show"], &["keyvault", "secret", "download"], &["storage", "account", "keys"]],
+        ..NONE
+    },
+    Program {
+        name: "b2sum",
+        checked: "b2sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "base32",
+        checked: "base32 (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "base64",
+        checked: "base64 (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "basename",
+        checked: "basename (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "bash",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "bashbug",
+        checked: "GNU bashbug, version 5.2.15-release",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins bashbug: inherit (editor)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bat",
+        capabilities: &[
+            row(Word("always"), RunsCode, "GTFOBins batcat: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "batcat",
+        capabilities: &[
+            row(Word("always"),
+        RunsCode,
+        "GTFOBins batcat: inherit (--paging always)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "batch",
+        capabilities: &[
+            row(Always, RunsCode, "at(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bconsole",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins bconsole: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bee",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins bee: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "borg",
+        capabilities: &[
+            row(Always, Transfers, "GTFOBins borg: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bpftrace",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins bpftrace: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bun",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "bundle",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins bundle: shell (Gemfile is Ruby)"),
+            row(Word("help"), RunsCode, "GTFOBins bundle: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bundler",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins bundle: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bunzip2",
+        checked: "bzip2",
+        capabilities: &[
+            row(OperandUnless(&["-c", "--stdout", "-k", "--keep", "-t", "--test"]),
+        Overwrites,
+        "bzip2(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "busctl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins busctl: shell, inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "busybox",
+        shell: true,
+        capabilities: &[
+            row(Word("httpd"), Socket, "GTFOBins busybox: upload"),
+            row(Word("nc"),
+        Socket,
+        "GTFOBins busybox: reverse-shell"),
+            row(Word("sh"), RunsCode, "GTFOBins busybox: inherit"),
+            row(Word("ash"),
+        RunsCode,
+        "GTFOBins busybox: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bw",
+        credentials: &[&["get"]],
+        ..NONE
+    },
+    Program {
+        name: "byebug",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins byebug: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bzcat",
+        checked: "bzip2",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "bzip2",
+        checked: "bzip2",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        capabilities: &[
+            row(OperandUnless(&["-c", "--stdout", "-k", "--keep", "-t", "--test"]),
+        Overwrites,
+        "bzip2(1): replaces each file"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cabal",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins cabal: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cal",
+        checked: "Debian ncal 12.1.8",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "cancel",
+        capabilities: &[
+            row(Opt("-h"), Transfers, "GTFOBins cancel: upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "capsh",
+        checked: "Debian libcap2-bin 1:2.66-4+deb12u2+b2",
+        capabilities: &[
+            row(Always, Privileges, "GTFOBins capsh: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cargo",
+        checked: "cargo 1.95.0",
+        rule: Some(Rule::Check(|a| toolchain("cargo", a))),
+        capabilities: &[
+            row(Word("help"), RunsCode, "GTFOBins cargo: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cat",
+        checked: "cat (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "cd",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "cdist",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins cdist: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chattr",
+        checked: "Debian e2fsprogs 1.47.0-2",
+        capabilities: &[
+            row(Always,
+        Privileges,
+        "GTFOBins chattr: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "check_log",
+        capabilities: &[
+            row(Always,
+        Overwrites,
+        "GTFOBins check_log: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chfn",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "chfn(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chgrp",
+        checked: "chgrp (GNU coreutils) 9.1",
+        capabilities: &[
+            row(Always, Privileges, "chgrp(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chmod",
+        checked: "chmod (GNU coreutils) 9.1",
+        capabilities: &[
+            row(SetIdMode,
+        Privileges,
+        "GTFOBins chmod: privilege-escalation (set-user-ID and set-group-ID bits)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chown",
+        checked: "chown (GNU coreutils) 9.1",
+        capabilities: &[
+            // Privileges and accounts.
+            row(Always,
+        Privileges,
+        "GTFOBins chown: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chpasswd",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "chpasswd(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chroot",
+        checked: "chroot (GNU coreutils) 9.1",
+        capabilities: &[
+            row(Always,
+        Privileges,
+        "GTFOBins chroot: shell (with no command it runs an interactive shell); chroot(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chsh",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "chsh(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cksum",
+        checked: "cksum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "clang",
+        rule: Some(Rule::Check(|a| version("clang", &[], a))),
+        ..NONE
+    },
+    Program {
+        name: "clisp",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins clisp: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cmake",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins cmake: shell (CMakeLists.txt execute_process)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cmp",
+        checked: "cmp (GNU diffutils) 3.8",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "cobc",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins cobc: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "code",
+        capabilities: &[
+            row(Word("tunnel"),
+        Socket,
+        "GTFOBins code: upload, download, reverse-shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "codex",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins codex: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "column",
+        checked: "column from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "comm",
+        checked: "comm (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "composer",
+        capabilities: &[
+            row(Word("run-script"),
+        RunsCode,
+        "GTFOBins composer: shell"),
+            row(Word("run"),
+        RunsCode,
+        "GTFOBins composer: shell"),
+            row(Word("exec"),
+        RunsCode,
+        "Composer documentation: exec"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "compress",
+        capabilities: &[
+            row(OperandUnless(&["-c"]),
+        Overwrites,
+        "compress(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cowsay",
+        capabilities: &[
+            row(Opt("-f"),
+        RunsCode,
+        "GTFOBins cowsay: inherit (a cow file is Perl)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cowthink",
+        capabilities: &[
+            row(Opt("-f"),
+        RunsCode,
+        "GTFOBins cowthink: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cp",
+        checked: "cp (GNU coreutils) 9.1",
+        capabilities: &[
+            row(Opt("--preserve=all"),
+        Privileges,
+        "GTFOBins cp: privilege-escalation"),
+            row(Opt("--attributes-only"), Privileges, "GTFOBins cp"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cpan",
+        checked: "Debian perl 5.36.0-7+deb12u4",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins cpan: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cpio",
+        capabilities: &[
+            row(Always,
+        Overwrites,
+        "GTFOBins cpio: file-write, shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "crash",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins crash: command, inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "crontab",
+        capabilities: &[
+            row(Opt("-e"),
+        Persistence,
+        "GTFOBins crontab: command; crontab(1) -e"),
+            row(Operands(1, &["-u"]),
+        Persistence,
+        "crontab(1): a file or `-` replaces the crontab"),
+            row(Word("-"), Persistence, "crontab(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "csvtool",
+        capabilities: &[
+            row(Word("call"), RunsCode, "GTFOBins csvtool: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ctr",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins ctr: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "curl",
+        checked: "curl 7.88.1",
+        rule: Some(Rule::Check(tools::curl)),
+        ..NONE
+    },
+    Program {
+        name: "cut",
+        checked: "cut (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "dash",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "date",
+        checked: "date (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        capabilities: &[
+            // Host state (the machine itself): manuals.
+            row(Opt("-s"), HostState, "date(1) --set"),
+            row(WordPrefix("--set"), HostState, "date(1) --set"),
+            row(Operands(1, &["-d", "--date", "-f", "--file", "-r", "--reference"]),
+        HostState,
+        "date(1): an operand MMDDhhmm sets the clock"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dc",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins dc: shell (`!` runs a command)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "debugfs",
+        checked: "debugfs 1.47.0 (5-Feb-2023)",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins debugfs: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "deno",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "df",
+        checked: "df (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "dhclient",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins dhclient: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "diff",
+        checked: "diff (GNU diffutils) 3.8",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "dig",
+        checked: "DiG 9.18.49",
+        rule: Some(Rule::Check(checks::dig)),
+        ..NONE
+    },
+    Program {
+        name: "dirname",
+        checked: "dirname (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "dmesg",
+        checked: "dmesg from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        capabilities: &[
+            row(Opt("-H"),
+        RunsCode,
+        "GTFOBins dmesg: inherit (pager)"),
+            row(Short('c'),
+        HostState,
+        "dmesg(1) -c clears the ring buffer"),
+            row(Short('C'), HostState, "dmesg(1) -C"),
+            row(Short('D'), HostState, "dmesg(1) -D"),
+            row(Short('E'), HostState, "dmesg(1) -E"),
+            row(Short('n'), HostState, "dmesg(1) -n"),
+            row(WordPrefix("--clear"), HostState, "dmesg(1)"),
+            row(WordPrefix("--read-clear"), HostState, "dmesg(1)"),
+            row(WordPrefix("--console"), HostState, "dmesg(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dmidecode",
+        capabilities: &[
+            row(WordPrefix("--dump-bin"),
+        Overwrites,
+        "GTFOBins dmidecode: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dmsetup",
+        checked: "Debian dmsetup 2:1.02.185-2",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins dmsetup: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dnf",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins dnf: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "docker",
+        checked: "Docker version 28.2.2, build e6534b4",
+        rule: Some(Rule::Check(tools::docker)),
+        credentials: &[&["secret", "inspect"]],
+        capabilities: &[
+            row(Word("run"), HostState, "GTFOBins docker: shell"),
+            row(Word("cp"),
+        Overwrites,
+        "GTFOBins docker: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "doctl",
+        credentials: &[&["auth", "token"]],
+        ..NONE
+    },
+    Program {
+        name: "dos2unix",
+        capabilities: &[
+            row(Always,
+        Overwrites,
+        "GTFOBins dos2unix: file-write (converts in place)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dosbox",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins dosbox: file-read, file-write (it mounts the host's directories)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dotnet",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins dotnet: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dpkg",
+        checked: "dpkg 1.21.22",
+        capabilities: &[
+            row(Opt("-i"),
+        HostState,
+        "GTFOBins dpkg: shell (maintainer scripts)"),
+            row(Opt("--install"), HostState, "dpkg(1)"),
+            row(Opt("-l"),
+        RunsCode,
+        "GTFOBins dpkg: inherit (pager)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dstat",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins dstat: inherit (plugins are Python)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "du",
+        checked: "du (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "dvips",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins dvips: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "easy_install",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins easy_install: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "easyrsa",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins easyrsa: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "eb",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins eb: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "echo",
+        checked: "echo (GNU coreutils) 9.1",
+        rule: Some(Rule::Check(checks::echo)),
+        ..NONE
+    },
+    Program {
+        name: "ed",
+        checked: "GNU ed 1.19",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ed: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "egrep",
+        checked: "grep (GNU grep) 3.8",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "elixir",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "emacs",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins emacs: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "enscript",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins enscript: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "erl",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "ex",
+        checked: "VIM - Vi IMproved 9.0",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ex: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "exiftool",
+        capabilities: &[
+            row(Opt("-if"),
+        RunsCode,
+        "GTFOBins exiftool: inherit (Perl expressions)"),
+            row(Contains("="),
+        Overwrites,
+        "GTFOBins exiftool: file-write (a tag assignment rewrites the file)"),
+            row(Opt("-W"),
+        Overwrites,
+        "GTFOBins exiftool: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "expand",
+        checked: "expand (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "expect",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins expect: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "expr",
+        checked: "expr (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "facter",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins facter: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "fail2ban-client",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins fail2ban-client: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "false",
+        checked: "Debian coreutils 9.1-1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "fastfetch",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins fastfetch: shell, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "fgrep",
+        checked: "grep (GNU grep) 3.8",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "file",
+        checked: "file-5.44",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "find",
+        checked: "find (GNU findutils) 4.9.0",
+        rule: Some(Rule::Check(checks::find)),
+        ..NONE
+    },
+    Program {
+        name: "finger",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins finger: upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "fish",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "fly",
+        credentials: &[&["auth", "token"]],
+        ..NONE
+    },
+    Program {
+        name: "flyctl",
+        credentials: &[&["auth", "token"]],
+        ..NONE
+    },
+    Program {
+        name: "fmt",
+        checked: "fmt (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "fold",
+        checked: "fold (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "forge",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins forge: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "free",
+        checked: "free from procps-ng 4.0.2",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "ftp",
+        capabilities: &[
+            // Interactive programs and REPLs: a session that reads commands (GTFOBins
+            // shell: `!/bin/sh` typed in).
+            row(Always,
+        Transfers,
+        "GTFOBins ftp: shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "fzf",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins fzf: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gawk",
+        checked: "GNU Awk 5.2.1",
+        rule: Some(Rule::Check(|a| scripts::awk("gawk", a))),
+        reads_contents: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "gcc",
+        checked: "gcc (Debian 12.2.0-14+deb12u1) 12.2.0",
+        rule: Some(Rule::Check(|a| version("gcc", &["--version"], a))),
+        ..NONE
+    },
+    Program {
+        name: "gcloud",
+        checked: "Google Cloud SDK 528.0.0",
+        credentials: &[&["auth", "print-access-token"], &["auth", "print-identity-token"], &["auth", "print-refresh-token"], &["config", "config-helper"], &["secrets", "versions", "access"]],
+        capabilities: &[
+            row(Word("help"), RunsCode, "GTFOBins gcloud: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gdb",
+        checked: "GNU gdb (Debian 13.1-3) 13.1",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins gdb: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gem",
+        capabilities: &[
+            row(Word("open"),
+        RunsCode,
+        "GTFOBins gem: shell (-e editor)"),
+            row(Word("build"),
+        RunsCode,
+        "GTFOBins gem: inherit (the gemspec is Ruby)"),
+            row(WordPrefix("--file"),
+        RunsCode,
+        "GTFOBins gem: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "genie",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins genie: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "getconf",
+        checked: "getconf (Debian GLIBC 2.36-9+deb12u14) 2.36",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "getent",
+        checked: "getent (Debian GLIBC 2.36-9+deb12u14) 2.36",
+        rule: Some(Rule::Grammar),
+        capabilities: &[
+            row(Word("shadow"),
+        Privileges,
+        "GTFOBins getent: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gh",
+        credentials: &[&["auth", "token"], &["auth", "status", "--show-token"], &["auth", "status", "-t"]],
+        ..NONE
+    },
+    Program {
+        name: "ghc",
+        capabilities: &[
+            row(Opt("-e"), RunsCode, "GTFOBins ghc: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ghci",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ghci: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gimp",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins gimp: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ginsh",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ginsh: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "git",
+        checked: "git version 2.47.3",
+        rule: Some(Rule::Check(git::check)),
+        reads_contents: true,
+        credentials: &[&["credential", "fill"], &["credential-store", "get"], &["credential-cache", "get"]],
+        capabilities: &[
+            row(Word("help"),
+        RunsCode,
+        "GTFOBins git: inherit (pager)"),
+            row(Opt("--paginate"), RunsCode, "git(1) --paginate"),
+            row(Opt("--help"),
+        RunsCode,
+        "GTFOBins git: inherit (man pager)"),
+            row(Word("apply"), Overwrites, "GTFOBins git: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "glab",
+        credentials: &[&["auth", "status", "--show-token"]],
+        ..NONE
+    },
+    Program {
+        name: "gmake",
+        checked: "GNU Make 4.3",
+        capabilities: &[
+            row(Always, RunsCode, "make(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gnuplot",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins gnuplot: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "go",
+        rule: Some(Rule::Check(|_| {
+            Err(Refusal::new(
+                codes::COMMAND_UNSAFE_ARGUMENT,
+                String::from(
+                    "`go` may download and run the toolchain a `go.mod` names, even for `version`",
+                ),
+            ))
+        })),
+        ..NONE
+    },
+    Program {
+        name: "gopass",
+        credentials: &[&["show"]],
+        ..NONE
+    },
+    Program {
+        name: "gpasswd",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "gpasswd(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "grep",
+        checked: "grep (GNU grep) 3.8",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "groovy",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "groupadd",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "groupadd(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "groups",
+        checked: "groups (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "gtester",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins gtester: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "guile",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins guile: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gunzip",
+        checked: "gunzip (gzip) 1.12",
+        capabilities: &[
+            row(OperandUnless(&[
+            "-c",
+            "--stdout",
+            "--to-stdout",
+            "-k",
+            "--keep",
+            "-l",
+            "--list",
+            "-t",
+            "--test",
+        ]),
+        Overwrites,
+        "gzip(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gzip",
+        checked: "gzip 1.12",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        capabilities: &[
+            // Removers and overwriters of existing files: compressors that replace
+            // their input, writers given an output.
+            row(OperandUnless(&[
+            "-c",
+            "--stdout",
+            "--to-stdout",
+            "-k",
+            "--keep",
+            "-l",
+            "--list",
+            "-t",
+            "--test",
+        ]),
+        Overwrites,
+        "gzip(1): replaces each file with FILE.gz"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "head",
+        checked: "head (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "heroku",
+        credentials: &[&["auth:token"], &["config"]],
+        ..NONE
+    },
+    Program {
+        name: "hexdump",
+        checked: "hexdump from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "history",
+        rule: Some(Rule::Check(tools::history)),
+        ..NONE
+    },
+    Program {
+        name: "host",
+        checked: "host 9.18.49-1~deb12u3-Debian",
+        rule: Some(Rule::Check(checks::host)),
+        ..NONE
+    },
+    Program {
+        name: "hostname",
+        checked: "hostname 3.23",
+        rule: Some(Rule::Grammar),
+        capabilities: &[
+            row(Operands(1, &["-F", "--file"]),
+        HostState,
+        "hostname(1): an operand sets the name"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "hostnamectl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        rule: Some(Rule::Check(tools::systemd_status)),
+        capabilities: &[
+            row(WordPrefix("set-"),
+        HostState,
+        "hostnamectl(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "hping3",
+        capabilities: &[
+            row(Always, Socket, "GTFOBins hping3: shell, upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "hwclock",
+        checked: "hwclock from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, HostState, "hwclock(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "id",
+        checked: "id (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "ifconfig",
+        checked: "net-tools 2.10",
+        rule: Some(Rule::Check(tools::ifconfig)),
+        capabilities: &[
+            row(Operands(2, &[]),
+        HostState,
+        "ifconfig(8): an interface and a setting"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "iftop",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins iftop: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "insmod",
+        checked: "kmod version 30",
+        capabilities: &[
+            row(Always, HostState, "insmod(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "install",
+        checked: "install (GNU coreutils) 9.1",
+        capabilities: &[
+            row(Opt("-m"),
+        Privileges,
+        "GTFOBins install: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ip",
+        checked: "ip utility, iproute2-6.1.0, libbpf 1.1.2",
+        rule: Some(Rule::Check(tools::ip)),
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins ip: shell, file-read; ip(8) — abbreviated verbs (`a a`, `l s`) change the host"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ip6tables",
+        capabilities: &[
+            row(Always, HostState, "iptables(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "iptables",
+        capabilities: &[
+            row(Always, HostState, "iptables(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "iptables-save",
+        capabilities: &[
+            row(Opt("-f"),
+        Overwrites,
+        "GTFOBins iptables-save: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "irb",
+        inline_code: true,
+        capabilities: &[
+            row(NoOperand, RunsCode, "GTFOBins irb: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ispell",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ispell: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "java",
+        checked: "openjdk 17.0.15 2025-04-15",
+        rule: Some(Rule::Check(|_| {
+            Err(Refusal::new(
+                codes::COMMAND_UNSAFE_ARGUMENT,
+                String::from("`java` writes its performance data under the temporary directory on every start"),
+            ))
+        })),
+        capabilities: &[
+            row(WordPrefix("-javaagent"),
+        LoadsLibrary,
+        "java(1) -javaagent"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "jjs",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins jjs: shell, reverse-shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "joe",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins joe: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "join",
+        checked: "join (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "journalctl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        rule: Some(Rule::Check(tools::journalctl)),
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins journalctl: inherit (pager)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "jq",
+        checked: "jq-1.6",
+        rule: Some(Rule::Check(scripts::jq)),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "jrunscript",
+        checked: "Debian openjdk-17-jdk-headless 17.0.15+6-1~deb12u1",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins jrunscript: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "jshell",
+        checked: "jshell 17.0.15",
+        inline_code: true,
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins jshell: shell, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "jtag",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins jtag: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "julia",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "keepassxc-cli",
+        credentials: &[&["show"]],
+        ..NONE
+    },
+    Program {
+        name: "knife",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins knife: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ksh",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "ksu",
+        capabilities: &[
+            row(Always, Privileges, "GTFOBins ksu: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "kubectl",
+        checked: "Debian kubectl 1:528.0.0-0",
+        rule: Some(Rule::Check(tools::kubectl)),
+        credentials: &[&["config", "view", "--raw"], &["get", "secret"], &["get", "secrets"], &["describe", "secret"], &["create", "token"]],
+        capabilities: &[
+            row(Word("proxy"), Socket, "GTFOBins kubectl: upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "last",
+        checked: "last from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "latexmk",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins latexmk: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ld.so",
+        checked: "ld.so (Debian GLIBC 2.36-9+deb12u14",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ld.so: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ldconfig",
+        checked: "ldconfig (Debian GLIBC 2.36-9+deb12u14) 2.36",
+        capabilities: &[
+            row(Always,
+        LoadsLibrary,
+        "GTFOBins ldconfig: library-load"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "less",
+        checked: "less 590 (GNU regular expressions)",
+        reads_contents: true,
+        capabilities: &[
+            // Pagers and editors: commands typed into them run (`!sh`, `v`, `:!`),
+            // and their hooks run commands (LESSOPEN). GTFOBins: shell, inherit.
+            row(Always,
+        RunsCode,
+        "GTFOBins less: shell, command, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lftp",
+        capabilities: &[
+            row(Always, Transfers, "GTFOBins lftp: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lldb",
+        capabilities: &[
+            row(Always, RunsCode, "lldb(1) runs platform shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "loadkeys",
+        capabilities: &[
+            row(Always, HostState, "loadkeys(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "locale",
+        checked: "locale (Debian GLIBC 2.36-9+deb12u14) 2.36",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "localectl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        rule: Some(Rule::Check(tools::systemd_status)),
+        ..NONE
+    },
+    Program {
+        name: "loginctl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        rule: Some(Rule::Check(tools::systemd_status)),
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins loginctl: shell (pager)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "logname",
+        checked: "logname (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "logrotate",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins logrotate: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "look",
+        checked: "look from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "losetup",
+        checked: "losetup from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, HostState, "losetup(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lp",
+        capabilities: &[
+            row(Opt("-h"), Transfers, "GTFOBins lp: upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lpass",
+        credentials: &[&["show"]],
+        ..NONE
+    },
+    Program {
+        name: "ls",
+        checked: "ls (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lsb_release",
+        checked: "Debian lsb-release 12.0-1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lsblk",
+        checked: "lsblk from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lscpu",
+        checked: "lscpu from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lsmod",
+        checked: "Debian kmod 30+20221128-1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lsof",
+        checked: "lsof 4.95.0",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lspci",
+        checked: "lspci version 3.9.0",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lsusb",
+        checked: "lsusb (usbutils) 014",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "lua",
+        interpreter: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "luajit",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "lwp-download",
+        checked: "Debian libwww-perl 6.68-1",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins lwp-download: download, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lxc",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins lxd: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lz4",
+        checked: "*** LZ4",
+        capabilities: &[
+            row(Opt("--rm"), Overwrites, "lz4(1) --rm"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lzip",
+        capabilities: &[
+            row(OperandUnless(&[
+            "-c", "--stdout", "-k", "--keep", "-t", "--test", "-l", "--list",
+        ]),
+        Overwrites,
+        "lzip(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lzma",
+        checked: "xz (XZ Utils) 5.4.1",
+        capabilities: &[
+            row(OperandUnless(&["-c", "--stdout", "-k", "--keep", "-t", "--test"]),
+        Overwrites,
+        "xz(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lzop",
+        capabilities: &[
+            row(Opt("-U"), Overwrites, "lzop(1) --delete"),
+            row(Opt("--delete"), Overwrites, "lzop(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "m4",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins m4: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mail",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins mail: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mailx",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins mail"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "make",
+        checked: "GNU Make 4.3",
+        rule: Some(Rule::Check(|a| version("make", &["--version"], a))),
+        capabilities: &[
+            // Programs whose every use runs code the line does not name, or opens
+            // a session that reads commands: GTFOBins shell, inherit.
+            row(Always,
+        RunsCode,
+        "GTFOBins make: shell; make(1) runs the Makefile's recipes and $(shell) (also with -n)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "man",
+        checked: "man 2.11.2",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins man: shell, inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mawk",
+        checked: "mawk 1.3.4 20200120",
+        rule: Some(Rule::Check(|a| scripts::awk("mawk", a))),
+        reads_contents: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "md5sum",
+        checked: "md5sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "mg",
+        capabilities: &[
+            row(Always, RunsCode, "mg(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "minicom",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins minicom: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mksh",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "modprobe",
+        checked: "kmod version 30",
+        capabilities: &[
+            row(Always, HostState, "modprobe(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "more",
+        checked: "more from util-linux 2.38.1",
+        reads_contents: true,
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins more: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mosh",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins mosh-server: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "most",
+        capabilities: &[
+            row(Always, RunsCode, "most(1) shell escape"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mount",
+        checked: "mount from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins mount: privilege-escalation; mount(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "msfconsole",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins msfconsole: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "msgfilter",
+        checked: "msgfilter (GNU gettext-tools) 0.21",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins msgfilter: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mypy",
+        capabilities: &[
+            row(WordPrefix("--junit-xml"),
+        Overwrites,
+        "GTFOBins mypy: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nano",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins nano: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nawk",
+        checked: "GNU Awk 5.2.1",
+        rule: Some(Rule::Check(|a| scripts::awk("nawk", a))),
+        reads_contents: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "nc",
+        capabilities: &[
+            // Network transfer programs: whatever their form, the floor cannot tell
+            // a fetch of a page from a fetch of a payload or an upload.
+            row(Always,
+        Socket,
+        "GTFOBins nc: reverse-shell, bind-shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ncat",
+        capabilities: &[
+            row(Always, Socket, "GTFOBins nc"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ncdu",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ncdu: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ncftp",
+        capabilities: &[
+            row(Always, Transfers, "GTFOBins ncftp: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "needrestart",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins needrestart: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "neofetch",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins neofetch: shell (its configuration is bash)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "netcat",
+        capabilities: &[
+            row(Always, Socket, "GTFOBins nc"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "netstat",
+        checked: "net-tools 2.10",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "newgrp",
+        checked: "Debian login 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "newgrp(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nft",
+        capabilities: &[
+            row(Always, HostState, "nft(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nginx",
+        capabilities: &[
+            row(Always,
+        Socket,
+        "GTFOBins nginx: upload, download, library-load"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nl",
+        checked: "nl (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "nmap",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins nmap: shell, inherit, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nmcli",
+        capabilities: &[
+            row(Always, HostState, "nmcli(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "node",
+        checked: "v20.20.2",
+        rule: Some(Rule::Check(|a| version("node", &["--version", "-v"], a))),
+        interpreter: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "nodejs",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "npm",
+        checked: "11.19.1",
+        // What the command oracle saw each do on a plain read.
+        rule: Some(Rule::Check(|_| {
+            Err(Refusal::new(
+                codes::COMMAND_UNSAFE_ARGUMENT,
+                String::from("`npm` reads `.npmrc` (and may print it), writes its log directory and contacts its registry on every command"),
+            ))
+        })),
+        credentials: &[&["token", "create"]],
+        capabilities: &[
+            row(Word("run"),
+        RunsCode,
+        "GTFOBins npm: shell (scripts)"),
+            row(Word("run-script"), RunsCode, "npm-run-script(1)"),
+            row(Word("exec"), RunsCode, "GTFOBins npm: shell"),
+            row(Word("x"), RunsCode, "npm-exec(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nproc",
+        checked: "nproc (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "npx",
+        checked: "11.19.1",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "npm-exec(1): fetches and runs a package"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nroff",
+        checked: "GNU nroff (groff) version 1.22.4",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins nroff: shell (GROFF_BIN_PATH)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nslookup",
+        checked: "nslookup 9.18.49",
+        rule: Some(Rule::Check(checks::nslookup)),
+        ..NONE
+    },
+    Program {
+        name: "numfmt",
+        checked: "numfmt (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "nvim",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins vim: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "oc",
+        credentials: &[&["whoami", "--show-token"], &["whoami", "-t"]],
+        ..NONE
+    },
+    Program {
+        name: "octave",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins octave"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "octave-cli",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins octave: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "od",
+        checked: "od (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "op",
+        credentials: &[&["read"], &["item", "get"]],
+        ..NONE
+    },
+    Program {
+        name: "opencode",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins opencode: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "openssl",
+        checked: "OpenSSL 3.0.19",
+        capabilities: &[
+            row(Word("s_client"),
+        Socket,
+        "GTFOBins openssl: reverse-shell, upload, download"),
+            row(Word("s_server"), Socket, "openssl-s_server(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "openvpn",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins openvpn: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "openvt",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins openvt: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "opkg",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins opkg: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "osascript",
+        interpreter: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "pandoc",
+        capabilities: &[
+            row(Opt("-L"),
+        RunsCode,
+        "GTFOBins pandoc: inherit (Lua filters)"),
+            row(WordPrefix("--lua-filter"),
+        RunsCode,
+        "pandoc(1) --lua-filter"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pass",
+        credentials: &[&["show"]],
+        ..NONE
+    },
+    Program {
+        name: "passwd",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always,
+        Privileges,
+        "GTFOBins passwd: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "paste",
+        checked: "paste (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "pathchk",
+        checked: "pathchk (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "pdb",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins pdb: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "perl",
+        checked: "This is perl 5",
+        rule: Some(Rule::Check(|a| version("perl", &["--version", "-v"], a))),
+        interpreter: true,
+        inline_code: true,
+        capabilities: &[
+            row(Short('i'), Overwrites, "perlrun(1) -i"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "perl5",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "perlbug",
+        checked: "perlbug version 1.42",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins perlbug: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pg",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins pg: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pgrep",
+        checked: "pgrep from procps-ng 4.0.2",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "php",
+        rule: Some(Rule::Check(|a| version("php", &[], a))),
+        interpreter: true,
+        inline_code: true,
+        capabilities: &[
+            row(Opt("-S"),
+        Socket,
+        "GTFOBins php: upload (a file server)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pic",
+        checked: "GNU pic (groff) version 1.22.4",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins pic: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pico",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins nano"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pidstat",
+        capabilities: &[
+            row(Opt("-e"), RunsCode, "GTFOBins pidstat: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pigz",
+        capabilities: &[
+            row(OperandUnless(&[
+            "-c", "--stdout", "-k", "--keep", "-l", "--list", "-t", "--test",
+        ]),
+        Overwrites,
+        "pigz(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ping",
+        checked: "ping from iputils 20221126",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "ping6",
+        checked: "ping from iputils 20221126",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "pip",
+        checked: "pip 23.2.1",
+        rule: Some(Rule::Check(tools::pip)),
+        capabilities: &[
+            row(Word("config"),
+        RunsCode,
+        "GTFOBins pip: shell (--editor)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pip3",
+        checked: "pip 23.2.1",
+        rule: Some(Rule::Check(tools::pip)),
+        ..NONE
+    },
+    Program {
+        name: "pipx",
+        capabilities: &[
+            row(Word("run"),
+        RunsCode,
+        "GTFOBins pipx: inherit (fetches and runs a package)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pkg",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins pkg: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "plymouth",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins plymouth: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pnpm",
+        capabilities: &[
+            row(Word("exec"), RunsCode, "pnpm documentation: exec"),
+            row(Word("dlx"),
+        RunsCode,
+        "pnpm documentation: dlx fetches and runs a package"),
+            row(Word("run"),
+        RunsCode,
+        "pnpm documentation: run (scripts)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "podman",
+        capabilities: &[
+            row(Word("run"), HostState, "GTFOBins podman: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "powershell",
+        interpreter: true,
+        ..NONE
+    },
+    Program {
+        name: "printenv",
+        checked: "printenv (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "printf",
+        checked: "printf (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "procmail",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins procmail: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pry",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins pry: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ps",
+        checked: "ps from procps-ng 4.0.2",
+        rule: Some(Rule::Check(checks::ps)),
+        ..NONE
+    },
+    Program {
+        name: "psftp",
+        capabilities: &[
+            row(Always, Transfers, "GTFOBins psftp: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "puppet",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins puppet: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pwd",
+        checked: "pwd (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "pwsh",
+        interpreter: true,
+        ..NONE
+    },
+    Program {
+        name: "pypy",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "pypy3",
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "python",
+        checked: "Python 3.11.7",
+        rule: Some(Rule::Check(|a| version("python", &["--version", "-V"], a))),
+        interpreter: true,
+        inline_code: true,
+        capabilities: &[
+            row(NoOperand,
+        RunsCode,
+        "python(1): with no script it reads commands from its input"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "python2",
+        interpreter: true,
+        inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "python3",
+        checked: "Python 3.11.7",
+        rule: Some(Rule::Check(|a| version("python3", &["--version", "-V"], a))),
+        interpreter: true,
+        inline_code: true,
+        capabilities: &[
+            row(NoOperand,
+        RunsCode,
+        "python(1): with no script it reads commands from its input"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rake",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins rake: inherit (the Rakefile is Ruby)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ranger",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins ranger: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "read",
+        rule: Some(Rule::Check(tools::read)),
+        ..NONE
+    },
+    Program {
+        name: "readlink",
+        checked: "readlink (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "realpath",
+        checked: "realpath (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "red",
+        checked: "GNU ed 1.19",
+        capabilities: &[
+            row(Always, RunsCode, "ed(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "redis-cli",
+        capabilities: &[
+            row(NoOperand,
+        RunsCode,
+        "GTFOBins redis: file-write (an interactive session)"),
+            row(Word("config"),
+        Overwrites,
+        "GTFOBins redis: file-write (CONFIG SET dir)"),
+            row(Word("CONFIG"),
+        Overwrites,
+        "GTFOBins redis: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "restic",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins restic: upload, shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rev",
+        checked: "rev from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "rg",
+        checked: "ripgrep 13.0.0",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "rlogin",
+        capabilities: &[
+            row(Always, Socket, "GTFOBins rlogin: upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rmmod",
+        checked: "kmod version 30",
+        capabilities: &[
+            row(Always, HostState, "rmmod(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "route",
+        checked: "net-tools 2.10",
+        capabilities: &[
+            row(Always, HostState, "route(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rpm",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins rpm: shell, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rpmdb",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins rpmdb: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rpmquery",
+        capabilities: &[
+            row(WordPrefix("--eval"),
+        RunsCode,
+        "GTFOBins rpmquery: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rpmverify",
+        capabilities: &[
+            row(WordPrefix("--eval"),
+        RunsCode,
+        "GTFOBins rpmverify: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rsync",
+        capabilities: &[
+            row(Contains(":"),
+        Transfers,
+        "GTFOBins rsync: shell; rsync(1) remote paths"),
+            row(Opt("-e"), RunsCode, "GTFOBins rsync: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rsyslogd",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins rsyslogd: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rtorrent",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins rtorrent: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ruby",
+        rule: Some(Rule::Check(|a| version("ruby", &[], a))),
+        interpreter: true,
+        inline_code: true,
+        capabilities: &[
+            row(Opt("-run"),
+        Socket,
+        "GTFOBins ruby: upload (un.rb httpd)"),
+            row(Short('i'), Overwrites, "ruby(1) -i"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "run-mailcap",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins run-mailcap: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "run-parts",
+        checked: "Debian run-parts program, version 5.7",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins run-parts: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "runscript",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins runscript: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "runuser",
+        checked: "runuser from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, Privileges, "runuser(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rustc",
+        checked: "rustc 1.95.0",
+        rule: Some(Rule::Check(|a| toolchain("rustc", a))),
+        capabilities: &[
+            row(Word("--explain"),
+        RunsCode,
+        "GTFOBins rustc: inherit (pager)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rustdoc",
+        checked: "rustdoc 1.95.0",
+        capabilities: &[
+            row(Always,
+        Overwrites,
+        "GTFOBins rustdoc: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rustup",
+        checked: "rustup 1.29.0",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins rustup: shell, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rvim",
+        checked: "VIM - Vi IMproved 9.0",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins vim"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "scanmem",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins scanmem: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "scp",
+        checked: "Debian openssh-client 1:9.2p1-2+deb12u6",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins scp: shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "screen",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins screen: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "script",
+        checked: "script from util-linux 2.38.1",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins script: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "scrot",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins scrot: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "secret-tool",
+        credentials: &[&["lookup"]],
+        ..NONE
+    },
+    Program {
+        name: "security",
+        credentials: &[&["find-generic-password"], &["find-internet-password"], &["dump-keychain"]],
+        ..NONE
+    },
+    Program {
+        name: "sed",
+        checked: "(GNU sed) 4.9",
+        rule: Some(Rule::Check(scripts::sed)),
+        reads_contents: true,
+        inline_code: true,
+        capabilities: &[
+            row(Short('i'),
+        Overwrites,
+        "sed(1) -i edits files in place"),
+            row(LongPrefix("--in-place", 3),
+        Overwrites,
+        "sed(1): GNU getopt_long takes `--i` for --in-place"),
+            row(Word("e"),
+        RunsCode,
+        "GTFOBins sed: shell (the e command)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "seq",
+        checked: "seq (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "service",
+        checked: "service ver. 1.65.2",
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins service: shell; service(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "setcap",
+        checked: "Debian libcap2-bin 1:2.66-4+deb12u2+b2",
+        capabilities: &[
+            row(Always,
+        Privileges,
+        "GTFOBins setcap: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "setfacl",
+        capabilities: &[
+            row(Always,
+        Privileges,
+        "GTFOBins setfacl: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "setpriv",
+        checked: "setpriv from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, Privileges, "setpriv(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sftp",
+        checked: "Debian openssh-client 1:9.2p1-2+deb12u6",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins sftp: shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sg",
+        checked: "Debian login 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "GTFOBins sg: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sh",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "sha1sum",
+        checked: "sha1sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "sha224sum",
+        checked: "sha224sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "sha256sum",
+        checked: "sha256sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "sha384sum",
+        checked: "sha384sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "sha512sum",
+        checked: "sha512sum (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "shuf",
+        checked: "shuf (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "sleep",
+        checked: "sleep (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "slsh",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins slsh: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "smbclient",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins smbclient: shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "snap",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins snap: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "socat",
+        capabilities: &[
+            row(Always,
+        Socket,
+        "GTFOBins socat: reverse-shell, bind-shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "socket",
+        capabilities: &[
+            row(Always,
+        Socket,
+        "GTFOBins socket: bind-shell, reverse-shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sort",
+        checked: "sort (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "sqlite3",
+        checked: "3.40.1",
+        capabilities: &[
+            row(Contains("-cmd"),
+        RunsCode,
+        "GTFOBins sqlite3: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sqlmap",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins sqlmap: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ss",
+        checked: "ss utility, iproute2-6.1.0",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "ssh",
+        checked: "OpenSSH_9.2p1 Debian-2+deb12u6",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins ssh: shell, upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ssh-copy-id",
+        checked: "Debian openssh-client 1:9.2p1-2+deb12u6",
+        capabilities: &[
+            row(Always,
+        Persistence,
+        "GTFOBins ssh-copy-id: file-write (authorized_keys)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ssh-keygen",
+        checked: "Debian openssh-client 1:9.2p1-2+deb12u6",
+        capabilities: &[
+            row(Opt("-D"),
+        LoadsLibrary,
+        "GTFOBins ssh-keygen: library-load"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sshfs",
+        capabilities: &[
+            row(Always,
+        Transfers,
+        "GTFOBins sshfs: upload, download, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sshuttle",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins sshuttle: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "start-stop-daemon",
+        checked: "start-stop-daemon 1.21.22 for Debian",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins start-stop-daemon: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "stat",
+        checked: "stat (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "strings",
+        checked: "GNU strings (GNU Binutils for Debian) 2.40",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "swapoff",
+        checked: "swapoff from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, HostState, "swapoff(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "swapon",
+        checked: "swapon from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, HostState, "swapon(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sysctl",
+        checked: "sysctl from procps-ng 4.0.2",
+        capabilities: &[
+            row(Contains("="),
+        HostState,
+        "GTFOBins sysctl: command; sysctl(8) -w"),
+            row(Opt("-w"), HostState, "sysctl(8)"),
+            row(Opt("-p"), HostState, "sysctl(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "systemctl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        rule: Some(Rule::Check(tools::systemctl)),
+        capabilities: &[
+            row(NoOperand,
+        RunsCode,
+        "GTFOBins systemctl: inherit (pager)"),
+            row(Word("start"), HostState, "systemctl(1)"),
+            row(Word("restart"), HostState, "systemctl(1)"),
+            row(Word("reload"), HostState, "systemctl(1)"),
+            row(Word("enable"), Persistence, "systemctl(1)"),
+            row(Word("link"),
+        Persistence,
+        "GTFOBins systemctl: shell"),
+            row(Word("edit"),
+        RunsCode,
+        "GTFOBins systemctl: shell (SYSTEMD_EDITOR)"),
+            row(Word("daemon-reload"),
+        HostState,
+        "systemctl(1)"),
+            row(WordPrefix("set-"), HostState, "systemctl(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "systemd-resolve",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins systemd-resolve: inherit (pager)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "systemd-run",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins systemd-run: shell, command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tac",
+        checked: "tac (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "tail",
+        checked: "tail (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "tailscale",
+        capabilities: &[
+            row(Always, Socket, "GTFOBins tailscale: upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tar",
+        checked: "tar (GNU tar) 1.34",
+        rule: Some(Rule::Check(checks::tar)),
+        reads_contents: true,
+        capabilities: &[
+            row(Opt("-I"),
+        RunsCode,
+        "GTFOBins tar: shell; tar(1) -I, --use-compress-program"),
+            row(Opt("-F"), RunsCode, "tar(1) -F, --info-script"),
+            row(Short('P'),
+        Overwrites,
+        "GTFOBins tar: file-write (absolute names)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "task",
+        capabilities: &[
+            row(Word("execute"), RunsCode, "GTFOBins task: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tasksh",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins tasksh: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tc",
+        checked: "tc utility, iproute2-6.1.0, libbpf 1.1.2",
+        capabilities: &[
+            row(Always, HostState, "tc(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tclsh",
+        checked: "Tcl 8.6.13",
+        interpreter: true,
+        inline_code: true,
+        capabilities: &[
+            row(NoOperand,
+        RunsCode,
+        "GTFOBins tclsh: shell, library-load, reverse-shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tcpdump",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins tcpdump: command (-z), file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tdbtool",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins tdbtool: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "telnet",
+        capabilities: &[
+            row(Always,
+        Socket,
+        "GTFOBins telnet: shell, reverse-shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "terraform",
+        checked: "Terraform v1.11.4",
+        rule: Some(Rule::Check(|a| version("terraform", &[], a))),
+        credentials: &[&["output", "-raw"], &["output", "-json"], &["show", "-json"]],
+        ..NONE
+    },
+    Program {
+        name: "test",
+        checked: "Debian coreutils 9.1-1",
+        rule: Some(Rule::Check(checks::test)),
+        ..NONE
+    },
+    Program {
+        name: "tftp",
+        capabilities: &[
+            row(Always, Transfers, "GTFOBins tftp: upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "timedatectl",
+        checked: "systemd 252 (252.39-1~deb12u2)",
+        rule: Some(Rule::Check(tools::systemd_status)),
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins timedatectl: inherit; timedatectl(1) set-time"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tmate",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins tmate: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tmux",
+        checked: "tmux 3.3a",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins tmux: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "top",
+        checked: "top from procps-ng 4.0.2",
+        rule: Some(Rule::Grammar),
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins top: shell (toprc pipe)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tr",
+        checked: "tr (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "tree",
+        checked: "tree v2.1.0",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "true",
+        checked: "true (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "tsc",
+        capabilities: &[
+            row(WordPrefix("--outFile"),
+        Overwrites,
+        "GTFOBins tsc: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tshark",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins tshark: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "tsort",
+        checked: "tsort (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "tty",
+        checked: "tty (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "type",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "ufw",
+        capabilities: &[
+            row(Always, HostState, "ufw(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ulimit",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "umount",
+        checked: "umount from util-linux 2.38.1",
+        capabilities: &[
+            row(Always, HostState, "umount(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "uname",
+        checked: "uname (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "uncompress",
+        checked: "gunzip (gzip) 1.12",
+        capabilities: &[
+            row(OperandUnless(&["-c"]),
+        Overwrites,
+        "compress(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "unexpand",
+        checked: "unexpand (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "uniq",
+        checked: "uniq (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "unix2dos",
+        capabilities: &[
+            row(Always, Overwrites, "dos2unix(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "unlzma",
+        checked: "xz (XZ Utils) 5.4.1",
+        capabilities: &[
+            row(OperandUnless(&["-c", "--stdout", "-k", "--keep", "-t", "--test"]),
+        Overwrites,
+        "xz(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "unsquashfs",
+        capabilities: &[
+            row(Always,
+        Privileges,
+        "GTFOBins unsquashfs: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "unxz",
+        checked: "xz (XZ Utils) 5.4.1",
+        capabilities: &[
+            row(OperandUnless(&[
+            "-c",
+            "--stdout",
+            "--to-stdout",
+            "-k",
+            "--keep",
+            "-l",
+            "--list",
+            "-t",
+            "--test",
+        ]),
+        Overwrites,
+        "xz(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "unzip",
+        checked: "UnZip 6.00",
+        rule: Some(Rule::Check(checks::unzip)),
+        reads_contents: true,
+        capabilities: &[
+            row(Opt("-K"),
+        Privileges,
+        "GTFOBins unzip: privilege-escalation (keeps set-ID bits)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "update-alternatives",
+        checked: "Debian update-alternatives version 1.21.22.",
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins update-alternatives: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "uptime",
+        checked: "uptime from procps-ng 4.0.2",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "useradd",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "useradd(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "usermod",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "usermod(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "users",
+        checked: "users (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "uv",
+        capabilities: &[
+            row(Word("run"), RunsCode, "GTFOBins uv: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vagrant",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins vagrant: inherit (the Vagrantfile is Ruby)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "varnishncsa",
+        capabilities: &[
+            row(Opt("-w"),
+        Overwrites,
+        "GTFOBins varnishncsa: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vault",
+        credentials: &[&["kv", "get"], &["read"], &["print", "token"], &["token", "lookup"]],
+        ..NONE
+    },
+    Program {
+        name: "vi",
+        checked: "VIM - Vi IMproved 9.0",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins vi: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "view",
+        checked: "VIM - Vi IMproved 9.0",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins vi"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vigr",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "GTFOBins vigr: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vim",
+        checked: "VIM - Vi IMproved 9.0",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins vim: shell, inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vimdiff",
+        checked: "VIM - Vi IMproved 9.0",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins vi"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vipw",
+        checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
+        capabilities: &[
+            row(Always, Privileges, "GTFOBins vipw: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "virsh",
+        capabilities: &[
+            row(Always,
+        HostState,
+        "GTFOBins virsh: command, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "visudo",
+        capabilities: &[
+            row(Always, Privileges, "visudo(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vmstat",
+        checked: "vmstat from procps-ng 4.0.2",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "volatility",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins volatility: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "w",
+        checked: "w from procps-ng 4.0.2",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "wc",
+        checked: "wc (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "wg-quick",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins wg-quick: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "whereis",
+        checked: "whereis from util-linux 2.38.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "which",
+        checked: "Debian debianutils 5.7-0.5~deb12u1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "who",
+        checked: "who (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "whoami",
+        checked: "whoami (GNU coreutils) 9.1",
+        rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "whois",
+        capabilities: &[
+            row(Opt("-h"),
+        Transfers,
+        "GTFOBins whois: upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "wireshark",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins wireshark: inherit, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "wish",
+        checked: "Debian tk8.6 8.6.13-2",
+        capabilities: &[
+            row(NoOperand, RunsCode, "GTFOBins wish: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "xdg-user-dir",
+        checked: "Debian xdg-user-dirs 0.18-1",
+        capabilities: &[
+            row(Always,
+        RunsCode,
+        "GTFOBins xdg-user-dir: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "xdotool",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins xdotool: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "xxd",
+        checked: "xxd 2022-01-14 by Juergen Weigert et al.",
+        rule: Some(Rule::Check(checks::xxd)),
+        reads_contents: true,
+        capabilities: &[
+            row(Short('r'), Overwrites, "GTFOBins xxd: file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "xz",
+        checked: "xz (XZ Utils) 5.4.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        capabilities: &[
+            row(OperandUnless(&[
+            "-c",
+            "--stdout",
+            "--to-stdout",
+            "-k",
+            "--keep",
+            "-l",
+            "--list",
+            "-t",
+            "--test",
+        ]),
+        Overwrites,
+        "xz(1): replaces each file"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "xzcat",
+        checked: "xz (XZ Utils) 5.4.1",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "yarn",
+        capabilities: &[
+            row(Word("exec"), RunsCode, "GTFOBins yarn: shell"),
+            row(Word("run"),
+        RunsCode,
+        "GTFOBins yarn: shell (scripts)"),
+            row(Word("dlx"),
+        RunsCode,
+        "yarn documentation: dlx fetches and runs a package"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "yq",
+        checked: "yq 0.0.0",
+        rule: Some(Rule::Check(scripts::yq)),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "yt-dlp",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins yt-dlp: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "yum",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins yum: command, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zathura",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins zathura: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zcat",
+        checked: "zcat (gzip) 1.12",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "zegrep",
+        checked: "zgrep (gzip) 1.12",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "zfgrep",
+        checked: "zgrep (gzip) 1.12",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "zgrep",
+        checked: "zgrep (gzip) 1.12",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "zic",
+        checked: "zic (Debian GLIBC 2.36-9+deb12u14) 2.36",
+        capabilities: &[
+            row(Always, RunsCode, "GTFOBins zic: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zip",
+        checked: "Zip 3.0",
+        capabilities: &[
+            row(Opt("-m"), Overwrites, "zip(1) --move"),
+            row(Opt("--move"), Overwrites, "zip(1)"),
+            row(Opt("-TT"), RunsCode, "GTFOBins zip: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zsh",
+        shell: true,
+        ..NONE
+    },
+    Program {
+        name: "zstd",
+        checked: "*** Zstandard CLI (64-bit) v1.5.4, by Yann Collet ***",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        capabilities: &[
+            row(Opt("--rm"), Overwrites, "zstd(1) --rm"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zstdcat",
+        checked: "1.5.4",
+        rule: Some(Rule::Grammar),
+        reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "zypper",
+        capabilities: &[
+            row(Always, HostState, "GTFOBins zypper: shell"),
+        ],
+        ..NONE
+    },
+];
