@@ -58,8 +58,10 @@ export interface Config {
   tools?: Record<string, ToolConfig>;
   /** MCP servers by name, and whether their read-only hints are trusted. */
   mcp_servers?: Record<string, McpServer>;
-  /** Registry level 2: confirm (default) or notify (allow and tell the user). */
-  registry_level2?: 'confirm' | 'notify';
+  /** Registry level 2: confirm (default), notify (allow and tell the user) or inform (seed 002 §6.2: allow, `registry.inform`). */
+  registry_level2?: 'confirm' | 'notify' | 'inform';
+  /** `seeds`: seeds 001–004 as written (model_trust trust, medium confirm, registry level 2 inform); docs/seeds.md. */
+  profile?: 'default' | 'seeds';
   /** What an outbound network read may reach: public (default), allow_hosts or confirm. */
   egress?: 'public' | 'allow_hosts' | 'confirm';
   /** Rules people write: allow, ask or deny what they match (README "Rules and modes"). */
@@ -141,7 +143,7 @@ export interface McpAnnotations {
  */
 export interface ToolConfig {
   /** The assessor to use. */
-  kind?: 'sql' | 'command' | 'file' | 'http' | 'api' | 'mcp';
+  kind?: 'sql' | 'command' | 'file' | 'http' | 'api' | 'mcp' | 'script';
   /** The argument holding the SQL, command line, operation (file) or URL (http). */
   field?: string;
   /** sql: the SQL dialect (`generic` by default). */
@@ -168,11 +170,11 @@ export interface ToolConfig {
   url?: string;
   /** api: another name for `url`. */
   url_pattern?: string;
-  /** api: 1 = query, 2 = modify, 3 = delete; derived from the method if absent. */
+  /** api, mcp, script: 1 = query, 2 = modify, 3 = delete; api: derived from the method if absent; mcp, script: only 3 changes the decision. */
   risk_level?: 1 | 2 | 3;
-  /** api: the permission a user needs (checked against the call's context). */
+  /** api, mcp, script: the permission a user needs (checked against the call's context). */
   required_permission?: string;
-  /** api: whether the tool may be called (default true). */
+  /** api, mcp, script: whether the tool may be called (default true). */
   enabled?: boolean;
   /** any kind: a person confirms every call that is not denied, whatever the model says. */
   always_confirm?: boolean;
@@ -180,7 +182,9 @@ export interface ToolConfig {
   server?: string;
   /** mcp: the tool's annotations from `tools/list`. */
   annotations?: McpAnnotations;
-  /** api, mcp: a name for people and prompts. */
+  /** mcp: the name the server exposes the tool under (seed 002's `mcp_tool_name`). */
+  mcp_tool_name?: string;
+  /** api, mcp, script: a name for people and prompts. */
   display_name?: string;
   /** api, mcp: what the tool does, for discovery and prompts. */
   description?: string;
@@ -190,7 +194,7 @@ export interface ToolConfig {
   keywords?: string[];
   /** api, mcp: an example of a request the tool serves, for prompts. */
   example_prompt?: string;
-  /** api: an example of the arguments, for prompts. */
+  /** api, mcp, script: an example of the arguments, for prompts. */
   example_params?: Record<string, unknown>;
   /** api: JSON Schema of the path parameters (its `required` is checked). */
   path_params_schema?: Record<string, unknown>;

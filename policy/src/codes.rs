@@ -96,6 +96,7 @@ pub const UNREADABLE: &[&str] = &[
     SQL_CATALOG_FUNCTION,
     HTTP_BAD_URL,
     HTTP_AMBIGUOUS_URL,
+    REGISTRY_SCRIPT,
 ];
 /// Nothing proved the call safe.
 pub const DEFAULT_UNPROVEN: &str = "default.unproven";
@@ -239,6 +240,13 @@ pub const HTTP_DENIED_HOST: &str = "http.denied-host";
 pub const REGISTRY_LEVEL: &str = "registry.level";
 /// Level 2 allowed by configuration: the user must be told.
 pub const REGISTRY_NOTIFY: &str = "registry.notify";
+/// Level 2 allowed as seed 002 §6.2 writes it (`registry_level2:
+/// "inform"`, the seed-faithful profile): the user is informed of the
+/// operation as it runs.
+pub const REGISTRY_INFORM: &str = "registry.inform";
+/// A registry `script` tool (seed 002 §2.1's third type): its executor
+/// runs none and what a script does is not read, so a person confirms.
+pub const REGISTRY_SCRIPT: &str = "registry.script";
 /// The tool is disabled in the registry.
 pub const REGISTRY_DISABLED: &str = "registry.disabled";
 /// A path parameter that would change the URL's path.

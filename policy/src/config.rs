@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod layers;
 mod locate;
 mod names;
+mod seed002;
 pub mod workflow;
 
 /// How far a model's own `risk_level: "low"` is trusted.
@@ -55,8 +56,10 @@ pub struct Config {
     pub tools: BTreeMap<String, ToolConfig>,
     /// MCP servers by name, and whether their read-only hints are trusted.
     pub mcp_servers: BTreeMap<String, McpServer>,
-    /// What a registry tool of level 2 (modifies) gets: `confirm` (the default) or
-    /// `notify` (allowed, with a `registry.notify` finding a UI shows the user).
+    /// What a registry tool of level 2 (modifies) gets: `confirm` (the
+    /// default), `notify` (allowed, with a `registry.notify` finding a UI
+    /// shows the user) or `inform` (seed 002 §6.2's word: allowed, with a
+    /// `registry.inform` finding).
     pub registry_level2: Level2,
     /// What an outbound network read may reach: `public` (the default),
     /// `allow_hosts` or `confirm`. `deny_hosts` denies in every setting.
@@ -75,6 +78,10 @@ pub struct Config {
     /// 004's `approvalTimeout`); `None` leaves the gate's own default. The
     /// policy does not wait: the hosts' gates read it from here.
     pub approval_timeout_ms: Option<u64>,
+    /// A named set of settings: `default`, or `seeds` (seeds 001–004 as
+    /// written; see [`Profile`]). A setting the profile fixes may be written
+    /// beside it only with the profile's value.
+    pub profile: Profile,
     /// How the hosts' command executors (`toolgate exec`) run what is
     /// allowed: confined, and refused where no confinement can be set up,
     /// unless `unconfined: "allow"` (unsafe; see docs/confinement.md). The
@@ -137,7 +144,7 @@ pub struct Locks {
     /// Lower layers' allow rules are dropped.
     pub allow_rules: bool,
     /// Lower layers' `mode`, `strict`, `model_trust`, `medium_risk`,
-    /// `egress` and `registry_level2` are ignored.
+    /// `egress`, `registry_level2` and `profile` are ignored.
     pub modes: bool,
 }
 
@@ -189,6 +196,35 @@ pub enum Level2 {
     Confirm,
     /// Allowed, and the decision says to tell the user.
     Notify,
+    /// Seed 002 §6.2 as written, "执行前告知用户操作内容": allowed, with a
+    /// `registry.inform` finding that a host shows the user as the call
+    /// runs (the seed-faithful profile's setting).
+    Inform,
+}
+
+/// A named set of settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// The settings as written (the guarded defaults where none is).
+    #[default]
+    Default,
+    /// Seeds 001–004 as written: the model's `low` is trusted even for a
+    /// call the code layer proves destructive (`model_trust: "trust"`), its
+    /// `medium` is confirmed (`medium_risk: "confirm"`), and registry level
+    /// 2 runs and informs (`registry_level2: "inform"`). What no setting
+    /// lifts stays: denials, the approval channel, toolgate's self-protection
+    /// and a managed layer's locks.
+    Seeds,
+}
+
+impl Profile {
+    /// The settings the profile fixes, as the configuration spells them.
+    pub const SEEDS: [(&'static str, &'static str); 3] = [
+        ("model_trust", "trust"),
+        ("medium_risk", "confirm"),
+        ("registry_level2", "inform"),
+    ];
 }
 
 /// What an outbound network read may reach: one setting for `http_request`
@@ -225,6 +261,11 @@ pub enum ToolKind {
     Api,
     /// A tool of an MCP server, judged by its annotations.
     Mcp,
+    /// Seed 002's third type: a script the deployment runs. Seed 002's
+    /// executor refuses it (`unsupported tool type`) and seed 000 counts
+    /// custom scripts among the uncertain operations, so no check can prove
+    /// one harmless: a person confirms (see [`crate::assess::api`]).
+    Script,
 }
 
 impl ToolKind {
@@ -253,6 +294,7 @@ impl ToolKind {
             ToolKind::Http => "http",
             ToolKind::Api => "api",
             ToolKind::Mcp => "mcp",
+            ToolKind::Script => "script",
         }
     }
 }
@@ -304,28 +346,39 @@ pub struct ToolConfig {
     /// (`url_pattern` in seed 002 is accepted as well).
     #[serde(alias = "url_pattern")]
     pub url: Option<String>,
-    /// api: 1 = query, 2 = modify, 3 = delete; derived from the method if absent.
+    /// api, mcp, script: 1 = query, 2 = modify, 3 = delete (seed 002 §2.1,
+    /// §6.2). api: derived from the method if absent. mcp, script: level 3
+    /// makes the call destructive (confirmed, floored); a lower level lifts
+    /// nothing the annotations or the script's uncertainty hold back.
     pub risk_level: Option<u8>,
-    /// api: the permission a user needs (checked against the call's context).
+    /// api, mcp, script: the permission a user needs (checked against the
+    /// call's context).
     pub required_permission: Option<String>,
-    /// api: whether the tool may be called (default true).
+    /// api, mcp, script: whether the tool may be called (default true).
     pub enabled: Option<bool>,
     /// mcp: the server the tool belongs to (see `mcp_servers`).
     pub server: Option<String>,
     /// mcp: the tool's annotations from `tools/list`.
     pub annotations: Option<crate::assess::mcp::Annotations>,
-    /// api, mcp: a name for people and prompts (seed 002's `display_name`).
+    /// mcp: the name the server exposes the tool under (seed 002's
+    /// `mcp_tool_name`), when it is not the entry's own name. Recorded for
+    /// the host that forwards the call; the policy decides by the entry's
+    /// name.
+    pub mcp_tool_name: Option<String>,
+    /// api, mcp, script: a name for people and prompts (seed 002's `display_name`).
     pub display_name: Option<String>,
-    /// api, mcp: what the tool does, for discovery and prompts.
+    /// api, mcp, script: what the tool does, for discovery and prompts.
     pub description: Option<String>,
-    /// api, mcp: the tool's category (`alert`, `target`, …), a discovery filter.
+    /// api, mcp, script: the tool's category (`alert`, `target`, …), a discovery filter.
     pub category: Option<String>,
-    /// api, mcp: words that point to the tool in a user's request, any language
+    /// api, mcp, script: words that point to the tool in a user's request, any language
     /// (`["屏蔽", "mute"]`).
     pub keywords: Vec<String>,
-    /// api, mcp: an example of a request the tool serves, for prompts.
+    /// api, mcp, script: an example of a request the tool serves, for prompts.
     pub example_prompt: Option<String>,
-    /// api: an example of the arguments (a JSON object), for prompts.
+    /// api, mcp, script: an example of the arguments (a JSON object), for
+    /// prompts. `config check` warns about names in it that no schema
+    /// declares (see [`Config::warnings`]).
     pub example_params: Option<serde_json::Value>,
     /// api: JSON Schema of the path parameters (its `required` is checked).
     pub path_params_schema: Option<serde_json::Value>,
@@ -373,6 +426,7 @@ impl Default for Config {
             approval_timeout_ms: None,
             exec: Exec::default(),
             commands: Commands::default(),
+            profile: Profile::default(),
         }
     }
 }
@@ -489,6 +543,7 @@ impl Config {
                 path: String::from("."),
                 message: e.to_string(),
             })?;
+        check_profile(&value)?;
         let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
             // The position of the member at fault, found in the text by its path.
@@ -500,22 +555,31 @@ impl Config {
                 path,
             }
         })?;
+        let config = config.with_profile();
         config.validate()?;
         Ok(config)
     }
 
     /// Reads a configuration from JSON or TOML (text whose first non-blank
-    /// character is not `{` is read as TOML). Either may be written in seed
-    /// 004's shape (`workflow.config.toolApproval`; see [`workflow`]).
+    /// character is not `{`, and that is not a JSON array, is read as TOML).
+    /// Either may be written in seed 004's shape (`workflow.config.
+    /// toolApproval`; see [`workflow`]) or carry seed 002's tool definitions
+    /// (one, a list, or a list under `tools`; see [`seed002`]).
     pub fn from_text(text: &str) -> Result<Config, ConfigError> {
         let trimmed = text.trim_start();
         if trimmed.is_empty() {
             return Ok(Config::default());
         }
-        if trimmed.starts_with('{') && !workflow::mentions_workflow(text) {
+        // The policy's own JSON is read from its text, so errors carry line
+        // and column; seed 004's and seed 002's shapes are lifted first.
+        if trimmed.starts_with('{')
+            && !workflow::mentions_workflow(text)
+            && names::json_value(text).map_or(true, |v| !seed002::applies(&v))
+        {
             return Config::from_json(text);
         }
         let value = Config::value_of_text(text)?;
+        check_profile(&value)?;
         // Read from the value itself: positions in a JSON text made from TOML
         // would point nowhere the author wrote.
         let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
@@ -525,6 +589,7 @@ impl Config {
                 message: e.into_inner().to_string(),
             }
         })?;
+        let config = config.with_profile();
         config.validate()?;
         Ok(config)
     }
@@ -536,7 +601,15 @@ impl Config {
         if trimmed.is_empty() {
             return Ok(serde_json::Value::Object(serde_json::Map::new()));
         }
-        let value: serde_json::Value = if trimmed.starts_with('{') {
+        // A JSON array is seed 002's list of tool definitions; TOML may
+        // also begin with `[` (a table header), so it is JSON only if it reads.
+        let json_list = trimmed
+            .starts_with('[')
+            .then(|| names::json_value(text).ok())
+            .flatten();
+        let value: serde_json::Value = if let Some(list) = json_list {
+            list
+        } else if trimmed.starts_with('{') {
             names::json_value(text).map_err(|e| ConfigError::Invalid {
                 path: String::from("."),
                 message: e.to_string(),
@@ -560,7 +633,17 @@ impl Config {
                 }
             })?
         };
-        workflow::lift(value)
+        workflow::lift(seed002::lift(value)?)
+    }
+
+    /// The configuration with its profile's settings in force.
+    fn with_profile(mut self) -> Config {
+        if self.profile == Profile::Seeds {
+            self.model_trust = ModelTrust::Trust;
+            self.medium_risk = MediumRisk::Confirm;
+            self.registry_level2 = Level2::Inform;
+        }
+        self
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -585,6 +668,29 @@ impl Config {
         Ok(())
     }
 
+    /// What the configuration says that contradicts itself without making
+    /// it unusable, one sentence each, by tool name: `config check` and
+    /// `config explain` print them. Seed 002 §2.3's own example is one: its
+    /// `example_params` use `targets` and `duration`, which none of its
+    /// schemas declare, and leave out the `btime` and `etime` its body
+    /// schema requires (§4.3 has the model compute them). A warning never
+    /// refuses a configuration.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (name, tool) in &self.tools {
+            let kind = self.kind_of(name);
+            if kind == Some(ToolKind::Script) {
+                out.push(format!(
+                    "`tools.{name}` is a script tool: seed 002's executor runs none (`unsupported tool type`) and no check can prove one harmless, so every call of it is confirmed"
+                ));
+            }
+            if kind == Some(ToolKind::Api) {
+                out.extend(example_warnings(name, tool));
+            }
+        }
+        out
+    }
+
     /// The kind of a tool: configured, or built in.
     pub fn kind_of(&self, tool: &str) -> Option<ToolKind> {
         self.tools
@@ -592,6 +698,83 @@ impl Config {
             .and_then(|t| t.kind)
             .or_else(|| ToolKind::builtin(tool))
     }
+}
+
+/// A setting written beside `profile: "seeds"` with another value than the
+/// profile's: refused, so a configuration never says two things at once.
+fn check_profile(value: &serde_json::Value) -> Result<(), ConfigError> {
+    if value.get("profile").and_then(|p| p.as_str()) != Some("seeds") {
+        return Ok(());
+    }
+    for (key, fixed) in Profile::SEEDS {
+        if let Some(written) = value.get(key) {
+            if written.as_str() != Some(fixed) {
+                return Err(ConfigError::Invalid {
+                    path: key.to_owned(),
+                    message: format!(
+                        "`profile: \"seeds\"` sets `{key}` to \"{fixed}\"; another value beside it contradicts the profile"
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How an API tool's `example_params` disagree with its schemas: names no
+/// schema declares, and names a schema requires that the example leaves out.
+/// Nothing is said of a tool without schemas (every name is then a body or
+/// query field).
+fn example_warnings(name: &str, tool: &ToolConfig) -> Vec<String> {
+    let Some(serde_json::Value::Object(example)) = &tool.example_params else {
+        return Vec::new();
+    };
+    let schemas = [
+        ("path_params_schema", &tool.path_params_schema),
+        ("query_params_schema", &tool.query_params_schema),
+        ("request_body_schema", &tool.request_body_schema),
+    ];
+    if schemas.iter().all(|(_, s)| s.is_none()) {
+        return Vec::new();
+    }
+    let mut declared: BTreeSet<String> = tool
+        .url
+        .as_deref()
+        .map(crate::assess::api::path_params)
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    declared.extend(tool.body_field.iter().cloned());
+    let mut out = Vec::new();
+    for (field, schema) in schemas {
+        let Some(schema) = schema else { continue };
+        if let Some(properties) = schema.get("properties").and_then(|p| p.as_object()) {
+            declared.extend(properties.keys().cloned());
+        }
+        let missing: Vec<String> = schema
+            .get("required")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str())
+            .filter(|r| !example.contains_key(*r))
+            .map(|r| format!("`{r}`"))
+            .collect();
+        if !missing.is_empty() {
+            out.push(format!(
+                "`tools.{name}.example_params` leaves out {}, which `{field}` requires: a call written like the example does not fit the tool",
+                missing.join(", ")
+            ));
+        }
+    }
+    for key in example.keys() {
+        if key != "risk_level" && !declared.contains(key) {
+            out.push(format!(
+                "`tools.{name}.example_params.{key}` is declared by none of the tool's schemas: the example teaches the model an argument the request has no place for"
+            ));
+        }
+    }
+    out
 }
 
 impl ToolConfig {
@@ -619,7 +802,7 @@ impl ToolConfig {
             field,
             kind: kind.name(),
         };
-        let present: [(&'static str, bool, ToolKind); 14] = [
+        let present: [(&'static str, bool, ToolKind); 12] = [
             ("body_field", self.body_field.is_some(), ToolKind::Api),
             (
                 "response_template",
@@ -628,14 +811,8 @@ impl ToolConfig {
             ),
             ("method", self.method.is_some(), ToolKind::Api),
             ("url", self.url.is_some(), ToolKind::Api),
-            ("risk_level", self.risk_level.is_some(), ToolKind::Api),
-            (
-                "required_permission",
-                self.required_permission.is_some(),
-                ToolKind::Api,
-            ),
-            ("enabled", self.enabled.is_some(), ToolKind::Api),
             ("server", self.server.is_some(), ToolKind::Mcp),
+            ("mcp_tool_name", self.mcp_tool_name.is_some(), ToolKind::Mcp),
             ("annotations", self.annotations.is_some(), ToolKind::Mcp),
             ("dialect", self.dialect.is_some(), ToolKind::Sql),
             (
@@ -685,21 +862,33 @@ impl ToolConfig {
                 return Err(wrong(field));
             }
         }
-        // Registry metadata, for discovery and prompts: API and MCP tools.
-        let metadata: [(&'static str, bool); 5] = [
+        // The registry's columns (seed 002 §2.1), for every row of its
+        // table: API, MCP and script tools.
+        let metadata: [(&'static str, bool); 9] = [
             ("display_name", self.display_name.is_some()),
             ("description", self.description.is_some()),
             ("category", self.category.is_some()),
             ("keywords", !self.keywords.is_empty()),
             ("example_prompt", self.example_prompt.is_some()),
+            ("example_params", self.example_params.is_some()),
+            ("risk_level", self.risk_level.is_some()),
+            ("required_permission", self.required_permission.is_some()),
+            ("enabled", self.enabled.is_some()),
         ];
+        let registry = matches!(kind, ToolKind::Api | ToolKind::Mcp | ToolKind::Script);
         for (field, set) in metadata {
-            if set && kind != ToolKind::Api && kind != ToolKind::Mcp {
+            if set && !registry {
                 return Err(wrong(field));
             }
         }
-        let schemas: [(&'static str, &Option<serde_json::Value>); 4] = [
-            ("example_params", &self.example_params),
+        if self.example_params.as_ref().is_some_and(|v| !v.is_object()) {
+            return Err(ConfigError::BadValue {
+                tool: tool.to_owned(),
+                field: "example_params",
+                message: String::from("must be a JSON object"),
+            });
+        }
+        let schemas: [(&'static str, &Option<serde_json::Value>); 3] = [
             ("path_params_schema", &self.path_params_schema),
             ("query_params_schema", &self.query_params_schema),
             ("request_body_schema", &self.request_body_schema),
@@ -758,15 +947,15 @@ impl ToolConfig {
             if self.url.as_deref().is_none_or(str::is_empty) {
                 return Err(bad("url", "an api tool needs its URL pattern"));
             }
-            if self
-                .risk_level
-                .is_some_and(|level| !(1..=3).contains(&level))
-            {
-                return Err(bad(
-                    "risk_level",
-                    "must be 1 (query), 2 (modify) or 3 (delete)",
-                ));
-            }
+        }
+        if self
+            .risk_level
+            .is_some_and(|level| !(1..=3).contains(&level))
+        {
+            return Err(bad(
+                "risk_level",
+                "must be 1 (query), 2 (modify) or 3 (delete)",
+            ));
         }
         Ok(())
     }
@@ -914,6 +1103,90 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("tools.execute_sql.allow_hosts"), "{err}");
+    }
+
+    /// Seed 002 §2.3's definition, byte for byte, is a configuration; its
+    /// self-contradictions are warnings, and the §2.1 row shape reads too.
+    #[test]
+    fn seed_002_as_written_is_read_and_its_contradictions_warned() {
+        let text = include_str!("../../tests/config/seed-002-definition.json");
+        let config = Config::from_text(text).unwrap();
+        let tool = &config.tools["alert_mute_create"];
+        assert_eq!(tool.kind, Some(ToolKind::Api));
+        assert_eq!(
+            tool.url.as_deref(),
+            Some("/api/n9e/busi-group/{group_id}/alert-mutes")
+        );
+        assert_eq!(tool.risk_level, Some(2));
+        let warnings = config.warnings();
+        assert_eq!(warnings.len(), 3, "{warnings:#?}");
+        assert!(
+            warnings[0].contains("leaves out `btime`, `etime`"),
+            "{warnings:#?}"
+        );
+        // In the order the seed writes them.
+        assert!(
+            warnings[1].contains("example_params.targets"),
+            "{warnings:#?}"
+        );
+        assert!(
+            warnings[2].contains("example_params.duration"),
+            "{warnings:#?}"
+        );
+        let rows =
+            Config::from_text(include_str!("../../tests/config/seed-002-rows.json")).unwrap();
+        assert_eq!(rows.kind_of("restart_agent"), Some(ToolKind::Script));
+        assert_eq!(rows.tools["wiki_search"].server.as_deref(), Some("12"));
+        assert_eq!(rows.tools["legacy_export"].enabled, Some(false));
+        assert!(rows
+            .warnings()
+            .iter()
+            .any(|w| w.contains("`tools.restart_agent` is a script tool")));
+        // The policy's own shape keeps its errors' positions.
+        let err =
+            Config::from_text("{\n  \"tools\": {\"x\": {\"kind\": \"api\", \"metod\": 1}}\n}")
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("line 2"), "{err}");
+        // A TOML table header is still TOML.
+        assert!(Config::from_text("[tools.run]\nkind = \"command\"\n").is_ok());
+    }
+
+    /// The seed-faithful profile fixes three settings; a contradicting one
+    /// beside it is refused, and a managed layer's locked modes keep a lower
+    /// layer from choosing it.
+    #[test]
+    fn the_seeds_profile_and_what_it_never_lifts() {
+        let config = Config::from_text(r#"{"profile": "seeds"}"#).unwrap();
+        assert_eq!(config.model_trust, ModelTrust::Trust);
+        assert_eq!(config.medium_risk, MediumRisk::Confirm);
+        assert_eq!(config.registry_level2, Level2::Inform);
+        assert!(Config::from_text("profile = \"seeds\"\nmodel_trust = \"trust\"\n").is_ok());
+        let err = Config::from_text(r#"{"profile": "seeds", "model_trust": "guarded"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("model_trust") && err.contains("profile"),
+            "{err}"
+        );
+        assert!(
+            Config::from_text(r#"{"profile": "seeds", "registry_level2": "confirm"}"#).is_err()
+        );
+        use layers::{layered, Layer, LayerText};
+        let merged = layered(&[
+            LayerText {
+                layer: Layer::Managed,
+                config: String::from(r#"{"locks": {"modes": true}}"#),
+            },
+            LayerText {
+                layer: Layer::User,
+                config: String::from(r#"{"profile": "seeds"}"#),
+            },
+        ])
+        .unwrap();
+        let config = Config::from_json(&merged.config).unwrap();
+        assert_eq!(config.model_trust, ModelTrust::Guarded);
+        assert_eq!(config.profile, Profile::Default);
     }
 
     #[test]

@@ -26,7 +26,7 @@
 //! 12. Everything else: confirm.
 
 use crate::args::{model_risk, parse_object};
-use crate::assess::api::ApiAssessor;
+use crate::assess::api::{ApiAssessor, RegisteredMcp, ScriptAssessor};
 use crate::assess::command::CommandAssessor;
 use crate::assess::facts::Facts;
 use crate::assess::file::FileAssessor;
@@ -36,7 +36,7 @@ use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
 use crate::config::{
-    Config, ConfigError, Egress, Level2, MediumRisk, Mode, ModelTrust, ToolConfig, ToolKind,
+    Config, ConfigError, Egress, MediumRisk, Mode, ModelTrust, ToolConfig, ToolKind,
 };
 use crate::context::Context;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
@@ -69,6 +69,7 @@ impl Default for Engine {
 
 /// The assessor for a tool of `kind` with its settings (defaults where absent).
 fn build_assessor(
+    name: &str,
     kind: ToolKind,
     settings: &ToolConfig,
     config: &Config,
@@ -125,18 +126,38 @@ fn build_assessor(
             level: settings.risk_level,
             permission: settings.required_permission.clone(),
             enabled: settings.enabled.unwrap_or(true),
-            notify_level2: config.registry_level2 == Level2::Notify,
+            level2: config.registry_level2,
         }),
         ToolKind::Mcp => {
             let server = settings.server.clone().unwrap_or_default();
-            Box::new(McpAssessor {
+            let inner = McpAssessor {
                 trusted: config.mcp_servers.get(&server).is_some_and(|s| s.trusted),
                 server,
                 annotations: settings.annotations.clone().unwrap_or_default(),
                 path_field: settings.path_field.clone(),
                 roots: settings.roots.clone(),
-            })
+            };
+            // A row of seed 002's registry for the tool adds its own checks.
+            if settings.enabled.is_some()
+                || settings.required_permission.is_some()
+                || settings.risk_level.is_some()
+            {
+                Box::new(RegisteredMcp {
+                    inner,
+                    level: settings.risk_level,
+                    permission: settings.required_permission.clone(),
+                    enabled: settings.enabled.unwrap_or(true),
+                })
+            } else {
+                Box::new(inner)
+            }
         }
+        ToolKind::Script => Box::new(ScriptAssessor {
+            name: name.to_owned(),
+            level: settings.risk_level,
+            permission: settings.required_permission.clone(),
+            enabled: settings.enabled.unwrap_or(true),
+        }),
     }
 }
 
@@ -147,11 +168,14 @@ impl Engine {
         let mut assessors = BTreeMap::new();
         for (tool, kind) in ToolKind::BUILTIN {
             let settings = config.tools.get(tool).unwrap_or(&defaults);
-            assessors.insert(tool.to_owned(), build_assessor(kind, settings, &config));
+            assessors.insert(
+                tool.to_owned(),
+                build_assessor(tool, kind, settings, &config),
+            );
         }
         for (tool, settings) in &config.tools {
             if let Some(kind) = config.kind_of(tool) {
-                assessors.insert(tool.clone(), build_assessor(kind, settings, &config));
+                assessors.insert(tool.clone(), build_assessor(tool, kind, settings, &config));
             }
         }
         Engine { config, assessors }
@@ -283,7 +307,8 @@ impl Engine {
             ),
         );
         if let Some((kind, settings)) = crate::toolname::inferred_kind(args) {
-            let inferred = build_assessor(kind, &settings, &self.config).assess(args, context);
+            let inferred =
+                build_assessor(tool, kind, &settings, &self.config).assess(args, context);
             if inferred.verdict == Verdict::Destructive {
                 assessment.verdict = Verdict::Destructive;
             }
@@ -373,7 +398,7 @@ impl Engine {
                     &self.facts_of(name, &args),
                 )),
                 None => crate::toolname::inferred_kind(&args).map(|(kind, settings)| {
-                    let facts = build_assessor(kind, &settings, config).facts(&args);
+                    let facts = build_assessor(tool, kind, &settings, config).facts(&args);
                     crate::rules::judge(&config.rules, &[], tool, Some(kind), &facts)
                 }),
             };
@@ -666,10 +691,19 @@ impl Engine {
                 message,
             );
         }
-        if llm_risk.is_some() {
-            // Low, or medium configured to count as low.
+        if let Some(rated) = llm_risk {
+            // Low, or medium configured to count as low (`medium_risk:
+            // "allow"`): the messages say which the model said.
+            let rating = if rated == Risk::Medium {
+                "medium"
+            } else {
+                "low"
+            };
             if assessment.verdict == Verdict::Destructive && guarded {
-                let message = format!("{}; the model's low rating is overridden", first_reason());
+                let message = format!(
+                    "{}; the model's {rating} rating is overridden",
+                    first_reason()
+                );
                 return (
                     Action::Confirm,
                     Source::Floor,
@@ -678,7 +712,10 @@ impl Engine {
                 );
             }
             if let Some(finding) = sensitive.filter(|_| guarded) {
-                let message = format!("{}; the model's low rating is overridden", finding.message);
+                let message = format!(
+                    "{}; the model's {rating} rating is overridden",
+                    finding.message
+                );
                 return (
                     Action::Confirm,
                     Source::Floor,
@@ -695,7 +732,7 @@ impl Engine {
                 .filter(|_| guarded)
             {
                 let message = format!(
-                    "{}; the code layer could not read the call, so the model's low rating does not stand",
+                    "{}; the code layer could not read the call, so the model's {rating} rating does not stand",
                     finding.message
                 );
                 return (
@@ -703,6 +740,16 @@ impl Engine {
                     Source::Floor,
                     Some(Finding::new(codes::FLOOR_UNREADABLE, message.clone())),
                     message,
+                );
+            }
+            if rated == Risk::Medium {
+                let message =
+                    "the model rated the call medium risk, which `medium_risk: \"allow\"` lets run";
+                return (
+                    Action::Allow,
+                    Source::Llm,
+                    Some(Finding::new(codes::LLM_MEDIUM, message)),
+                    message.to_owned(),
                 );
             }
             let message = "the model rated the call low risk";

@@ -18,7 +18,8 @@ pub use response::{read_response, read_tool_response};
 
 use crate::config::{Config, ToolConfig, ToolKind};
 
-/// A registry entry: an API tool, or an MCP tool with registry metadata.
+/// A registry entry: an API tool, an MCP tool with registry metadata, or a
+/// script tool (seed 002 §2.1's three types).
 pub(crate) struct Entry<'a> {
     pub name: &'a str,
     pub tool: &'a ToolConfig,
@@ -33,7 +34,7 @@ impl Entry<'_> {
 
     /// 1 = query, 2 = modify, 3 = delete: the configured level, else derived
     /// from the method (API) or the annotations (MCP: read-only 1, destructive
-    /// or unannotated 3, otherwise 2).
+    /// or unannotated 3, otherwise 2); a script without one is 3.
     pub fn level(&self) -> u8 {
         if let Some(level) = self.tool.risk_level {
             return level;
@@ -44,6 +45,8 @@ impl Entry<'_> {
                 "DELETE" => 3,
                 _ => 2,
             },
+            // A script's effect is read by nobody: the highest level.
+            ToolKind::Script => 3,
             _ => {
                 let hints = self.tool.annotations.clone().unwrap_or_default();
                 if hints.read_only_hint == Some(true) {
@@ -67,11 +70,15 @@ impl Entry<'_> {
     }
 }
 
-/// Every API and MCP tool of the configuration, in name order.
+/// Every API, MCP and script tool of the configuration, in name order.
 pub(crate) fn entries(config: &Config) -> impl Iterator<Item = Entry<'_>> {
     config.tools.iter().filter_map(|(name, tool)| {
         let kind = tool.kind?;
-        (kind == ToolKind::Api || kind == ToolKind::Mcp).then_some(Entry { name, tool, kind })
+        matches!(kind, ToolKind::Api | ToolKind::Mcp | ToolKind::Script).then_some(Entry {
+            name,
+            tool,
+            kind,
+        })
     })
 }
 

@@ -23,7 +23,7 @@
 //!   dropped. With `locks` it locks more: `auto_approved_tools: true` drops
 //!   every lower auto-approval, `allow_rules: true` every lower allow rule,
 //!   `modes: true` ignores lower layers' `mode`, `strict`, `model_trust`,
-//!   `medium_risk`, `egress` and `registry_level2`. Only a managed layer may
+//!   `medium_risk`, `egress`, `registry_level2` and `profile`. Only a managed layer may
 //!   hold `locks`. Names are compared in one normal form
 //!   ([`crate::toolname::fold`]).
 //!
@@ -47,6 +47,7 @@ const SCALARS: &[(&str, &str)] = &[
     ("egress", "\"public\""),
     ("max_args_bytes", "1048576"),
     ("approval_timeout_ms", "null"),
+    ("profile", "\"default\""),
 ];
 
 /// Settings inside a section, taken like [`SCALARS`] from the highest layer
@@ -61,6 +62,7 @@ const MODES: &[&str] = &[
     "medium_risk",
     "egress",
     "registry_level2",
+    "profile",
 ];
 
 /// What the managed layers deny or confirm as a whole, and lock.
@@ -316,7 +318,10 @@ pub fn layered(layers: &[LayerText]) -> Result<Layered, ConfigError> {
     let config = Value::Object(merged).to_string();
     // The merge of valid layers is checked as a whole too (a tool's settings
     // from one layer against a kind from another, for instance).
-    Config::from_json(&config)?;
+    // What the merged configuration says against itself is told, never
+    // refused (seed 002's own example is one such text).
+    let read = Config::from_json(&config)?;
+    explain.extend(read.warnings().into_iter().map(|w| format!("warning: {w}")));
     Ok(Layered { config, explain })
 }
 
