@@ -72,9 +72,11 @@ export interface Config {
   approval_timeout_ms?: number;
   /**
    * How command executors run what is allowed: confined, refused where no
-   * confinement can be set up unless `unconfined: 'allow'` (unsafe).
+   * confinement can be set up unless `unconfined: 'allow'` (unsafe); and
+   * their limits: wall time in milliseconds (else two minutes), output bytes
+   * (else 16 MiB), processes at once (else 256), memory bytes (else 2 GiB).
    */
-  exec?: { unconfined?: 'refuse' | 'allow' };
+  exec?: { unconfined?: 'refuse' | 'allow'; timeout_ms?: number; max_output_bytes?: number; max_processes?: number; max_memory_bytes?: number };
   /**
    * How commands are judged: `history_is_secret` counts content committed to
    * the repository's history as secret (`git log -p`, `git show`, … confirmed

@@ -20,7 +20,9 @@
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::collections::BTreeSet;
 use toolgate_policy::assess::mcp::Annotations;
-use toolgate_policy::config::{Egress, Level2, McpServer, Mode, ToolConfig, ToolKind};
+use toolgate_policy::config::{
+    Commands, Egress, Exec, Level2, Locks, McpServer, Mode, ToolConfig, ToolKind, Unconfined,
+};
 use toolgate_policy::{Config, MediumRisk, ModelTrust};
 
 /// A deserializer that holds no data and records the field (or variant) names
@@ -118,6 +120,49 @@ fn interface(declarations: &str, name: &str) -> Vec<Member> {
     members
 }
 
+/// The members of an object type written on one line as the member `member`
+/// of `export interface NAME { … }`: `  exec?: { unconfined?: …; timeout_ms?: number };`.
+fn inline(declarations: &str, name: &str, member: &str) -> Vec<Member> {
+    let opening = format!("export interface {name} {{");
+    let line = declarations
+        .lines()
+        .skip_while(|line| *line != opening)
+        .take_while(|line| !line.starts_with('}'))
+        .find(|line| {
+            line.strip_prefix("  ")
+                .and_then(|rest| rest.strip_prefix(member))
+                .is_some_and(|rest| rest.starts_with("?:") || rest.starts_with(':'))
+        })
+        .unwrap_or_else(|| panic!("`{name}.{member}` is not declared"));
+    let body = line
+        .split_once('{')
+        .and_then(|(_, rest)| rest.rsplit_once('}'))
+        .map(|(body, _)| body)
+        .unwrap_or_else(|| panic!("`{name}.{member}` is not an object type on one line: `{line}`"));
+    let members: Vec<Member> = body
+        .split(';')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let end = part
+                .find(['?', ':'])
+                .unwrap_or_else(|| panic!("`{name}.{member}`: cannot read `{part}`"));
+            let (field, ty) = part.split_at(end);
+            Member {
+                name: field.to_owned(),
+                literals: ty
+                    .split('\'')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect(),
+            }
+        })
+        .collect();
+    assert!(!members.is_empty(), "`{name}.{member}` declares no members");
+    members
+}
+
 fn names(members: &[Member]) -> BTreeSet<String> {
     members.iter().map(|m| m.name.clone()).collect()
 }
@@ -155,7 +200,24 @@ fn the_declared_configuration_is_the_accepted_one() {
     let tool = interface(&text, "ToolConfig");
     let server = interface(&text, "McpServer");
     let annotations = interface(&text, "McpAnnotations");
+    let exec = inline(&text, "Config", "exec");
     let problems: Vec<String> = [
+        agree("Config.exec", &accepted::<Exec>(), &names(&exec)),
+        agree(
+            "Config.exec.unconfined",
+            &accepted::<Unconfined>(),
+            &literals(&exec, "Config.exec", "unconfined"),
+        ),
+        agree(
+            "Config.commands",
+            &accepted::<Commands>(),
+            &names(&inline(&text, "Config", "commands")),
+        ),
+        agree(
+            "Config.locks",
+            &accepted::<Locks>(),
+            &names(&inline(&text, "Config", "locks")),
+        ),
         agree("Config", &accepted::<Config>(), &names(&config)),
         agree("ToolConfig", &accepted::<ToolConfig>(), &names(&tool)),
         agree("McpServer", &accepted::<McpServer>(), &names(&server)),
@@ -214,4 +276,14 @@ fn a_disagreement_is_reported() {
     assert!(problem.contains("\"description\""), "{problem}");
     assert!(problem.contains("\"dialect\""), "{problem}");
     assert!(problem.contains("\"dialekt\""), "{problem}");
+}
+
+/// An object written inline is read too: a setting the executors take but
+/// the declarations lack is reported.
+#[test]
+fn an_inline_object_is_held_to_its_type() {
+    let text = declarations().replacen(" timeout_ms?: number;", "", 1);
+    let exec = inline(&text, "Config", "exec");
+    let problem = agree("Config.exec", &accepted::<Exec>(), &names(&exec)).expect("a disagreement");
+    assert!(problem.contains("\"timeout_ms\""), "{problem}");
 }
