@@ -16,6 +16,7 @@ pub mod confined;
 mod destroys;
 mod facts;
 mod floor;
+pub mod forms;
 mod git;
 mod grammar;
 mod judgement;

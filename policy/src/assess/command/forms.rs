@@ -1,0 +1,122 @@
+//! The declared forms of every program on the read-only list, as plain data:
+//! what the command oracle's generator reads to execute every option a
+//! grammar declares. It is a view over the program tables (`programs`,
+//! `tables`, `special`), never a second copy of them: a declaration changed
+//! there is what the oracle runs next.
+//!
+//! Programs read by a dedicated parser (a syntax that is not getopt's, or
+//! subcommands) have no option list here; their forms are the parser's code,
+//! and the oracle runs them through the vectors that name them.
+
+use super::grammar::{Grammar, Kind};
+use super::programs::{read_only, Args};
+use super::table::TABLE;
+
+/// What a program's operands are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operands {
+    /// Files the program reads (and may print).
+    Files,
+    /// Text: patterns, numbers, names, formats.
+    Text,
+    /// http(s) URLs the program fetches.
+    Urls,
+}
+
+/// The options and operands a grammar declares.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Short options without a value (they may be bundled: `-la`).
+    pub flags: Vec<char>,
+    /// Short options whose value is text.
+    pub valued: Vec<char>,
+    /// Short options whose value is a file the program reads.
+    pub path_valued: Vec<char>,
+    /// Short options whose optional value is only ever attached.
+    pub optional_attached: Vec<char>,
+    /// Long options without a value.
+    pub long_flags: Vec<&'static str>,
+    /// Long options whose value is text.
+    pub long_valued: Vec<&'static str>,
+    /// Long options whose value is a file the program reads.
+    pub long_paths: Vec<&'static str>,
+    /// Long options whose value is optional (attached with `=` only).
+    pub long_optional: Vec<&'static str>,
+    /// What the operands are.
+    pub operands: Operands,
+    /// The most operands the program reads.
+    pub max_operands: usize,
+    /// `-NUM` is a count (`head -20`).
+    pub number_option: bool,
+    /// The parsed whole is checked further (required options, operand
+    /// shapes): a generated form may be refused by that check.
+    pub checked_whole: bool,
+}
+
+/// One program of the read-only list and what it declares.
+#[derive(Clone, Debug)]
+pub struct Declared {
+    /// The program's name as the line spells it.
+    pub program: &'static str,
+    /// Its option grammar, or `None` when a dedicated parser reads it.
+    pub options: Option<Options>,
+}
+
+/// Every program the table proves read-only in some form (its entry has a
+/// rule), in the table's order.
+pub fn declared() -> Vec<Declared> {
+    TABLE
+        .iter()
+        .filter(|entry| entry.rule.is_some())
+        .map(|entry| Declared {
+            program: entry.name,
+            options: match read_only(entry.name) {
+                Some(Args::Grammar(_, grammar)) => Some(view(&grammar)),
+                Some(Args::Check(..)) | None => None,
+            },
+        })
+        .collect()
+}
+
+fn view(g: &Grammar) -> Options {
+    Options {
+        flags: g.flags.chars().collect(),
+        valued: g.valued.chars().collect(),
+        path_valued: g.path_valued.chars().collect(),
+        optional_attached: g.optional_attached.chars().collect(),
+        long_flags: g.long_flags.to_vec(),
+        long_valued: g.long_valued.to_vec(),
+        long_paths: g.long_paths.to_vec(),
+        long_optional: g.long_optional.to_vec(),
+        operands: match g.operands {
+            Kind::Path => Operands::Files,
+            Kind::Text => Operands::Text,
+            Kind::Url => Operands::Urls,
+        },
+        max_operands: g.max_operands,
+        number_option: g.number_option,
+        checked_whole: g.then.is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_program_is_declared_once() {
+        let all = declared();
+        let mut names: Vec<&str> = all.iter().map(|d| d.program).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        let ls = all
+            .iter()
+            .find(|d| d.program == "ls")
+            .and_then(|d| d.options.clone());
+        assert!(ls.is_some_and(|o| o.flags.contains(&'l') && o.long_flags.contains(&"all")));
+        assert!(all
+            .iter()
+            .any(|d| d.program == "git" && d.options.is_none()));
+    }
+}
