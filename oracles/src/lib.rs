@@ -91,7 +91,12 @@ pub fn allowed(file: &str, tool: &str) -> Result<Vec<Allowed>, String> {
 }
 
 pub mod fixture;
+pub mod forms;
 pub mod pgcluster;
 pub mod report;
+/// The deterministic generator the fuzz tests share (xorshift64*), for the
+/// SQL and command generators.
+#[path = "../../tests/support/rng.rs"]
+mod rng;
 pub mod sql;
 pub mod sqlgen;

@@ -11,9 +11,7 @@ use crate::root;
 use crate::sql::{engine_for, proven, SqlCall, Target};
 use serde_json::Value;
 
-#[path = "../../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
+use crate::rng::Rng;
 
 /// Expressions with an effect, or unbounded work, on some engine; spliced into
 /// expression positions.
