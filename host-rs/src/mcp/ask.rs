@@ -20,8 +20,8 @@ use wire::key;
 /// A confirmation asked of the person at the client.
 pub(super) struct Asking {
     pub(super) state: Arc<Mutex<State>>,
-    pub(super) to_client: mpsc::UnboundedSender<Value>,
-    pub(super) to_server: mpsc::UnboundedSender<Value>,
+    pub(super) to_client: mpsc::Sender<Value>,
+    pub(super) to_server: mpsc::Sender<Value>,
     pub(super) gate: Gate,
     pub(super) id: Value,
     pub(super) message: Value,
@@ -97,7 +97,8 @@ impl Asking {
             }
         );
         let Some(schema) = approval_schema() else {
-            self.finish_unasked(&pending, "the approval form could not be made");
+            self.finish_unasked(&pending, "the approval form could not be made")
+                .await;
             return;
         };
         let params = ElicitRequestParams::FormElicitationParams {
@@ -111,7 +112,7 @@ impl Asking {
             "method": "elicitation/create",
             "params": serde_json::to_value(params).unwrap_or(Value::Null),
         });
-        let _ = self.to_client.send(request);
+        let _ = self.to_client.send(request).await;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
@@ -148,19 +149,29 @@ impl Asking {
                     .by("mcp client (elicitation)"),
                 }
             }
-            Ok(Err(_)) => return,
+            // The dialog was closed unanswered: the client went away.
+            Ok(Err(_)) => Response::reject(Some(
+                "the MCP client closed before a person answered the approval request",
+            ))
+            .by("toolgate mcp-proxy"),
             Err(_) => {
                 lock(&self.state).asked.remove(&key(&asked_id));
-                let _ = self.to_client.send(json!({
-                    "jsonrpc": "2.0",
-                    "method": "notifications/cancelled",
-                    "params": {"requestId": asked_id, "reason": "the approval's deadline passed"},
-                }));
+                let _ = self
+                    .to_client
+                    .send(json!({
+                        "jsonrpc": "2.0",
+                        "method": "notifications/cancelled",
+                        "params": {"requestId": asked_id, "reason": "the approval's deadline passed"},
+                    }))
+                    .await;
                 let _ = self.gate.sweep();
-                let _ = self.to_client.send(wire::tool_error(
-                    &self.id,
-                    "This call was not run: nobody answered the approval request before its deadline.",
-                ));
+                let _ = self
+                    .to_client
+                    .send(wire::tool_error(
+                        &self.id,
+                        "This call was not run: nobody answered the approval request before its deadline.",
+                    ))
+                    .await;
                 return;
             }
         };
@@ -168,16 +179,19 @@ impl Asking {
     }
 
     /// Answers the call without asking, closing its approval.
-    fn finish_unasked(&self, pending: &crate::Pending, why: &str) {
+    async fn finish_unasked(&self, pending: &crate::Pending, why: &str) {
         report(self.gate.settle(
             &pending.id,
             Response::reject(Some(why)).by("toolgate mcp-proxy"),
             |_| Err(String::from("not run")),
         ));
-        let _ = self.to_client.send(wire::tool_error(
-            &self.id,
-            &format!("This call was not run: {why}."),
-        ));
+        let _ = self
+            .to_client
+            .send(wire::tool_error(
+                &self.id,
+                &format!("This call was not run: {why}."),
+            ))
+            .await;
     }
 
     /// Settles the approval on a blocking thread (the gate runs the tool
@@ -204,7 +218,7 @@ impl Asking {
                     }
                     state.waiting.insert(key(&call_id), Waiting::Settling(tx));
                 }
-                if to_server.send(with_args(message, args)).is_err() {
+                if to_server.blocking_send(with_args(message, args)).is_err() {
                     return Err(String::from("the MCP server exited"));
                 }
                 // The router answers or drops the sender when the server
@@ -223,25 +237,31 @@ impl Asking {
         .await;
         match settled {
             Ok((_, Some(answer))) => {
-                let _ = to_client.send(answer);
+                let _ = to_client.send(answer).await;
             }
             Ok((Ok(result), None)) => {
                 // Run but unanswered: the router has told the client.
                 if !matches!(result.status, Status::Executed | Status::Failed) {
-                    let _ = to_client.send(wire::tool_error(&id, &result.for_model));
+                    let _ = to_client
+                        .send(wire::tool_error(&id, &result.for_model))
+                        .await;
                 }
             }
             Ok((Err(e), None)) => {
-                let _ = to_client.send(wire::tool_error(
-                    &id,
-                    &format!("This call was not run: {e}"),
-                ));
+                let _ = to_client
+                    .send(wire::tool_error(
+                        &id,
+                        &format!("This call was not run: {e}"),
+                    ))
+                    .await;
             }
             Err(e) => {
-                let _ = to_client.send(wire::tool_error(
-                    &id,
-                    &format!("This call was not run: {e}"),
-                ));
+                let _ = to_client
+                    .send(wire::tool_error(
+                        &id,
+                        &format!("This call was not run: {e}"),
+                    ))
+                    .await;
             }
         }
     }

@@ -29,10 +29,23 @@
 //!
 //! A server that exits or writes a line that is not JSON-RPC gets every
 //! request still waiting for it answered with a JSON-RPC error, and the
-//! gateway exits (code 1); when the client closes its side, the server's
-//! input is closed, it is given a moment to exit and then killed, and the
-//! gateway exits (code 0). Nothing waits without a bound: a person's answer
-//! until the approval's deadline.
+//! gateway exits (code 1); when the client closes its side, the calls in
+//! flight are finished first (their answers written, their outcomes
+//! recorded; for at most [`DRAIN`]), then the server's input is closed, it
+//! is given a moment to exit and then killed, and the gateway exits (code
+//! 0). Nothing waits without a bound: a person's answer until the
+//! approval's deadline.
+//!
+//! Memory is bounded whatever comes in: a client's line longer than
+//! [`MAX_REQUEST`] is skipped without being kept (a parse error), the queues
+//! to either side hold at most [`QUEUE`] messages each, and at most
+//! [`IN_FLIGHT`] requests wait for the server at once; past any of these
+//! bounds the gateway stops reading the client until there is room again
+//! (backpressure down the pipe), so a flood waits instead of piling up.
+//! Calls are decided and their outcomes recorded on threads of their own
+//! ([`DECIDERS`] at a time), never on the router: one call's decision (the
+//! component's run, the audit's synced write) does not hold up the messages
+//! of the others.
 
 mod ask;
 pub mod declare;
@@ -62,10 +75,39 @@ const APPROVAL_ID: &str = "toolgate-approval-";
 /// [`ARGS_INVALID`], before the component would run out of memory.
 pub const MAX_ARGS: usize = 16 * 1024 * 1024;
 
-/// The largest message the gateway reads, in bytes: a longer line is skipped
-/// unread (a parse error), so no message's size grows the gateway's memory
-/// without bound.
+/// The largest message the gateway reads from the server, in bytes: a
+/// longer line is skipped unread (a parse error), so no message's size grows
+/// the gateway's memory without bound. A server's answers (a file, a
+/// resource) may be larger than any call's arguments.
 pub const MAX_MESSAGE: usize = 96 * 1024 * 1024;
+
+/// The largest message the gateway reads from the client, in bytes: the
+/// largest arguments it hands the policy ([`MAX_ARGS`]) and 1 MiB for the
+/// rest of the request. A longer line is answered with a parse error and
+/// skipped as it streams by (at most this much of it is ever held), before
+/// any of it is parsed.
+pub const MAX_REQUEST: usize = MAX_ARGS + 1024 * 1024;
+
+/// How many messages wait in each direction's queue (to the client, to the
+/// server) before the gateway stops reading the client.
+pub const QUEUE: usize = 256;
+
+/// How many of the client's requests may wait for the server at once
+/// (forwarded and unanswered, or being decided); past it the gateway reads
+/// nothing more from the client until an answer comes.
+pub const IN_FLIGHT: usize = 1024;
+
+/// How many confirmations may wait for a person at once; a call past it is
+/// answered with a tool error (not run), since the person's answers come
+/// down the same pipe as the calls.
+pub const ASKING: usize = 64;
+
+/// How many calls are decided (or their outcomes recorded) at once, each on
+/// a blocking thread with a policy instance of its own.
+pub const DECIDERS: usize = 4;
+
+/// How long the calls in flight when the client closes are waited for.
+pub const DRAIN: Duration = Duration::from_secs(60);
 
 /// The finding code of arguments that cannot be read.
 pub const ARGS_INVALID: &str = "args.invalid";
@@ -194,6 +236,20 @@ struct State {
     /// The tool names seen in the current listing (its pages so far), so a
     /// name listed twice, on one page or across pages, is found.
     listing: std::collections::BTreeSet<String>,
+    /// The calls being decided, by id: a cancellation that comes meanwhile
+    /// is noted here (`true`), and the call is then neither forwarded nor
+    /// answered.
+    deciding: HashMap<String, bool>,
+    /// Decisions and outcome records in progress on their threads.
+    busy: usize,
+}
+
+impl State {
+    /// What the client waits for: requests forwarded and unanswered, calls
+    /// being decided or recorded.
+    fn in_flight(&self) -> usize {
+        self.waiting.len() + self.busy
+    }
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -222,12 +278,18 @@ impl Maker {
     }
 }
 
-/// The router's handles.
+/// The router's handles (cloned into the tasks that decide and record).
+#[derive(Clone)]
 struct Proxy {
     state: Arc<Mutex<State>>,
     maker: Arc<Maker>,
-    to_client: mpsc::UnboundedSender<Value>,
-    to_server: mpsc::UnboundedSender<Value>,
+    to_client: mpsc::Sender<Value>,
+    to_server: mpsc::Sender<Value>,
+    /// Permits to decide or record ([`DECIDERS`]).
+    deciders: Arc<tokio::sync::Semaphore>,
+    /// Told when a decision or a record finishes, so the router looks at
+    /// what is in flight again.
+    settled: Arc<tokio::sync::Notify>,
 }
 
 /// Runs the gateway until either side closes; returns the exit code.
@@ -306,24 +368,16 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
         )));
     };
 
-    let (to_client, mut client_queue) = mpsc::unbounded_channel::<Value>();
-    let (to_server, mut server_queue) = mpsc::unbounded_channel::<Value>();
-    let client_writer = tokio::spawn(async move {
-        let mut out = FramedWrite::new(tokio::io::stdout(), Lenient::default());
-        while let Some(message) = client_queue.recv().await {
-            if out.send(message).await.is_err() {
-                break;
-            }
-        }
-    });
-    let server_writer = tokio::spawn(async move {
-        let mut out = FramedWrite::new(child_in, Lenient::default());
-        while let Some(message) = server_queue.recv().await {
-            if out.send(message).await.is_err() {
-                break;
-            }
-        }
-    });
+    let (to_client, client_queue) = mpsc::channel::<Value>(QUEUE);
+    let (to_server, server_queue) = mpsc::channel::<Value>(QUEUE);
+    let client_writer = tokio::spawn(write_all(
+        FramedWrite::new(tokio::io::stdout(), Lenient::default()),
+        client_queue,
+    ));
+    let server_writer = tokio::spawn(write_all(
+        FramedWrite::new(child_in, Lenient::default()),
+        server_queue,
+    ));
 
     let proxy = Proxy {
         state: Arc::new(Mutex::new(State {
@@ -337,26 +391,44 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
             closed: false,
             broken: None,
             listing: std::collections::BTreeSet::new(),
+            deciding: HashMap::new(),
+            busy: 0,
         })),
         maker,
         to_client,
         to_server,
+        deciders: Arc::new(tokio::sync::Semaphore::new(DECIDERS)),
+        settled: Arc::new(tokio::sync::Notify::new()),
     };
 
-    let mut from_client = FramedRead::new(tokio::io::stdin(), Lenient::bounded(MAX_MESSAGE));
+    let mut from_client = FramedRead::new(tokio::io::stdin(), Lenient::bounded(MAX_REQUEST));
     let mut from_server = FramedRead::new(child_out, Lenient::bounded(MAX_MESSAGE));
+    // Set when the client closed its side: from then on only what is in
+    // flight is finished, until this deadline.
+    let mut draining: Option<tokio::time::Instant> = None;
     let ending = loop {
+        let (in_flight, asking) = {
+            let state = lock(&proxy.state);
+            (state.in_flight(), state.asked.len())
+        };
+        if let Some(deadline) = draining {
+            if in_flight == 0 && asking == 0 {
+                break None;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                break Some(format!(
+                    "the client closed, and {in_flight} request(s) were still unanswered after {} s",
+                    DRAIN.as_secs()
+                ));
+            }
+        }
+        // Room for what one message makes the router send, both ways.
+        let client_room = proxy.to_client.capacity() >= 2;
+        let server_room = proxy.to_server.capacity() >= 2;
+        let read_client = draining.is_none() && client_room && server_room && in_flight < IN_FLIGHT;
         tokio::select! {
-            message = from_client.next() => match message {
-                None | Some(Err(_)) => break None,
-                Some(Ok(Err(garbage))) => proxy.answer(wire::error(
-                    &Value::Null,
-                    code::PARSE,
-                    &format!("toolgate mcp-proxy: the line is not JSON: {}", garbage.0),
-                )),
-                Some(Ok(Ok(message))) => proxy.on_client(message),
-            },
-            message = from_server.next() => match message {
+            biased;
+            message = from_server.next(), if client_room => match message {
                 None => break Some(String::from("the MCP server exited")),
                 Some(Err(e)) => break Some(format!("the MCP server's output failed: {e}")),
                 Some(Ok(Err(garbage))) => {
@@ -368,36 +440,56 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
                     }
                 }
             },
+            message = from_client.next(), if read_client => match message {
+                None | Some(Err(_)) => {
+                    draining = Some(tokio::time::Instant::now() + DRAIN);
+                    // Nobody is left to answer an approval: the dialogs are
+                    // closed, and their calls refused and recorded so.
+                    lock(&proxy.state).asked.clear();
+                }
+                Some(Ok(Err(garbage))) => proxy.answer(wire::error(
+                    &Value::Null,
+                    code::PARSE,
+                    &format!("toolgate mcp-proxy: the line is not JSON: {}", garbage.0),
+                )),
+                Some(Ok(Ok(message))) => proxy.on_client(message),
+            },
+            // A queue was full: wait for room, then look again.
+            permit = proxy.to_client.reserve_many(2), if !client_room => drop(permit),
+            permit = proxy.to_server.reserve_many(2), if !server_room => drop(permit),
+            () = proxy.settled.notified() => {}
+            () = tokio::time::sleep(Duration::from_millis(100)), if draining.is_some() => {}
         }
     };
 
+    let code = match ending {
+        None => 0,
+        Some(why) => {
+            eprintln!("toolgate: mcp-proxy: {why}");
+            fail_waiting(&proxy.state, &proxy.to_client, &why).await;
+            1
+        }
+    };
     let Proxy {
         state,
         to_client,
         to_server,
         ..
     } = proxy;
-    let code = match ending {
-        None => {
-            // The client closed: close the server's input, give it a moment,
-            // then stop it.
-            drop(to_server);
-            let _ = tokio::time::timeout(GRACE, server_writer).await;
-            if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
-                let _ = child.kill().await;
-            }
-            0
+    if code == 0 {
+        // The client closed and what was in flight is answered: close the
+        // server's input, give it a moment, then stop it.
+        drop(to_server);
+        let _ = tokio::time::timeout(GRACE, server_writer).await;
+        if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
+            let _ = child.kill().await;
         }
-        Some(why) => {
-            eprintln!("toolgate: mcp-proxy: {why}");
-            fail_waiting(&state, &to_client, &why);
-            drop(to_server);
-            server_writer.abort();
-            let _ = child.start_kill();
-            let _ = tokio::time::timeout(GRACE, child.wait()).await;
-            1
-        }
-    };
+    } else {
+        drop(to_server);
+        server_writer.abort();
+        let _ = child.start_kill();
+        let _ = tokio::time::timeout(GRACE, child.wait()).await;
+    }
     drop(to_client);
     {
         // Approval tasks hold senders too; what they have not written by
@@ -409,21 +501,50 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
     Ok(code)
 }
 
+/// Writes what comes down `queue` to `out`, flushing whenever the queue is
+/// empty (one write for a burst of messages, not one per message).
+async fn write_all<W: tokio::io::AsyncWrite + Unpin>(
+    mut out: FramedWrite<W, Lenient>,
+    mut queue: mpsc::Receiver<Value>,
+) {
+    while let Some(message) = queue.recv().await {
+        if out.feed(message).await.is_err() {
+            return;
+        }
+        while let Ok(message) = queue.try_recv() {
+            if out.feed(message).await.is_err() {
+                return;
+            }
+        }
+        if out.flush().await.is_err() {
+            return;
+        }
+    }
+}
+
 /// Answers every request still waiting for the server with an error, and
 /// records the allowed calls that never got an answer as failed.
-fn fail_waiting(state: &Mutex<State>, to_client: &mpsc::UnboundedSender<Value>, why: &str) {
+async fn fail_waiting(state: &Mutex<State>, to_client: &mpsc::Sender<Value>, why: &str) {
     let waiting: Vec<(String, Waiting)> = {
         let mut state = lock(state);
         state.closed = true;
         state.waiting.drain().collect()
     };
     let message = format!("toolgate mcp-proxy: {why} before answering");
+    let mut answers = Vec::with_capacity(waiting.len());
     for (id, waiting) in waiting {
         let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
         if let Waiting::Allowed(ready, gate) = waiting {
             report(gate.execute(*ready, |_| Err(message.clone())));
         }
-        let _ = to_client.send(wire::error(&id, code::INTERNAL, &message));
+        answers.push(wire::error(&id, code::INTERNAL, &message));
+    }
+    for answer in answers {
+        // A client that reads nothing more is not waited for beyond GRACE.
+        let sent = tokio::time::timeout(GRACE, to_client.send(answer)).await;
+        if !matches!(sent, Ok(Ok(()))) {
+            break;
+        }
     }
 }
 

@@ -1,14 +1,33 @@
 //! The router: each message from the client or the server, where it goes.
-//! A `tools/call` is decided here, at once, so what is allowed or denied
-//! keeps its place in the stream; a `tools/list` answer is read on its way
-//! (pins, declarations, `--augment`); everything else passes as it came.
+//! A `tools/call` is decided on a thread of its own (the component's run and
+//! the audit's synced write take time, and other calls go on meanwhile), and
+//! an allowed call's outcome is recorded the same way; a `tools/list` answer
+//! is read on its way (pins, declarations, `--augment`); everything else
+//! passes as it came, in order.
 
-use super::{ask, declare, lock, pins, report, wire, with_args, Proxy, Waiting, APPROVAL_ID};
-use crate::gate::{Call, Checked, Gate, Response};
+use super::{
+    ask, declare, lock, pins, report, wire, with_args, Proxy, Waiting, APPROVAL_ID, ASKING,
+};
+use crate::gate::{Call, Checked, Gate, Ready, Response};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{json, Value};
 use std::sync::Arc;
+use tokio::sync::mpsc;
 use wire::{code, key};
+
+/// Queues `message` without waiting. The router reads a message only when
+/// both queues have room for what it makes it send, so a queue is full here
+/// only when a task took the room meanwhile: then a task of its own waits
+/// for room (one message; the router reads nothing more until there is
+/// room).
+fn send_now(queue: &mpsc::Sender<Value>, message: Value) {
+    if let Err(mpsc::error::TrySendError::Full(message)) = queue.try_send(message) {
+        let queue = queue.clone();
+        tokio::spawn(async move {
+            let _ = queue.send(message).await;
+        });
+    }
+}
 
 /// Whether a server's request id looks like the gateway's own dialogs'
 /// (`toolgate-approval-…`, in any case, with any separators).
@@ -25,11 +44,45 @@ fn imitates_approval(id: &Value) -> bool {
 
 impl Proxy {
     pub(super) fn answer(&self, message: Value) {
-        let _ = self.to_client.send(message);
+        send_now(&self.to_client, message);
     }
 
     fn forward(&self, message: Value) {
-        let _ = self.to_server.send(message);
+        send_now(&self.to_server, message);
+    }
+
+    /// A decision or a record finished.
+    fn done(&self) {
+        {
+            let mut state = lock(&self.state);
+            state.busy = state.busy.saturating_sub(1);
+        }
+        self.settled.notify_one();
+    }
+
+    /// Records an allowed call's outcome on a thread of its own, then passes
+    /// the server's answer (when there is one for the client) on.
+    fn record(
+        &self,
+        ready: Ready,
+        gate: Gate,
+        outcome: Result<String, String>,
+        answer: Option<Value>,
+    ) {
+        lock(&self.state).busy += 1;
+        let proxy = self.clone();
+        tokio::spawn(async move {
+            let permit = Arc::clone(&proxy.deciders).acquire_owned().await;
+            let _ = tokio::task::spawn_blocking(move || {
+                report(gate.execute(ready, |_| outcome));
+            })
+            .await;
+            drop(permit);
+            if let Some(answer) = answer {
+                let _ = proxy.to_client.send(answer).await;
+            }
+            proxy.done();
+        });
     }
 
     pub(super) fn on_client(&self, message: Value) {
@@ -88,13 +141,24 @@ impl Proxy {
         let Some(id) = message.pointer("/params/requestId") else {
             return;
         };
-        let waiting = lock(&self.state).waiting.remove(&key(id));
+        let waiting = {
+            let mut state = lock(&self.state);
+            if let Some(cancelled) = state.deciding.get_mut(&key(id)) {
+                // Still being decided: it will not be forwarded.
+                *cancelled = true;
+                return;
+            }
+            state.waiting.remove(&key(id))
+        };
         if let Some(Waiting::Allowed(ready, gate)) = waiting {
-            report(gate.execute(*ready, |_| {
+            self.record(
+                *ready,
+                gate,
                 Err(String::from(
                     "cancelled by the client after it was forwarded",
-                ))
-            }));
+                )),
+                None,
+            );
         }
     }
 
@@ -108,7 +172,9 @@ impl Proxy {
                 eprintln!(
                     "toolgate: mcp-proxy: the MCP server sent a request under an id like the                      gateway's approval dialogs' ({id}): refused, not forwarded"
                 );
-                self.forward(wire::error(
+                // Not waited for: a server that floods these and reads
+                // nothing must not grow the gateway's queue.
+                let _ = self.to_server.try_send(wire::error(
                     id,
                     code::INVALID_REQUEST,
                     "toolgate mcp-proxy: request ids starting `toolgate-approval` are the                      gateway's own",
@@ -137,8 +203,7 @@ impl Proxy {
             }
             Some(Waiting::Allowed(ready, gate)) => {
                 let outcome = wire::outcome(&message);
-                report(gate.execute(*ready, |_| outcome));
-                self.answer(message);
+                self.record(*ready, gate, outcome, Some(message));
             }
             Some(Waiting::Settling(settle)) => {
                 let _ = settle.send(message);
@@ -349,20 +414,84 @@ impl Proxy {
         let call = Call::new(tool.clone(), args)
             .call_id(key(&id))
             .description(description);
-        match gate.check(&call) {
-            Err(e) => self.answer(wire::tool_error(
-                &id,
-                &format!("toolgate could not decide this call, so it was not run: {e}"),
-            )),
-            Ok(Checked::Done(result)) => self.answer(wire::tool_error(&id, &result.for_model)),
+        {
+            let mut state = lock(&self.state);
+            state.deciding.insert(key(&id), false);
+            state.busy += 1;
+        }
+        let proxy = self.clone();
+        tokio::spawn(async move {
+            let permit = Arc::clone(&proxy.deciders).acquire_owned().await;
+            let decider = gate.clone();
+            let checked = tokio::task::spawn_blocking(move || {
+                decider.check(&call).map_err(|e| e.to_string())
+            })
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+            drop(permit);
+            let decided = Decided {
+                id,
+                message,
+                gate,
+                tool,
+                elicitation,
+                changed,
+            };
+            proxy.decided(decided, checked).await;
+            proxy.done();
+        });
+    }
+
+    /// What a call's decision leads to: forwarded, refused, or asked of a
+    /// person.
+    async fn decided(&self, call: Decided, checked: Result<Checked, String>) {
+        let Decided {
+            id,
+            message,
+            gate,
+            tool,
+            elicitation,
+            changed,
+        } = call;
+        let (cancelled, closed, asking) = {
+            let mut state = lock(&self.state);
+            let cancelled = state.deciding.remove(&key(&id)).unwrap_or(false);
+            (cancelled, state.closed, state.asked.len())
+        };
+        let answer = |message: Value| async {
+            // A cancelled call is not answered (the client forgot it).
+            if !cancelled {
+                let _ = self.to_client.send(message).await;
+            }
+        };
+        match checked {
+            Err(e) => {
+                answer(wire::tool_error(
+                    &id,
+                    &format!("toolgate could not decide this call, so it was not run: {e}"),
+                ))
+                .await;
+            }
+            Ok(Checked::Done(result)) => answer(wire::tool_error(&id, &result.for_model)).await,
+            Ok(Checked::Run(ready)) if cancelled || closed => {
+                let why = if cancelled {
+                    "cancelled by the client before it was forwarded"
+                } else {
+                    "the MCP server exited before it was forwarded"
+                };
+                let reply = (!cancelled).then(|| {
+                    wire::error(&id, code::INTERNAL, &format!("toolgate mcp-proxy: {why}"))
+                });
+                self.record(ready, gate, Err(String::from(why)), reply);
+            }
             Ok(Checked::Run(ready)) => {
                 let forwarded = with_args(message, &ready.args);
                 lock(&self.state)
                     .waiting
                     .insert(key(&id), Waiting::Allowed(Box::new(ready), gate));
-                self.forward(forwarded);
+                let _ = self.to_server.send(forwarded).await;
             }
-            Ok(Checked::Ask(pending)) if elicitation => {
+            Ok(Checked::Ask(pending)) if elicitation && !cancelled && asking < ASKING => {
                 let asking = ask::Asking {
                     state: Arc::clone(&self.state),
                     to_client: self.to_client.clone(),
@@ -372,19 +501,46 @@ impl Proxy {
                     message,
                     changed,
                 };
-                tokio::spawn(asking.ask(*pending));
+                lock(&self.state).busy += 1;
+                let proxy = self.clone();
+                tokio::spawn(async move {
+                    asking.ask(*pending).await;
+                    proxy.done();
+                });
             }
             Ok(Checked::Ask(pending)) => {
-                let why = "no person could be asked: the client did not declare the \
-                           elicitation capability";
-                report(gate.settle(
-                    &pending.id,
-                    Response::reject(Some(why)).by("toolgate mcp-proxy"),
-                    |_| Err(String::from("not run")),
-                ));
-                self.answer(wire::tool_error(
-                    &id,
-                    &format!(
+                let why = if cancelled {
+                    String::from("cancelled by the client before a person was asked")
+                } else if elicitation {
+                    format!(
+                        "{asking} approvals were already waiting for a person, the most the \
+                         gateway keeps open"
+                    )
+                } else {
+                    String::from(
+                        "no person could be asked: the client did not declare the \
+                         elicitation capability",
+                    )
+                };
+                let settler = gate.clone();
+                let approval = pending.id.clone();
+                let reason = why.clone();
+                let _ = tokio::task::spawn_blocking(move || {
+                    report(settler.settle(
+                        &approval,
+                        Response::reject(Some(&reason)).by("toolgate mcp-proxy"),
+                        |_| Err(String::from("not run")),
+                    ));
+                })
+                .await;
+                let text = if elicitation {
+                    format!(
+                        "This call was not run: a person must approve it ({}), and {why}. \
+                         Try again when they have answered.",
+                        pending.decision.summary
+                    )
+                } else {
+                    format!(
                         "This call was not run: a person must approve it ({}), and this MCP \
                          client cannot ask one (it did not declare the elicitation capability). \
                          To run it, use a client that supports elicitation, or let it run \
@@ -397,9 +553,20 @@ impl Proxy {
                         } else {
                             ""
                         }
-                    ),
-                ));
+                    )
+                };
+                answer(wire::tool_error(&id, &text)).await;
             }
         }
     }
+}
+
+/// A call whose decision is being made, and what its answer needs.
+struct Decided {
+    id: Value,
+    message: Value,
+    gate: Gate,
+    tool: String,
+    elicitation: bool,
+    changed: bool,
 }
