@@ -201,7 +201,10 @@ fn a_flood_is_answered_in_bounded_memory() {
         base / 1024,
         start.elapsed().as_secs_f64()
     );
-    assert!(grown < 32 * 1024, "the flood grew the gateway by {grown} KiB");
+    assert!(
+        grown < 32 * 1024,
+        "the flood grew the gateway by {grown} KiB"
+    );
 }
 
 /// A line longer than the gateway reads from a client (16 MiB of arguments
@@ -229,7 +232,10 @@ fn an_oversized_line_is_refused_and_skipped() {
     assert_eq!(answer["result"]["content"][0]["text"], "still here");
     // The 40 MiB line was never held whole.
     let grown = session.peak_kib().saturating_sub(base);
-    assert!(grown < 40 * 1024, "the line grew the gateway by {grown} KiB");
+    assert!(
+        grown < 40 * 1024,
+        "the line grew the gateway by {grown} KiB"
+    );
 }
 
 /// Eight clients' calls, the first taking longest: answered as the server
