@@ -10,24 +10,7 @@ use super::paths::{COMPUTED, LOOP_VALUE};
 use super::table;
 use crate::codes;
 
-/// Database clients: a statement that drops, deletes or rewrites data.
-const DATABASE_CLIENTS: &[&str] = &[
-    "psql",
-    "mysql",
-    "mariadb",
-    "sqlite3",
-    "sqlcmd",
-    "cockroach",
-    "clickhouse-client",
-    "clickhouse",
-    "mongo",
-    "mongosh",
-    "cqlsh",
-    "duckdb",
-    "redis-cli",
-    "influx",
-];
-
+/// What a database client is given that drops, deletes or rewrites data.
 const DESTROYING_STATEMENTS: &[&str] = &[
     "drop ",
     "drop\t",
@@ -54,25 +37,6 @@ const DESTROYING_STATEMENTS: &[&str] = &[
     "\\!",
     "\\o",
     "program",
-];
-
-/// Cloud and hosting command lines: a word that deletes.
-const CLOUD_CLIS: &[&str] = &[
-    "aws",
-    "gcloud",
-    "gsutil",
-    "az",
-    "doctl",
-    "heroku",
-    "flyctl",
-    "fly",
-    "gh",
-    "vercel",
-    "netlify",
-    "linode-cli",
-    "hcloud",
-    "oci",
-    "ibmcloud",
 ];
 
 /// Which stored credential a command line prints, if it names one: a row of
@@ -364,7 +328,7 @@ pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Optio
         "cp" if args.iter().any(|a| a == "/dev/null" || a == "/dev/zero") => {
             Some("overwrites a file with nothing")
         }
-        p if DATABASE_CLIENTS.contains(&p)
+        p if table::has(p, |entry| entry.database_client)
             && args.iter().chain(input).any(|a| {
                 let lower = a.to_ascii_lowercase();
                 DESTROYING_STATEMENTS.iter().any(|s| lower.contains(s))
@@ -372,7 +336,7 @@ pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Optio
         {
             Some("runs a statement that deletes or rewrites data")
         }
-        p if CLOUD_CLIS.contains(&p)
+        p if table::has(p, |entry| entry.cloud_cli)
             && args.iter().any(|a| {
                 matches!(
                     a.as_str(),
@@ -497,12 +461,13 @@ pub fn destroying_call(code: &str) -> Option<&'static str> {
 
 /// Programs that run their arguments as a command somewhere else (another
 /// machine, container, namespace or multi-call binary): the floor reads the
-/// arguments as a command line.
+/// arguments as a command line. The entry's `runs_arguments`, and container
+/// tools given `exec`, `run` or `debug`.
 pub fn runs_arguments(program: &str, args: &[String]) -> bool {
+    if table::has(program, |entry| entry.runs_arguments) {
+        return true;
+    }
     match program {
-        "ssh" | "rsh" | "slogin" | "busybox" | "toybox" | "chroot" | "nsenter" | "unshare"
-        | "firejail" | "bwrap" | "doas" | "pkexec" | "runuser" | "su" | "coproc" | "exec"
-        | "builtin" | "trap" | "parallel" | "script" => true,
         "docker" | "podman" | "kubectl" | "oc" | "nerdctl" => args
             .iter()
             .any(|a| matches!(a.as_str(), "exec" | "run" | "debug")),

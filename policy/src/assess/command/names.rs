@@ -92,29 +92,8 @@ pub fn base_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
 
-/// Programs the destructive recogniser looks through (it may over-match).
+/// Programs the destructive recogniser looks through (it may over-match): the
+/// entry's `wrapper` in the program table.
 pub fn is_wrapper(program: &str) -> bool {
-    matches!(
-        program,
-        "env"
-            | "nohup"
-            | "nice"
-            | "ionice"
-            | "time"
-            | "timeout"
-            | "xargs"
-            | "exec"
-            | "command"
-            | "builtin"
-            | "stdbuf"
-            | "setsid"
-            | "chrt"
-            | "taskset"
-            | "watch"
-            | "strace"
-            | "ltrace"
-            | "unbuffer"
-            | "flock"
-            | "caffeinate"
-    )
+    super::table::has(program, |entry| entry.wrapper)
 }

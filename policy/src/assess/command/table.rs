@@ -22,7 +22,11 @@
 //! - `reads_contents`: its operands are files whose contents it prints, so a
 //!   secret file named anywhere in its arguments is refused.
 //! - `shell`, `interpreter`, `inline_code`: it runs the command, the program
-//!   or the inline code it is given (the floor reads what it runs).
+//!   or the inline code it is given (the floor reads what it runs);
+//!   `wrapper`: it runs the command after its options (judged instead);
+//!   `runs_arguments`: it runs its arguments elsewhere (ssh, chroot, su);
+//!   `database_client`, `cloud_cli`: the floor reads its statements or
+//!   words for destruction.
 //! - `credentials`: the words after which it prints a stored credential.
 //! - `capabilities`: what its forms can do beyond what the line names, each
 //!   row citing GTFOBins or the program's manual.
@@ -69,6 +73,19 @@ pub struct Program {
     /// Runs inline code it is given (`-e`, `-c`, an awk or sed script), which
     /// the floor reads word by word for destroying programs.
     pub inline_code: bool,
+    /// Only runs the command that follows its options (`env`, `nice`,
+    /// `timeout 5`, `xargs`): the command it runs is judged instead.
+    pub wrapper: bool,
+    /// Runs its arguments as a command somewhere else (another machine,
+    /// container, namespace or multi-call binary): the floor reads them as a
+    /// command line.
+    pub runs_arguments: bool,
+    /// A database client: a statement it is given that drops, deletes or
+    /// rewrites data is destruction to the floor.
+    pub database_client: bool,
+    /// A cloud or hosting command line: a word that deletes is destruction to
+    /// the floor.
+    pub cloud_cli: bool,
     /// Words that, in this order (other words may come between), make it
     /// print a stored credential (`gh auth token`).
     pub credentials: &'static [&'static [&'static str]],
@@ -85,6 +102,10 @@ pub const NONE: Program = Program {
     shell: false,
     interpreter: false,
     inline_code: false,
+    wrapper: false,
+    runs_arguments: false,
+    database_client: false,
+    cloud_cli: false,
     credentials: &[],
     capabilities: &[],
 };

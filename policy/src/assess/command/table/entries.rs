@@ -634,11 +634,13 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Word("help"), RunsCode, "GTFOBins aws: inherit"),
         ],
+        cloud_cli: true,
         ..NONE
     },
     Program {
         name: "az",
         credentials: &[&["account", "get-access-token"], &["keyvault", "secret", "show"], &["keyvault", "secret", "download"], &["storage", "account", "keys"]],
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -734,6 +736,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "builtin",
+        wrapper: true,
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "bun",
         inline_code: true,
         ..NONE
@@ -788,11 +796,18 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins busybox: inherit"),
         ],
+        runs_arguments: true,
         ..NONE
     },
     Program {
         name: "bw",
         credentials: &[&["get"]],
+        ..NONE
+    },
+    Program {
+        name: "bwrap",
+        checked: "bubblewrap 0.8.0",
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -826,6 +841,11 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, RunsCode, "GTFOBins cabal: shell"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "caffeinate",
+        wrapper: true,
         ..NONE
     },
     Program {
@@ -949,6 +969,13 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins chroot: shell (with no command it runs an interactive shell); chroot(8)"),
         ],
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
+        name: "chrt",
+        checked: "chrt from util-linux 2.38.1",
+        wrapper: true,
         ..NONE
     },
     Program {
@@ -968,6 +995,16 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "clang",
         rule: Some(Rule::Check(|a| version("clang", &[], a))),
+        ..NONE
+    },
+    Program {
+        name: "clickhouse",
+        database_client: true,
+        ..NONE
+    },
+    Program {
+        name: "clickhouse-client",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -1001,6 +1038,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "cockroach",
+        database_client: true,
+        ..NONE
+    },
+    Program {
         name: "code",
         capabilities: &[
             row(Word("tunnel"),
@@ -1031,6 +1073,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "command",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "composer",
         capabilities: &[
             row(Word("run-script"),
@@ -1052,6 +1099,11 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "compress(1)"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "coproc",
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -1098,6 +1150,11 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "GTFOBins cpio: file-write, shell"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "cqlsh",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -1162,6 +1219,9 @@ pub static TABLE: &[Program] = &[
             // Host state (the machine itself): manuals.
             row(Opt("-s"), HostState, "date(1) --set"),
             row(WordPrefix("--set"), HostState, "date(1) --set"),
+            // getopt_long takes any unique prefix: `--s` and `--se` are
+            // `--set` to date (coreutils 9.1 run here tried to set the clock).
+            row(LongPrefix("--set", 3), HostState, "date(1) --set"),
             row(Operands(1, &["-d", "--date", "-f", "--file", "-r", "--reference"]),
         HostState,
         "date(1): an operand MMDDhhmm sets the clock"),
@@ -1268,6 +1328,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "doas",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "docker",
         checked: "Docker version 28.2.2, build e6534b4",
         rule: Some(Rule::Check(tools::docker)),
@@ -1283,6 +1348,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "doctl",
         credentials: &[&["auth", "token"]],
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -1337,6 +1403,11 @@ pub static TABLE: &[Program] = &[
         name: "du",
         checked: "du (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "duckdb",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -1412,6 +1483,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "env",
+        checked: "env (GNU coreutils) 9.1",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "erl",
         inline_code: true,
         ..NONE
@@ -1422,6 +1499,12 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, RunsCode, "GTFOBins ex: shell"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "exec",
+        wrapper: true,
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -1519,18 +1602,31 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "firejail",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "fish",
         shell: true,
         ..NONE
     },
     Program {
+        name: "flock",
+        checked: "flock from util-linux 2.38.1",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "fly",
         credentials: &[&["auth", "token"]],
+        cloud_cli: true,
         ..NONE
     },
     Program {
         name: "flyctl",
         credentials: &[&["auth", "token"]],
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -1599,6 +1695,7 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Word("help"), RunsCode, "GTFOBins gcloud: inherit"),
         ],
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -1651,6 +1748,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "gh",
         credentials: &[&["auth", "token"], &["auth", "status", "--show-token"], &["auth", "status", "-t"]],
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -1696,6 +1794,33 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins git: inherit (man pager)"),
             row(Word("apply"), Overwrites, "GTFOBins git: file-write"),
+            // Any configuration key for one command: core.pager, alias.*
+            // (`!cmd`), diff.external, core.fsmonitor, core.sshCommand run
+            // a command; `git config` keeps such a key for every later one.
+            row(Opt("-c"), RunsCode, "git(1) -c <name>=<value>; git-config(1)"),
+            row(WordPrefix("--config-env"), RunsCode, "git(1) --config-env"),
+            row(Word("config"), Persistence, "git-config(1): core.pager, alias.*, core.hooksPath"),
+            row(Opt("-p"), RunsCode, "git(1) -p, --paginate"),
+            // grep -O runs the command it is given on the matching files
+            // (`git grep -O'sh -c "cat ~/.ssh/id_rsa"' x` printed the key,
+            // git 2.39 run here); --open is a prefix parse-options takes.
+            row(Short('O'), RunsCode, "git-grep(1) -O, --open-files-in-pager"),
+            row(LongPrefix("--open-files-in-pager", 6), RunsCode, "git-grep(1) --open-files-in-pager"),
+            // Subcommands that run a command the line gives or a tool.
+            row(Word("difftool"), RunsCode, "git-difftool(1) -x, --extcmd, --tool"),
+            row(Word("mergetool"), RunsCode, "git-mergetool(1) --tool"),
+            row(Word("bisect"), RunsCode, "git-bisect(1) run"),
+            row(Word("rebase"), RunsCode, "git-rebase(1) -x, --exec"),
+            row(Word("submodule"), RunsCode, "git-submodule(1) foreach"),
+            row(Word("filter-branch"), RunsCode, "git-filter-branch(1) --tree-filter"),
+            row(Word("send-email"), RunsCode, "git-send-email(1) --to-cmd, --cc-cmd"),
+            row(Word("clone"), RunsCode, "git-clone(1) -u, --upload-pack; ext:: remotes"),
+            row(Word("daemon"), Socket, "git-daemon(1)"),
+            row(Word("instaweb"), Socket, "git-instaweb(1)"),
+            // The diff options' --output=FILE replaces FILE (git log
+            // --output=notes.txt did, run here); format-patch writes files.
+            row(WordPrefix("--output"), Overwrites, "git-diff(1) --output; git-format-patch(1) -o"),
+            row(Word("format-patch"), Overwrites, "git-format-patch(1)"),
         ],
         ..NONE
     },
@@ -1771,6 +1896,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "gsutil",
+        cloud_cli: true,
+        ..NONE
+    },
+    Program {
         name: "gtester",
         capabilities: &[
             row(Always,
@@ -1831,6 +1961,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "hcloud",
+        cloud_cli: true,
+        ..NONE
+    },
+    Program {
         name: "head",
         checked: "head (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
@@ -1840,6 +1975,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "heroku",
         credentials: &[&["auth:token"], &["config"]],
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -1898,6 +2034,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "ibmcloud",
+        cloud_cli: true,
+        ..NONE
+    },
+    Program {
         name: "id",
         checked: "id (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
@@ -1922,6 +2063,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "influx",
+        database_client: true,
+        ..NONE
+    },
+    Program {
         name: "insmod",
         checked: "kmod version 30",
         capabilities: &[
@@ -1937,6 +2083,12 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins install: privilege-escalation"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "ionice",
+        checked: "ionice from util-linux 2.38.1",
+        wrapper: true,
         ..NONE
     },
     Program {
@@ -2162,6 +2314,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "linode-cli",
+        cloud_cli: true,
+        ..NONE
+    },
+    Program {
         name: "lldb",
         capabilities: &[
             row(Always, RunsCode, "lldb(1) runs platform shell"),
@@ -2289,6 +2446,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "ltrace",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "lua",
         interpreter: true,
         inline_code: true,
@@ -2396,6 +2558,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mariadb",
+        database_client: true,
+        ..NONE
+    },
+    Program {
         name: "mawk",
         checked: "mawk 1.3.4 20200120",
         rule: Some(Rule::Check(|a| scripts::awk("mawk", a))),
@@ -2434,6 +2601,16 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, HostState, "modprobe(8)"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "mongo",
+        database_client: true,
+        ..NONE
+    },
+    Program {
+        name: "mongosh",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -2494,6 +2671,11 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "GTFOBins mypy: file-write"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "mysql",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -2569,6 +2751,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "netlify",
+        cloud_cli: true,
+        ..NONE
+    },
+    Program {
         name: "netstat",
         checked: "net-tools 2.10",
         rule: Some(Rule::Grammar),
@@ -2596,6 +2783,12 @@ pub static TABLE: &[Program] = &[
         Socket,
         "GTFOBins nginx: upload, download, library-load"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "nice",
+        checked: "nice (GNU coreutils) 9.1",
+        wrapper: true,
         ..NONE
     },
     Program {
@@ -2632,6 +2825,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nodejs",
         inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "nohup",
+        checked: "nohup (GNU coreutils) 9.1",
+        wrapper: true,
         ..NONE
     },
     Program {
@@ -2682,6 +2881,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "nsenter",
+        checked: "nsenter from util-linux 2.38.1",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "nslookup",
         checked: "nslookup 9.18.49",
         rule: Some(Rule::Check(checks::nslookup)),
@@ -2703,6 +2908,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "oc",
         credentials: &[&["whoami", "--show-token"], &["whoami", "-t"]],
+        ..NONE
+    },
+    Program {
+        name: "oci",
+        cloud_cli: true,
         ..NONE
     },
     Program {
@@ -2788,6 +2998,11 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "pandoc(1) --lua-filter"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "parallel",
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -2946,6 +3161,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "pkexec",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "pkg",
         capabilities: &[
             row(Always, HostState, "GTFOBins pkg: command"),
@@ -3021,6 +3241,12 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, Transfers, "GTFOBins psftp: shell"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "psql",
+        checked: "psql (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -3139,6 +3365,7 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "GTFOBins redis: file-write"),
         ],
+        database_client: true,
         ..NONE
     },
     Program {
@@ -3220,6 +3447,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "rsh",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "rsync",
         capabilities: &[
             row(Contains(":"),
@@ -3286,6 +3518,7 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, Privileges, "runuser(1)"),
         ],
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -3361,6 +3594,7 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins script: shell, file-write"),
         ],
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -3443,6 +3677,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "setsid",
+        checked: "setsid from util-linux 2.38.1",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "sftp",
         checked: "Debian openssh-client 1:9.2p1-2+deb12u6",
         capabilities: &[
@@ -3509,6 +3749,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "slogin",
+        checked: "OpenSSH_9.2p1 Debian-2+deb12u6",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "slsh",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins slsh: shell"),
@@ -3554,6 +3800,20 @@ pub static TABLE: &[Program] = &[
         checked: "sort (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        capabilities: &[
+            // `-o FILE`, bundled (`-ro`) or any prefix of `--output`
+            // (`--o=notes.txt` replaced it, coreutils 9.1 run here).
+            row(Short('o'), Overwrites, "sort(1) --output"),
+            row(LongPrefix("--output", 3), Overwrites, "sort(1) --output"),
+            // The compressor runs on every temporary file: `sh` there runs
+            // the sorted file's text as a script (run here).
+            row(LongPrefix("--compress-program", 4), RunsCode, "sort(1) --compress-program"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sqlcmd",
+        database_client: true,
         ..NONE
     },
     Program {
@@ -3564,6 +3824,7 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins sqlite3: file-write"),
         ],
+        database_client: true,
         ..NONE
     },
     Program {
@@ -3577,6 +3838,14 @@ pub static TABLE: &[Program] = &[
         name: "ss",
         checked: "ss utility, iproute2-6.1.0",
         rule: Some(Rule::Grammar),
+        capabilities: &[
+            // `-D FILE` replaces FILE with raw socket data (run here:
+            // `ss -D notes.txt` and `ss --di=x`), `-K` closes sockets.
+            row(Short('D'), Overwrites, "ss(8) -D, --diag=FILE"),
+            row(LongPrefix("--diag", 4), Overwrites, "ss(8) -D, --diag=FILE"),
+            row(Short('K'), HostState, "ss(8) -K, --kill"),
+            row(LongPrefix("--kill", 4), HostState, "ss(8) -K, --kill"),
+        ],
         ..NONE
     },
     Program {
@@ -3587,6 +3856,7 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins ssh: shell, upload, download"),
         ],
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -3642,10 +3912,28 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "stdbuf",
+        checked: "stdbuf (GNU coreutils) 9.1",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
+        name: "strace",
+        checked: "strace 6.1",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "strings",
         checked: "GNU strings (GNU Binutils for Debian) 2.40",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "su",
+        checked: "su from util-linux 2.38.1",
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -3765,6 +4053,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "taskset",
+        checked: "taskset from util-linux 2.38.1",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "tasksh",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins tasksh: shell"),
@@ -3837,6 +4131,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "time",
+        checked: "Debian time 1.9-0.2",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "timedatectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemd_status)),
@@ -3845,6 +4145,12 @@ pub static TABLE: &[Program] = &[
         HostState,
         "GTFOBins timedatectl: inherit; timedatectl(1) set-time"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "timeout",
+        checked: "timeout (GNU coreutils) 9.1",
+        wrapper: true,
         ..NONE
     },
     Program {
@@ -3872,15 +4178,30 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "toybox",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "tr",
         checked: "tr (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         ..NONE
     },
     Program {
+        name: "trap",
+        runs_arguments: true,
+        ..NONE
+    },
+    Program {
         name: "tree",
         checked: "tree v2.1.0",
         rule: Some(Rule::Grammar),
+        capabilities: &[
+            row(Short('o'), Overwrites, "tree(1) -o filename"),
+            // `-R` with `-H` writes 00Tree.html into every directory.
+            row(Short('R'), Overwrites, "tree(1) -R"),
+        ],
         ..NONE
     },
     Program {
@@ -3949,6 +4270,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "unbuffer",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "uncompress",
         checked: "gunzip (gzip) 1.12",
         capabilities: &[
@@ -3987,6 +4313,12 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "xz(1)"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "unshare",
+        checked: "unshare from util-linux 2.38.1",
+        runs_arguments: true,
         ..NONE
     },
     Program {
@@ -4099,6 +4431,11 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "vercel",
+        cloud_cli: true,
+        ..NONE
+    },
+    Program {
         name: "vi",
         checked: "VIM - Vi IMproved 9.0",
         capabilities: &[
@@ -4184,6 +4521,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "watch",
+        checked: "watch from procps-ng 4.0.2",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "wc",
         checked: "wc (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
@@ -4247,6 +4590,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "xargs",
+        checked: "xargs (GNU findutils) 4.9.0",
+        wrapper: true,
+        ..NONE
+    },
+    Program {
         name: "xdg-user-dir",
         checked: "Debian xdg-user-dirs 0.18-1",
         capabilities: &[
@@ -4270,6 +4619,10 @@ pub static TABLE: &[Program] = &[
         reads_contents: true,
         capabilities: &[
             row(Short('r'), Overwrites, "GTFOBins xxd: file-write"),
+            // A second operand is the output file, replaced (run here).
+            row(Operands(2, &["-c", "-g", "-l", "-o", "-s", "-n", "-C", "-cols", "-groupsize", "-len", "-offset", "-seek", "-name"]),
+        Overwrites,
+        "xxd(1): [infile [outfile]]"),
         ],
         ..NONE
     },
