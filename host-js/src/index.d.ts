@@ -388,6 +388,9 @@ export class AuditBrokenError extends ToolgateError {
   reason: string;
 }
 
+// The seeds' own vocabulary (src/seeds.js): seed 004's events, seed 000 §F's loop.
+export * from './seeds.js';
+
 // The approval gate (src/gate.js).
 
 /** The default time a person has to answer, in ms. */

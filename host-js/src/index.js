@@ -926,3 +926,4 @@ export class Engine {
 export * from './gate.js';
 export { Flow, StepError } from './flow.js';
 export * from './api.js';
+export * from './seeds.js';

@@ -44,6 +44,7 @@ pub mod mcp;
 pub mod openapi;
 mod records;
 mod runtime;
+pub mod seeds;
 
 pub use decision::{
     Action, Augmented, CallFormat, Decision, Finding, Risk, Source, ToolCall, POLICY_FAULT,

@@ -290,12 +290,24 @@ impl Flow {
             .or(self.engine.config().approval_timeout_ms)
             .unwrap_or(toolgate_shapes::gate::DEFAULT_TIMEOUT_MS);
         let proposed = crate::rules::narrowest(&self.engine, &call.tool, &call.args);
+        // Seed 004's request carries the tool's description: the call's own,
+        // else the registry's for the tool.
+        let description = if call.description.is_empty() {
+            self.engine
+                .config()
+                .tools
+                .get(&call.tool)
+                .and_then(|t| t.description.clone())
+                .unwrap_or_default()
+        } else {
+            call.description
+        };
         let pending = Pending {
             id: id.to_owned(),
             session_id: call.session_id,
             user_id: call.user_id,
             tool: call.tool,
-            description: call.description,
+            description,
             args: call.args,
             call_id: call.call_id,
             decision,

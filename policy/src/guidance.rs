@@ -37,7 +37,8 @@ HTTP POST, PUT, PATCH, DELETE. A person confirms high-risk calls before they run
 commands, init or reboot, custom scripts.
 - When you are unsure whether the user wants the operation at all, do not call the \
 tool: reply in plain text, say what you intend to do and why it may be risky, and \
-ask whether to proceed. Call the tool after the user agrees.
+ask whether to proceed, for example: \"This operation (init system) may be risky. \
+Should I proceed?\" Call the tool after the user agrees.
 - Rate honestly. The system checks calls itself: a destructive call rated \"low\" \
 still needs confirmation, and a call without `risk_level` is assessed conservatively.
 - If a call is rejected or cancelled, do not retry it unchanged; read the user's \
@@ -53,7 +54,8 @@ grep、pwd；读取或列出文件；HTTP GET、HEAD、OPTIONS。低风险调用
 TRUNCATE；rm、mv、写文件、安装软件；HTTP POST、PUT、PATCH、DELETE。高风险调用在执行前需要用户确认。
 - 不确定调用会产生什么后果时（不熟悉的命令、init、reboot、自定义脚本），设为 \"high\"（或 \"medium\"）。
 - 不确定用户是否真的需要这个操作时，不要调用工具：直接用文字回复，说明你打算做什么、\
-可能有什么风险，并询问是否继续。用户同意后再调用工具。
+可能有什么风险，并询问是否继续，例如：\"这个操作（init system）可能有风险，是否继续？\"\
+用户同意后再调用工具。
 - 请如实评估。系统会自行检查每个调用：被标为 \"low\" 的破坏性操作仍需确认，\
 未提供 `risk_level` 的调用会按保守策略处理。
 - 调用被拒绝或取消后，不要原样重试；阅读用户的说明后调整，或先询问用户。
@@ -79,6 +81,17 @@ mod tests {
         assert_eq!(Language::from_tag("en"), Language::En);
         assert_eq!(Language::from_tag(""), Language::En);
         assert_eq!(Language::from_tag("fr"), Language::En);
+    }
+
+    /// Seed 000 §F's own example of the question a model asks instead of
+    /// calling the tool, in both languages.
+    #[test]
+    fn both_texts_give_the_seed_example_question() {
+        assert!(guidance(Language::En)
+            .contains("\"This operation (init system) may be risky. Should I proceed?\""));
+        assert!(
+            guidance(Language::Zh).contains("\"这个操作（init system）可能有风险，是否继续？\"")
+        );
     }
 
     #[test]
