@@ -18,42 +18,45 @@ use crate::codes;
 /// run a command (GTFOBins and the manuals named). Read before the
 /// program's own rows.
 pub const ANY: &[super::Row] = &[
-    // Options whose name says they run a command, for any program (GTFOBins
+    // Options whose name says they run a command, for any program, in every
+    // prefix getopt_long and git's parse-options take (`--to-comm=`,
+    // `--use-comp=`, `--checkpoint-ac=`, `git ls-remote --upl=` each ran
+    // their command, tar 1.34 and git 2.39 run here) (GTFOBins
     // tar, rsync, zip, git, restic, certbot, aria2c, openvpn, split, fzf,
     // yt-dlp, scrot, man, pip, mail, dnsmasq, gcc, latexmk: shell/command).
     row(
-        WordPrefix("--checkpoint-action"),
+        LongPrefix("--checkpoint-action", 13),
         RunsCode,
         "GTFOBins tar: shell; tar(1) --checkpoint-action=exec=",
     ),
     row(
-        WordPrefix("--to-command"),
+        LongPrefix("--to-command", 6),
         RunsCode,
         "GTFOBins tar: shell; tar(1)",
     ),
     row(
-        WordPrefix("--use-compress-program"),
+        LongPrefix("--use-compress-program", 5),
         RunsCode,
         "GTFOBins tar: shell; tar(1) -I",
     ),
     row(
-        WordPrefix("--rsh-command"),
+        LongPrefix("--rsh-command", 5),
         RunsCode,
         "GTFOBins tar, cpio: shell, upload; tar(1)",
     ),
     row(
-        WordPrefix("--info-script"),
+        LongPrefix("--info-script", 6),
         RunsCode,
         "tar(1) -F, --info-script",
     ),
-    row(WordPrefix("--new-volume-script"), RunsCode, "tar(1)"),
+    row(LongPrefix("--new-volume-script", 6), RunsCode, "tar(1)"),
     row(
-        WordPrefix("--upload-pack"),
+        LongPrefix("--upload-pack", 5),
         RunsCode,
         "git-ls-remote(1), git-clone(1) --upload-pack",
     ),
     row(
-        WordPrefix("--receive-pack"),
+        LongPrefix("--receive-pack", 5),
         RunsCode,
         "git-push(1) --receive-pack",
     ),
@@ -81,7 +84,7 @@ pub const ANY: &[super::Row] = &[
         "GTFOBins rsync, borg: shell; rsync(1) -e",
     ),
     row(
-        WordPrefix("--rsync-path"),
+        LongPrefix("--rsync-path", 7),
         RunsCode,
         "rsync(1) --rsync-path",
     ),
@@ -91,7 +94,7 @@ pub const ANY: &[super::Row] = &[
         "GTFOBins sshuttle: shell",
     ),
     row(
-        WordPrefix("--ssh-command"),
+        LongPrefix("--ssh-command", 6),
         RunsCode,
         "GTFOBins sshfs: command",
     ),
@@ -112,7 +115,7 @@ pub const ANY: &[super::Row] = &[
     ),
     row(Contains("KnownHostsCommand"), RunsCode, "ssh_config(5)"),
     row(
-        WordPrefix("--password-command"),
+        LongPrefix("--password-command", 5),
         RunsCode,
         "GTFOBins restic: shell, command",
     ),
@@ -1798,6 +1801,10 @@ pub static TABLE: &[Program] = &[
             // (`!cmd`), diff.external, core.fsmonitor, core.sshCommand run
             // a command; `git config` keeps such a key for every later one.
             row(Opt("-c"), RunsCode, "git(1) -c <name>=<value>; git-config(1)"),
+            // Another repository's configuration runs its commands:
+            // `git -C sub status` ran sub's core.fsmonitor (git 2.39 run here).
+            row(Opt("-C"), RunsCode, "git(1) -C; git-config(1) core.fsmonitor, core.pager"),
+            row(WordPrefix("--git-dir"), RunsCode, "git(1) --git-dir; git-config(1)"),
             row(WordPrefix("--config-env"), RunsCode, "git(1) --config-env"),
             row(Word("config"), Persistence, "git-config(1): core.pager, alias.*, core.hooksPath"),
             row(Opt("-p"), RunsCode, "git(1) -p, --paginate"),
