@@ -323,6 +323,24 @@ pub const SECRET_RULES: &[SecretRule] = &[
     rule(Name(".erlang.cookie"), Credentials),
     rule(Suffix(".keyring"), Credentials),
     rule(Pair("huggingface", "token"), Credentials),
+    // huggingface_hub's earlier token place, ~/.huggingface/token.
+    rule(Pair(".huggingface", "token"), Credentials),
+    // keytool's default keystore is `.keystore` in the home (keytool(1)).
+    rule(Name(".keystore"), Credentials),
+    // Tokens that command-line clients keep in the home: Supabase CLI
+    // (~/.supabase/access-token), Railway CLI (~/.railway/config.json),
+    // Netlify CLI (~/.config/netlify/config.json), clasp (~/.clasprc.json),
+    // legacy linode-cli (~/.linode-cli), IBM Cloud CLI (~/.ibmcloud/), the
+    // Snowflake connectors and CLI (~/.snowflake/connections.toml), rclone's
+    // configuration file wherever it is kept (rclone.conf, its remotes' keys).
+    rule(Pair(".supabase", "access-token"), Credentials),
+    rule(Pair(".railway", "config.json"), Credentials),
+    rule(Pair("netlify", "config.json"), Credentials),
+    rule(Name(".clasprc.json"), Credentials),
+    rule(Name(".linode-cli"), Keys),
+    rule(Directory(".ibmcloud"), Keys),
+    rule(Directory(".snowflake"), Keys),
+    rule(Name("rclone.conf"), Keys),
     rule(Pair("huggingface", "stored_tokens"), Credentials),
     rule(Pair(".kaggle", "kaggle.json"), Credentials),
     rule(Name(".credentials.json"), Credentials),
