@@ -162,13 +162,27 @@ impl Pool {
             table.configs.remove(&id);
             table.generation += 1;
         }
-        for instance in lock(&self.idle).iter_mut() {
-            if let Some(resource) = instance.resources.remove(&id) {
-                // A failure leaves at worst an unreachable resource in an
-                // instance that is discarded on its next fault.
-                let _ = resource.resource_drop(&mut instance.store);
-            }
-        }
+        // An idle instance whose resource cannot be dropped is discarded: a
+        // trap inside the destructor poisons the instance, and every later
+        // call into it would trap too.
+        lock(&self.idle).retain_mut(|instance| match instance.resources.remove(&id) {
+            Some(resource) => self.drop_resource(instance, resource).is_ok(),
+            None => true,
+        });
+    }
+
+    /// Drops one `engine` resource in `instance`, under a fresh work budget.
+    /// The destructor runs WebAssembly code like any call, so it needs one:
+    /// the budget the instance's last call left behind is spent or, under
+    /// [`WorkLimit::Time`], a deadline that passed as soon as the instance
+    /// sat idle longer than the limit, and a destructor run against it traps
+    /// (`Trap::Interrupt`) and leaves the instance unusable. An error means
+    /// the instance must be discarded.
+    fn drop_resource(&self, instance: &mut Instance, resource: ResourceAny) -> Result<(), Failure> {
+        self.refuel(instance, 1)?;
+        resource
+            .resource_drop(&mut instance.store)
+            .map_err(|e| Failure::from_wasmtime(&e))
     }
 
     fn instantiate(&self) -> wasmtime::Result<Instance> {
@@ -231,7 +245,8 @@ impl Pool {
                 .collect();
             for id in gone {
                 if let Some(resource) = instance.resources.remove(&id) {
-                    let _ = resource.resource_drop(&mut instance.store);
+                    // A failure discards the instance (the caller's error).
+                    self.drop_resource(instance, resource)?;
                 }
             }
             instance.generation = table.generation;
