@@ -321,3 +321,9 @@ class Runtime:
             self._live = None
             self.faults += 1
             raise fault_of(e) from None
+        finally:
+            # The deadline is ticks from now and passes while the instance
+            # idles; closing an engine between calls runs the component's
+            # destructor in this store, which under a passed deadline would be
+            # interrupted and leave the instance faulted for the next call.
+            live.store.set_epoch_deadline(2**62)
