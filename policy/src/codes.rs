@@ -60,6 +60,12 @@ pub const FLOOR_SENSITIVE: &str = "floor.sensitive";
 /// machine): denied in every mode and never granted, since the agent must
 /// not answer for the person (see [`crate::channel`]).
 pub const FLOOR_APPROVAL_CHANNEL: &str = "floor.approval-channel";
+/// A call that is not proven read-only names toolgate's configuration, a
+/// coding agent's settings, git hooks or CI files: a person confirms it
+/// whatever allowed it (a mode, a rule, a grant, an auto-approval, the
+/// model's rating), since writing them changes what runs unasked later (see
+/// [`crate::selfprotect`]).
+pub const FLOOR_SELF_PROTECTION: &str = "floor.self-protection";
 /// Findings that name a harm other than destruction: a secret read, an
 /// internal address, credentials in a URL, a host the deployment denies. A
 /// model's `low` is not enough for them under guarded trust; a prompt-injected
@@ -75,6 +81,7 @@ pub const SENSITIVE: &[&str] = &[
     SQL_FILE_ACCESS,
     HTTP_LOCAL_TARGET,
     HTTP_USERINFO,
+    HTTP_SECRET_URL,
     HTTP_DENIED_HOST,
 ];
 /// The model rated low a call the code layer could not read (a command
@@ -230,6 +237,10 @@ pub const HTTP_BAD_URL: &str = "http.bad-url";
 pub const HTTP_SCHEME: &str = "http.scheme";
 /// A URL with credentials in it (`user:pass@`).
 pub const HTTP_USERINFO: &str = "http.userinfo";
+/// A URL that carries a credential: a query parameter named as one
+/// (`token`, `key`, `access_token`, `api_key`, …) or a value shaped as a
+/// provider's token (gitleaks' rules); see [`crate::assess::urls::secrets`].
+pub const HTTP_SECRET_URL: &str = "http.secret-url";
 /// A loopback, private, link-local or cloud-metadata target.
 pub const HTTP_LOCAL_TARGET: &str = "http.local-target";
 /// A host on the configured deny list.
@@ -317,3 +328,9 @@ pub const HOOK_UNKNOWN_TOOL: &str = "hook.unknown-tool";
 /// A relative (or missing) path that would resolve against the event's `cwd`,
 /// and `cwd` is missing or not absolute: confirm, never a guess.
 pub const HOOK_CWD: &str = "hook.cwd";
+/// One of the agent's own tools that only keeps its state (a to-do list, a
+/// subagent, a background shell's output): allowed, as the agent would.
+pub const HOOK_AGENT_TOOL: &str = "hook.agent-tool";
+/// No policy could be made for the event (the configuration is missing,
+/// unreadable or refused): the agent's "ask" with the error, never an allow.
+pub const HOOK_CONFIG: &str = "hook.config";

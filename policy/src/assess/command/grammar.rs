@@ -540,6 +540,7 @@ pub fn check_url(program: &str, url: &str) -> Result<(), Refusal> {
             match finding.code.as_str() {
                 "http.scheme" => codes::HTTP_SCHEME,
                 "http.userinfo" => codes::HTTP_USERINFO,
+                "http.secret-url" => codes::HTTP_SECRET_URL,
                 "http.local-target" => codes::HTTP_LOCAL_TARGET,
                 "http.denied-host" => codes::HTTP_DENIED_HOST,
                 _ => codes::HTTP_BAD_URL,

@@ -211,6 +211,7 @@ pub(super) fn static_code(code: &str) -> &'static str {
         codes::COMMAND_SHELL_STATE,
         codes::HTTP_LOCAL_TARGET,
         codes::HTTP_USERINFO,
+        codes::HTTP_SECRET_URL,
         codes::HTTP_DENIED_HOST,
     ]
     .into_iter()

@@ -23,6 +23,7 @@
 //! differently by each (removed, kept, refused), so they are never proven.
 
 pub mod host;
+pub mod secrets;
 mod tlds;
 
 use crate::codes;
@@ -330,6 +331,14 @@ pub fn url_problems(raw: &str, allow: &[String], deny: &[String]) -> Option<Vec<
     }
     if let Some(userinfo) = userinfo {
         return Some(vec![userinfo]);
+    }
+    // A credential in the URL goes out with it to whatever host, allowed or
+    // not: a person confirms it in every `egress` setting.
+    if let Some(what) = secrets::secret_in_url(text) {
+        return finding(
+            codes::HTTP_SECRET_URL,
+            format!("the URL carries a credential ({what}), which a read sends to its host"),
+        );
     }
     if let Host::NonAscii(name) = &whatwg {
         // Folded as IDNA mapping would (full-width and circled digits,
