@@ -356,6 +356,24 @@ impl Engine {
         context: &Context,
         grants: &[crate::rules::Rule],
     ) -> Decision {
+        self.assess_named(tool, None, args, context, grants)
+    }
+
+    /// [`Engine::assess_granted`] for a tool that also goes by `alias`: a
+    /// coding agent's own name for the call a hook maps onto `tool` (`Bash`
+    /// for `execute_command`). The configuration's `auto_approved_tools`,
+    /// `always_confirm` and rules naming the alias apply as they would to
+    /// `tool` itself, so a configuration written in the agent's names means
+    /// what it says; the assessor and its proofs stay `tool`'s.
+    pub(crate) fn assess_named(
+        &self,
+        tool: &str,
+        alias: Option<&str>,
+        args: &str,
+        context: &Context,
+        grants: &[crate::rules::Rule],
+    ) -> Decision {
+        let alias = alias.filter(|a| *a != tool);
         let args = match parse_object(args, self.config.max_args_bytes) {
             Ok(args) => args,
             Err(e) => return unreadable(tool, Finding::new(codes::ARGS_INVALID, e.to_string())),
@@ -383,6 +401,16 @@ impl Engine {
         } else {
             crate::rules::judge(&config.rules, grants, tool, config.kind_of(tool), &facts)
         };
+        // Rules naming the agent's own name for the tool judge the same
+        // facts; an ask or deny by either name holds over an allow by either.
+        if let Some(alias) = alias.filter(|_| !config.rules.is_empty()) {
+            let by_alias =
+                crate::rules::judge(&config.rules, &[], alias, config.kind_of(tool), &facts);
+            judged.deny = judged.deny.or(by_alias.deny);
+            judged.ask = judged.ask.or(by_alias.ask);
+            judged.unchecked = judged.unchecked.or(by_alias.unchecked);
+            judged.allow = judged.allow.or(by_alias.allow);
+        }
         // A tool without an assessor of its own meets the deny and ask rules
         // (never the allows) of the tool its name looks like
         // (`execute_comand`), else the kind-wide ones of the kind its
@@ -411,15 +439,48 @@ impl Engine {
         // The approval channel is out of the agent's reach, whatever allowed
         // the call (see [`crate::channel`]).
         let channel = crate::channel::approval_channel(self.channel_kind(tool, &args), &args);
-        let (mut action, mut source, rule, mut reason) = match channel {
+        let (mut action, mut source, mut rule, mut reason) = match channel {
             Some(finding) => (
                 Action::Deny,
                 Source::Floor,
                 Some(finding.clone()),
                 finding.message,
             ),
-            None => self.decide(tool, llm_risk, &assessment, &judged, &facts),
+            None => self.decide(tool, alias, llm_risk, &assessment, &judged, &facts),
         };
+        // Nothing allows a write to what decides later runs without a person
+        // (see [`crate::selfprotect`]); a proven read is judged as before.
+        if action == Action::Allow && assessment.verdict != Verdict::ReadOnly {
+            let kind = self
+                .config
+                .kind_of(tool)
+                .or_else(|| crate::toolname::inferred_kind(&args).map(|(kind, _)| kind));
+            let protected = crate::selfprotect::self_protection(kind, &args).filter(|_| {
+                // A read the secrets of those files held back (a grant or a
+                // rule allowed it) stays a read: judged with the names made
+                // ordinary, it is proven read-only.
+                // (A read of another secret there, `.claude/.credentials.json`,
+                // is still held back by that secret alone: a read too.)
+                let neutral =
+                    self.assess_tool(tool, &crate::selfprotect::neutralized(&args), context);
+                let reads = neutral.verdict == Verdict::ReadOnly
+                    || (neutral.verdict == Verdict::Unproven
+                        && !neutral.findings.is_empty()
+                        && neutral.findings.iter().all(|f| {
+                            matches!(
+                                f.code.as_str(),
+                                codes::COMMAND_SENSITIVE_PATH | codes::FILE_SENSITIVE_PATH
+                            )
+                        }));
+                !reads
+            });
+            if let Some(finding) = protected {
+                action = Action::Confirm;
+                source = Source::Floor;
+                reason = format!("{}; needs confirmation", finding.message);
+                rule = Some(finding);
+            }
+        }
         let mut findings = Vec::with_capacity(assessment.findings.len() + 2);
         // Arguments that do not fit a registry entry's schemas reach a person,
         // whatever allowed the call (a denial stays a denial).
@@ -485,6 +546,7 @@ impl Engine {
     fn decide(
         &self,
         tool: &str,
+        alias: Option<&str>,
         llm_risk: Option<Risk>,
         assessment: &Assessment,
         judged: &crate::rules::Judged,
@@ -500,7 +562,10 @@ impl Engine {
         // Names meet the lists that take power away (denied, always
         // confirmed) in one normal form: case, width, invisible characters
         // ([`crate::toolname::fold`]).
-        let named = |name: &String| crate::toolname::same(name, tool);
+        let named = |name: &String| {
+            crate::toolname::same(name, tool)
+                || alias.is_some_and(|a| crate::toolname::same(name, a))
+        };
         let denied = config.denied_tools.iter().any(named)
             || crate::toolname::lookalike(tool, config.denied_tools.iter().map(String::as_str))
                 .is_some();
@@ -602,7 +667,9 @@ impl Engine {
         }
         // Auto-approval, which gives power, is by the name as written: a
         // look-alike of an approved tool may be another tool.
-        if config.auto_approved_tools.contains(tool) {
+        if config.auto_approved_tools.contains(tool)
+            || alias.is_some_and(|a| config.auto_approved_tools.contains(a))
+        {
             let message = "the tool is auto-approved by configuration";
             return (
                 Action::Allow,

@@ -103,6 +103,16 @@ impl Guest for Component {
         crate::strip_risk_level(&args).map_err(|e| e.to_string())
     }
 
+    fn hook_unconfigured(format: String, error: String) -> Result<wit::HookAnswer, String> {
+        crate::hooks::unconfigured(&format, &error)
+            .map(|a| wit::HookAnswer {
+                output: a.output,
+                error: a.error,
+                exit: a.exit,
+            })
+            .map_err(|e| e.to_string())
+    }
+
     fn guidance(language: String) -> String {
         crate::guidance(Language::from_tag(&language)).to_owned()
     }

@@ -36,6 +36,7 @@ pub mod hooks;
 pub mod lines;
 pub mod records;
 pub mod rules;
+pub mod selfprotect;
 pub mod text;
 pub mod toolname;
 

@@ -11,9 +11,11 @@ mod answer;
 mod table;
 
 use crate::codes;
+use crate::config::{Config, Mode};
+use crate::context::Context;
 use crate::decision::{Action, Decision, Finding, Risk, Source};
 use crate::Engine;
-use answer::Shape;
+use answer::{Reply, Shape};
 use serde_json::{Map, Value};
 use std::fmt;
 use table::Target;
@@ -34,6 +36,8 @@ struct Format {
     tools: &'static [(&'static str, Target)],
     /// The answer's shape.
     shape: Shape,
+    /// Whether its event carries the agent's `permission_mode`.
+    modes: bool,
 }
 
 /// The formats, by name.
@@ -43,14 +47,47 @@ const FORMATS: &[Format] = &[
         event: "PreToolUse",
         tools: table::CLAUDE_CODE,
         shape: Shape::ClaudeCode,
+        modes: true,
     },
     Format {
         name: "gemini-cli",
         event: "BeforeTool",
         tools: table::GEMINI_CLI,
         shape: Shape::GeminiCli,
+        modes: false,
+    },
+    Format {
+        name: "codex",
+        event: "PreToolUse",
+        tools: table::CODEX,
+        shape: Shape::Codex,
+        modes: true,
     },
 ];
+
+fn format_named(name: &str) -> Result<&'static Format, UnknownFormat> {
+    FORMATS
+        .iter()
+        .find(|f| f.name == name)
+        .ok_or_else(|| UnknownFormat(name.to_owned()))
+}
+
+/// The kind of the call an agent's tool is judged as in any format
+/// (`Bash` is a command, `Write` a file operation, `apply_patch` file
+/// operations): rules may name the agent's tools with the matcher of that
+/// kind. `None` for a tool no format maps onto an assessor.
+pub fn agent_tool_kind(tool: &str) -> Option<crate::config::ToolKind> {
+    use crate::config::ToolKind;
+    FORMATS
+        .iter()
+        .find_map(|f| table::target(f.tools, tool))
+        .and_then(|target| match target {
+            Target::Command { .. } | Target::Search { .. } => Some(ToolKind::Command),
+            Target::File { .. } | Target::Patch { .. } => Some(ToolKind::File),
+            Target::Get { .. } => Some(ToolKind::Http),
+            Target::Own | Target::Agent | Target::NoOpinion => None,
+        })
+}
 
 /// The names of the formats, for help and errors.
 pub fn formats() -> Vec<&'static str> {
@@ -134,6 +171,8 @@ struct Event {
     tool: String,
     input: Map<String, Value>,
     cwd: Option<String>,
+    /// The agent's permission mode, where its format carries one.
+    mode: Option<String>,
 }
 
 fn read_event(format: &Format, bytes: &[u8]) -> Result<Event, Malformed> {
@@ -164,7 +203,17 @@ fn read_event(format: &Format, bytes: &[u8]) -> Result<Event, Malformed> {
         Some(_) => return Err(Malformed::InputNotObject),
     };
     let cwd = event.get("cwd").and_then(Value::as_str).map(str::to_owned);
-    Ok(Event { tool, input, cwd })
+    let mode = event
+        .get("permission_mode")
+        .and_then(Value::as_str)
+        .filter(|_| format.modes)
+        .map(str::to_owned);
+    Ok(Event {
+        tool,
+        input,
+        cwd,
+        mode,
+    })
 }
 
 /// A confirm decision made here, without the engine.
@@ -179,19 +228,115 @@ fn confirm(code: &str, message: String) -> Decision {
     }
 }
 
+/// The answer when no policy could be made for a hook (the configuration
+/// is missing, unreadable or refused): the agent's "ask" with the error as
+/// the reason, exit 0, never an allow and never exit 2, which would block
+/// every tool. Codex has no ask: its answer is a denial that says so. Errors
+/// only for a format name it does not know.
+pub fn unconfigured(format: &str, error: &str) -> Result<HookAnswer, UnknownFormat> {
+    let format = format_named(format)?;
+    let error = crate::text::preview(error, 400);
+    let reason = format!(
+        "toolgate has no policy to decide with ({}): {error}; a person decides",
+        codes::HOOK_CONFIG
+    );
+    let answered = if format.shape == Shape::Codex {
+        "deny"
+    } else {
+        "ask"
+    };
+    Ok(answer::answer(
+        format.shape,
+        Reply::Decide(Action::Confirm),
+        &reason,
+        Some(format!("toolgate: hook: {error}; answered {answered}")),
+    ))
+}
+
+/// The configuration for an event in the agent's permission mode, when the
+/// mode tightens it: `plan` is read-only (over `default` and
+/// `accept-edits`); `acceptEdits` is accept-edits over `default` when no
+/// managed layer locks the modes, with the event's `cwd` as the file tool's
+/// roots when it has none (the agent's project, where its mode accepts
+/// edits). Any other mode (`bypassPermissions`, `dontAsk`, `default`) changes
+/// nothing: an agent's mode never loosens what the configuration decides.
+fn tightened(config: &Config, mode: Option<&str>, cwd: Option<&str>) -> Option<Config> {
+    let wanted = match mode? {
+        "plan" => Mode::ReadOnly,
+        "acceptEdits" => Mode::AcceptEdits,
+        _ => return None,
+    };
+    let mode = match (config.mode, wanted) {
+        (Mode::Default | Mode::AcceptEdits, Mode::ReadOnly) => Mode::ReadOnly,
+        (Mode::Default, Mode::AcceptEdits) if !config.locks.modes => Mode::AcceptEdits,
+        _ => return None,
+    };
+    let mut config = config.clone();
+    config.mode = mode;
+    if mode == Mode::AcceptEdits {
+        let file = config
+            .tools
+            .entry(String::from("file_operations"))
+            .or_default();
+        if file.roots.is_empty() {
+            // Without an absolute POSIX cwd there is no project to accept
+            // edits in: the mode is not applied.
+            let cwd = cwd.filter(|c| c.starts_with('/') && !c.split('/').any(|s| s == ".."))?;
+            file.roots = vec![cwd.to_owned()];
+        }
+    }
+    Some(config)
+}
+
+/// Findings by which the configuration (or a floor) holds back one of the
+/// agent's own tools: a denial, an ask or deny rule, `always_confirm`,
+/// strict mode, the approval channel.
+const HOLDS_AGENT_TOOLS: &[&str] = &[
+    codes::CONFIG_DENIED_TOOL,
+    codes::RULE_DENY,
+    codes::RULE_ASK,
+    codes::RULE_UNCHECKED,
+    codes::RULE_ALWAYS_CONFIRM,
+    codes::CONFIG_STRICT,
+    codes::FLOOR_APPROVAL_CHANNEL,
+];
+
+/// The strictest of two decisions (deny, then confirm, then allow); the
+/// first among equals.
+fn stricter(a: Decision, b: Decision) -> Decision {
+    let rank = |d: &Decision| match d.action {
+        Action::Allow => 0,
+        Action::Confirm => 1,
+        Action::Deny => 2,
+    };
+    if rank(&b) > rank(&a) {
+        b
+    } else {
+        a
+    }
+}
+
 impl Engine {
     /// Answers one hook event of `format` (its bytes as read from standard
     /// input). Errors only for a format name it does not know; an event it
     /// cannot read is answered "ask", with the reason for standard error.
     pub fn hook(&self, format: &str, event: &[u8]) -> Result<HookAnswer, UnknownFormat> {
-        let format = FORMATS
-            .iter()
-            .find(|f| f.name == format)
-            .ok_or_else(|| UnknownFormat(format.to_owned()))?;
+        let format = format_named(format)?;
         Ok(match read_event(format, event) {
             Ok(event) => {
-                let decision = self.hook_decision(format, &event);
-                answer::answer(format.shape, decision.action, &decision.summary, None)
+                let tightened =
+                    tightened(self.config(), event.mode.as_deref(), event.cwd.as_deref())
+                        .map(Engine::new);
+                let engine = tightened.as_ref().unwrap_or(self);
+                match engine.hook_decision(format, &event) {
+                    Some(decision) => answer::answer(
+                        format.shape,
+                        Reply::Decide(decision.action),
+                        &decision.summary,
+                        None,
+                    ),
+                    None => answer::answer(format.shape, Reply::Abstain, "", None),
+                }
             }
             Err(malformed) => {
                 let reason = format!(
@@ -199,14 +344,117 @@ impl Engine {
                     codes::HOOK_MALFORMED
                 );
                 let error = format!("toolgate: hook: {malformed}; answered ask");
-                answer::answer(format.shape, Action::Confirm, &reason, Some(error))
+                answer::answer(
+                    format.shape,
+                    Reply::Decide(Action::Confirm),
+                    &reason,
+                    Some(error),
+                )
             }
         })
     }
 
-    /// The decision on a readable event: its tool mapped by the format's
-    /// table, an unknown tool's allow capped at confirm.
-    fn hook_decision(&self, format: &Format, event: &Event) -> Decision {
+    /// The decision on a readable event, `None` for no opinion.
+    fn hook_decision(&self, format: &Format, event: &Event) -> Option<Decision> {
+        match table::target(format.tools, &event.tool) {
+            Some(Target::Agent) => Some(self.agent_tool(event)),
+            Some(Target::NoOpinion) => {
+                let decision = self.own_name(event);
+                let denied = decision.action == Action::Deny
+                    && decision.findings.first().is_some_and(|f| {
+                        f.code == codes::CONFIG_DENIED_TOOL || f.code == codes::RULE_DENY
+                    });
+                denied.then_some(decision)
+            }
+            Some(Target::Patch { fields }) => Some(self.patch(event, fields)),
+            _ => Some(self.mapped(format, event)),
+        }
+    }
+
+    /// The event's tool judged under its own name.
+    fn own_name(&self, event: &Event) -> Decision {
+        let mut args = event.input.clone();
+        args.remove(crate::args::RISK_LEVEL);
+        self.assess_named(
+            &event.tool,
+            None,
+            &Value::Object(args).to_string(),
+            &Context::default(),
+            &[],
+        )
+    }
+
+    /// One of the agent's own tools: allowed unless the configuration holds
+    /// it back by name (see [`Target::Agent`]).
+    fn agent_tool(&self, event: &Event) -> Decision {
+        let decision = self.own_name(event);
+        let held = decision.action != Action::Allow
+            && decision
+                .findings
+                .first()
+                .is_some_and(|f| HOLDS_AGENT_TOOLS.contains(&f.code.as_str()));
+        if held || decision.action == Action::Allow {
+            return decision;
+        }
+        let tool = crate::text::preview(&event.tool, 80);
+        let message = "one of the agent's own tools, which acts only on the agent's state";
+        Decision {
+            action: Action::Allow,
+            risk: Risk::Low,
+            source: Source::Config,
+            llm_risk: None,
+            summary: format!("{tool} — {message}"),
+            findings: vec![Finding::new(codes::HOOK_AGENT_TOOL, message)],
+        }
+    }
+
+    /// A Codex patch: each file it touches judged as a file operation (the
+    /// configuration's names for `apply_patch` applying too), the
+    /// strictest answer kept.
+    fn patch(&self, event: &Event, fields: &[&str]) -> Decision {
+        let text = fields
+            .iter()
+            .find_map(|f| event.input.get(*f))
+            .and_then(Value::as_str);
+        let files = text.map(table::patch_files).unwrap_or_default();
+        if files.is_empty() {
+            return confirm(
+                codes::HOOK_MALFORMED,
+                format!(
+                    "{}: no file found in the patch",
+                    crate::text::preview(&event.tool, 80)
+                ),
+            );
+        }
+        let calls = match table::patch_calls(&files, event.cwd.as_deref()) {
+            Ok(calls) => calls,
+            Err(table::Unresolved(why)) => {
+                return confirm(
+                    table::UNRESOLVED_CODE,
+                    format!("{}: {why}", crate::text::preview(&event.tool, 80)),
+                )
+            }
+        };
+        calls
+            .iter()
+            .map(|call| {
+                self.assess_named(
+                    &call.tool,
+                    Some(&event.tool),
+                    &call.args.to_string(),
+                    &Context::default(),
+                    &[],
+                )
+            })
+            .reduce(stricter)
+            .unwrap_or_else(|| confirm(codes::HOOK_MALFORMED, String::from("an empty patch")))
+    }
+
+    /// A tool mapped by the format's table (or an MCP tool, or one judged
+    /// under its own name): decided with the agent's name as an alias, an
+    /// unknown tool's allow capped at confirm unless the configuration
+    /// itself allowed it (an auto-approval, an allow rule).
+    fn mapped(&self, format: &Format, event: &Event) -> Decision {
         let call = match table::resolve(
             format.tools,
             self.config(),
@@ -222,8 +470,15 @@ impl Engine {
                 )
             }
         };
-        let decision = self.assess(&call.tool, &call.args.to_string());
-        if call.known || decision.action != Action::Allow {
+        let decision = self.assess_named(
+            &call.tool,
+            Some(&event.tool),
+            &call.args.to_string(),
+            &Context::default(),
+            &[],
+        );
+        let configured = matches!(decision.source, Source::Rule | Source::Config);
+        if call.known || decision.action != Action::Allow || configured {
             return decision;
         }
         confirm(

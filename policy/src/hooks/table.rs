@@ -56,6 +56,25 @@ pub(super) enum Target {
     /// Judged under its own name: the configuration decides (a rule, an
     /// auto-approval, a denial), else the policy's default, confirm.
     Own,
+    /// One of the agent's own tools that acts on nothing but the agent's
+    /// state (its to-do list, a subagent whose every call meets the hook in
+    /// turn, a background shell's output or its end): allowed, unless the
+    /// configuration names the tool in a denial, an ask or deny rule,
+    /// `always_confirm` or strict mode. Modes do not hold it back: planning
+    /// (read-only) still keeps a to-do list.
+    Agent,
+    /// A tool whose prompt is itself a person's decision (approving a plan,
+    /// answering the agent's question): the hook gives no opinion, so the
+    /// agent asks as it always does; an allow would answer for the person.
+    /// Only a denial by the configuration is passed on.
+    NoOpinion,
+    /// Codex's `apply_patch`: the patch text in the first of `fields`
+    /// present; each file it adds, updates, deletes or moves to is judged as
+    /// a `file_operations` call, and the answer is the strictest.
+    Patch {
+        /// The input fields that may hold the patch text, in order.
+        fields: &'static [&'static str],
+    },
 }
 
 /// The tools of the `claude-code` format (its tools reference names them and
@@ -132,6 +151,16 @@ pub(super) const CLAUDE_CODE: &[(&str, Target)] = &[
     ),
     ("WebFetch", Target::Get { field: "url" }),
     ("WebSearch", Target::Own),
+    // Its tools reference: the to-do list, subagents, background shells.
+    ("TodoWrite", Target::Agent),
+    ("Task", Target::Agent),
+    ("Agent", Target::Agent),
+    ("BashOutput", Target::Agent),
+    ("KillShell", Target::Agent),
+    ("KillBash", Target::Agent),
+    // Approving the plan, answering the agent's questions: a person's.
+    ("ExitPlanMode", Target::NoOpinion),
+    ("AskUserQuestion", Target::NoOpinion),
 ];
 
 /// The tools of the `gemini-cli` format (its tools reference: the shell,
@@ -199,7 +228,71 @@ pub(super) const GEMINI_CLI: &[(&str, Target)] = &[
         },
     ),
     ("google_web_search", Target::Own),
+    // Its tools reference: the to-do list.
+    ("write_todos", Target::Agent),
 ];
+
+/// The tools of the `codex` format (its hooks reference: the shell reaches
+/// the hook as `Bash` with `command`, file edits as `apply_patch` with the
+/// patch text, MCP tools as `mcp__SERVER__TOOL`).
+pub(super) const CODEX: &[(&str, Target)] = &[
+    ("Bash", Target::Command { field: "command" }),
+    (
+        "apply_patch",
+        Target::Patch {
+            fields: &["command", "input", "patch"],
+        },
+    ),
+    ("update_plan", Target::Agent),
+];
+
+/// The target of an agent's tool in a format's table.
+pub(super) fn target(table: &[(&str, Target)], tool: &str) -> Option<Target> {
+    table
+        .iter()
+        .find(|(name, _)| *name == tool)
+        .map(|(_, t)| *t)
+}
+
+/// The files a Codex patch touches, as `(operation, path)`: `*** Add File:`
+/// creates, `*** Update File:` edits, `*** Delete File:` deletes and
+/// `*** Move to:` writes the new path (the format of Codex's `apply_patch`
+/// tool, `codex-rs/apply-patch`).
+pub(super) fn patch_files(patch: &str) -> Vec<(&'static str, String)> {
+    const HEADERS: &[(&str, &str)] = &[
+        ("*** Add File: ", "create"),
+        ("*** Update File: ", "edit"),
+        ("*** Delete File: ", "delete"),
+        ("*** Move to: ", "write"),
+    ];
+    patch
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_end_matches('\r');
+            HEADERS.iter().find_map(|(header, operation)| {
+                line.strip_prefix(header)
+                    .map(|path| (*operation, path.trim().to_owned()))
+            })
+        })
+        .collect()
+}
+
+/// The `file_operations` calls of a patch's files, each path made absolute
+/// against `cwd`.
+pub(super) fn patch_calls(
+    files: &[(&'static str, String)],
+    cwd: Option<&str>,
+) -> Result<Vec<Call>, Unresolved> {
+    files
+        .iter()
+        .map(|(operation, path)| {
+            let mut args = Map::new();
+            args.insert(String::from("operation"), Value::from(*operation));
+            args.insert(String::from("path"), Value::from(absolute(path, cwd)?));
+            Ok(called("file_operations", args, true))
+        })
+        .collect()
+}
 
 /// The prefix of MCP tool names in both formats: `mcp__SERVER__TOOL`.
 const MCP_PREFIX: &str = "mcp__";
@@ -266,7 +359,12 @@ fn mapped(
 ) -> Result<Call, Unresolved> {
     let mut args = Map::new();
     let builtin = match target {
-        Target::Own => return Ok(called(tool, own, true)),
+        // The agent's own tools and the person's decisions are answered
+        // before resolution; judged here under their own name, they can
+        // only be confirmed.
+        Target::Own | Target::Agent | Target::NoOpinion | Target::Patch { .. } => {
+            return Ok(called(tool, own, true))
+        }
         Target::Command { field } => {
             if let Some(command) = input.get(field) {
                 args.insert(String::from("command"), command.clone());

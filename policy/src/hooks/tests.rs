@@ -110,7 +110,7 @@ fn tools_map_onto_the_assessors() {
         json!({"query": "q"}),
         "a risk_level of the agent's input is dropped"
     );
-    let unknown = claude("Task", json!({"prompt": "p"}), None).unwrap();
+    let unknown = claude("SlashCommand", json!({"command": "/x"}), None).unwrap();
     assert!(!unknown.known);
     let shell = resolve(
         GEMINI_CLI,
@@ -147,6 +147,7 @@ fn relative_paths_need_an_absolute_cwd() {
             &FORMATS[0],
             &read_event(&FORMATS[0], bytes.to_string().as_bytes()).unwrap()
         )
+        .unwrap()
         .findings
         .iter()
         .any(|f| f.code == codes::HOOK_CWD));
@@ -194,22 +195,25 @@ fn decisions_come_out_in_the_agents_words() {
 }
 
 #[test]
-fn unknown_tools_are_never_allowed() {
+fn unknown_tools_are_never_allowed_unless_configured() {
     let approving = Engine::from_json(
-        r#"{"auto_approved_tools": ["Task", "mcp__gh__list_issues", "WebSearch"]}"#,
+        r#"{"auto_approved_tools": ["SlashCommand", "mcp__gh__list_issues", "WebSearch"]}"#,
     )
     .unwrap();
-    assert_eq!(permission(&approving, &event("Task", json!({}))), "ask");
+    // An unknown tool is asked; the configuration naming it is the
+    // deployment's own decision, which holds.
+    for tool in ["SlashCommand", "mcp__gh__list_issues"] {
+        assert_eq!(
+            permission(&Engine::default(), &event(tool, json!({}))),
+            "ask"
+        );
+        assert_eq!(permission(&approving, &event(tool, json!({}))), "allow");
+    }
+    let ruled =
+        Engine::from_json(r#"{"rules": [{"effect": "allow", "tool": "SlashCommand"}]}"#).unwrap();
     assert_eq!(
-        permission(&approving, &event("mcp__gh__list_issues", json!({}))),
-        "ask"
-    );
-    assert_eq!(
-        permission(
-            &Engine::default(),
-            &event("TodoWrite", json!({"todos": []}))
-        ),
-        "ask"
+        permission(&ruled, &event("SlashCommand", json!({}))),
+        "allow"
     );
     // WebSearch is mapped onto its own name: the configuration may allow it.
     assert_eq!(
@@ -222,6 +226,261 @@ fn unknown_tools_are_never_allowed() {
             &event("WebSearch", json!({"query": "q"}))
         ),
         "ask"
+    );
+}
+
+#[test]
+fn agent_tools_are_allowed_and_a_persons_decisions_get_no_opinion() {
+    let engine = Engine::default();
+    for (tool, input) in [
+        ("TodoWrite", json!({"todos": []})),
+        (
+            "Task",
+            json!({"description": "d", "prompt": "p", "subagent_type": "general-purpose"}),
+        ),
+        ("BashOutput", json!({"bash_id": "1"})),
+        ("KillShell", json!({"shell_id": "1"})),
+    ] {
+        assert_eq!(
+            permission(&engine, &event(tool, input.clone())),
+            "allow",
+            "{tool}"
+        );
+        // Planning (read-only) still keeps a to-do list.
+        let mut planning: Value = serde_json::from_slice(&event(tool, input)).unwrap();
+        planning["permission_mode"] = json!("plan");
+        assert_eq!(
+            permission(&engine, planning.to_string().as_bytes()),
+            "allow"
+        );
+    }
+    for tool in ["ExitPlanMode", "AskUserQuestion"] {
+        let answer = engine
+            .hook("claude-code", &event(tool, json!({"plan": "p"})))
+            .unwrap();
+        assert_eq!((answer.output.as_str(), answer.exit), ("{}", 0), "{tool}");
+        let approving =
+            Engine::from_json(&format!(r#"{{"auto_approved_tools": ["{tool}"]}}"#)).unwrap();
+        let answer = approving
+            .hook("claude-code", &event(tool, json!({})))
+            .unwrap();
+        assert_eq!(answer.output, "{}", "never an allow for {tool}");
+    }
+    // The configuration naming an agent tool holds.
+    let held = Engine::from_json(
+        r#"{"denied_tools": ["Task", "ExitPlanMode"], "rules": [{"effect": "ask", "tool": "TodoWrite"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(permission(&held, &event("Task", json!({}))), "deny");
+    assert_eq!(permission(&held, &event("ExitPlanMode", json!({}))), "deny");
+    assert_eq!(permission(&held, &event("TodoWrite", json!({}))), "ask");
+    let strict = Engine::from_json(r#"{"strict": true}"#).unwrap();
+    assert_eq!(permission(&strict, &event("TodoWrite", json!({}))), "ask");
+}
+
+#[test]
+fn the_configuration_applies_under_the_agents_names() {
+    let bash = |command: &str| event("Bash", json!({"command": command}));
+    let approving = Engine::from_json(r#"{"auto_approved_tools": ["Bash"]}"#).unwrap();
+    assert_eq!(permission(&approving, &bash("npm install")), "allow");
+    // A managed deny still holds over the agent's name's approval.
+    let denying = Engine::from_json(
+        r#"{"auto_approved_tools": ["Bash"], "rules": [{"effect": "deny", "command": ["rm", "*"]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(permission(&denying, &bash("rm -rf build")), "deny");
+    let ruled = Engine::from_json(
+        r#"{"rules": [{"effect": "allow", "tool": "Bash", "command": ["npm", "install"]},
+                      {"effect": "ask", "tool": "Read"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(permission(&ruled, &bash("npm install")), "allow");
+    assert_eq!(permission(&ruled, &bash("npm publish")), "ask");
+    assert_eq!(
+        permission(
+            &ruled,
+            &event("Read", json!({"file_path": "/home/u/project/a.txt"}))
+        ),
+        "ask"
+    );
+    let confirming = Engine::from_json(r#"{"tools": {"Read": {"always_confirm": true}}}"#).unwrap();
+    assert_eq!(
+        permission(
+            &confirming,
+            &event("Read", json!({"file_path": "/home/u/project/a.txt"}))
+        ),
+        "ask"
+    );
+    let read_only = Engine::from_json(r#"{"mode": "read-only"}"#).unwrap();
+    assert_eq!(permission(&read_only, &bash("npm install")), "deny");
+}
+
+#[test]
+fn the_agents_mode_only_tightens() {
+    let with_mode = |tool: &str, input: Value, mode: &str| {
+        let mut e: Value = serde_json::from_slice(&event(tool, input)).unwrap();
+        e["permission_mode"] = json!(mode);
+        e.to_string().into_bytes()
+    };
+    let write = json!({"file_path": "/home/u/project/src/a.rs", "content": "x"});
+    let outside = json!({"file_path": "/home/u/other/a.rs", "content": "x"});
+    let engine = Engine::default();
+    assert_eq!(
+        permission(&engine, &with_mode("Write", write.clone(), "default")),
+        "ask"
+    );
+    assert_eq!(
+        permission(&engine, &with_mode("Write", write.clone(), "plan")),
+        "deny"
+    );
+    assert_eq!(
+        permission(
+            &engine,
+            &with_mode("Bash", json!({"command": "git status"}), "plan")
+        ),
+        "allow"
+    );
+    assert_eq!(
+        permission(&engine, &with_mode("Write", write.clone(), "acceptEdits")),
+        "allow"
+    );
+    assert_eq!(
+        permission(&engine, &with_mode("Write", outside, "acceptEdits")),
+        "ask"
+    );
+    assert_eq!(
+        permission(
+            &engine,
+            &with_mode(
+                "Write",
+                json!({"file_path": "/home/u/project/.env", "content": "x"}),
+                "acceptEdits"
+            )
+        ),
+        "ask"
+    );
+    for mode in ["bypassPermissions", "dontAsk", "auto", "unknown"] {
+        assert_eq!(
+            permission(&engine, &with_mode("Write", write.clone(), mode)),
+            "ask",
+            "{mode}"
+        );
+    }
+    // A managed layer that locks the modes, or a stricter mode, holds.
+    let locked = Engine::from_json(r#"{"locks": {"modes": true}}"#).unwrap();
+    assert_eq!(
+        permission(&locked, &with_mode("Write", write.clone(), "acceptEdits")),
+        "ask"
+    );
+    let allowlist = Engine::from_json(r#"{"mode": "allowlist"}"#).unwrap();
+    assert_eq!(
+        permission(
+            &allowlist,
+            &with_mode("Write", write.clone(), "acceptEdits")
+        ),
+        "ask"
+    );
+    let read_only = Engine::from_json(r#"{"mode": "read-only"}"#).unwrap();
+    assert_eq!(
+        permission(
+            &read_only,
+            &with_mode("Write", write.clone(), "acceptEdits")
+        ),
+        "deny"
+    );
+    // Self-protection holds in accept-edits too.
+    assert_eq!(
+        permission(
+            &engine,
+            &with_mode(
+                "Write",
+                json!({"file_path": "/home/u/project/.github/workflows/ci.yml", "content": "x"}),
+                "acceptEdits"
+            )
+        ),
+        "ask"
+    );
+}
+
+#[test]
+fn a_missing_configuration_asks_with_the_error() {
+    let claude = unconfigured("claude-code", "cannot read .toolgate.toml: no such file").unwrap();
+    assert_eq!(claude.exit, 0);
+    let out: Value = serde_json::from_str(&claude.output).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "ask");
+    assert!(out["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .contains("cannot read .toolgate.toml"));
+    assert!(claude.error.unwrap().starts_with("toolgate: hook: "));
+    let gemini: Value =
+        serde_json::from_str(&unconfigured("gemini-cli", "bad").unwrap().output).unwrap();
+    assert_eq!(gemini["decision"], "ask");
+    assert!(gemini["systemMessage"].as_str().unwrap().contains("bad"));
+    let codex: Value = serde_json::from_str(&unconfigured("codex", "bad").unwrap().output).unwrap();
+    assert_eq!(codex["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(unconfigured("cursor", "bad").is_err());
+}
+
+#[test]
+fn codex_denies_what_it_cannot_ask_and_reads_patches() {
+    let engine = Engine::default();
+    let codex = |tool: &str, input: Value| {
+        let bytes = event(tool, input);
+        engine.hook("codex", &bytes).unwrap().output
+    };
+    assert_eq!(codex("Bash", json!({"command": "git status"})), "{}");
+    let asked: Value =
+        serde_json::from_str(&codex("Bash", json!({"command": "npm install"}))).unwrap();
+    assert_eq!(asked["hookSpecificOutput"]["permissionDecision"], "deny");
+    let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** End Patch\n";
+    let edit: Value =
+        serde_json::from_str(&codex("apply_patch", json!({"command": patch}))).unwrap();
+    assert_eq!(edit["hookSpecificOutput"]["permissionDecision"], "deny");
+    let rules = Engine::from_json(
+        r#"{"rules": [{"effect": "allow", "tool": "apply_patch", "file": {"operations": ["edit", "create"], "paths": ["/home/u/project/src/**"]}}]}"#,
+    )
+    .unwrap();
+    let answer = |patch: &str| {
+        rules
+            .hook("codex", &event("apply_patch", json!({"command": patch})))
+            .unwrap()
+            .output
+    };
+    assert_eq!(answer(patch), "{}");
+    let two = "*** Begin Patch\n*** Add File: src/b.rs\n+x\n*** Update File: .git/hooks/pre-commit\n+x\n*** End Patch";
+    assert_ne!(answer(two), "{}", "the strictest file decides");
+    assert_ne!(answer("no patch here"), "{}");
+}
+
+#[test]
+fn gemini_asks_in_its_system_message_and_allows_in_its_shape() {
+    let engine = Engine::default();
+    let gemini = |tool: &str, input: Value| {
+        let mut e: Value = serde_json::from_slice(&event(tool, input)).unwrap();
+        e["hook_event_name"] = json!("BeforeTool");
+        engine
+            .hook("gemini-cli", e.to_string().as_bytes())
+            .unwrap()
+            .output
+    };
+    assert_eq!(
+        gemini("run_shell_command", json!({"command": "git status"})),
+        r#"{"decision":"allow"}"#
+    );
+    let asked: Value = serde_json::from_str(&gemini(
+        "run_shell_command",
+        json!({"command": "npm install"}),
+    ))
+    .unwrap();
+    assert_eq!(asked["decision"], "ask");
+    assert!(asked["systemMessage"]
+        .as_str()
+        .unwrap()
+        .contains("npm install"));
+    assert_eq!(
+        gemini("write_todos", json!({"todos": []})),
+        r#"{"decision":"allow"}"#
     );
 }
 
@@ -297,7 +556,7 @@ fn malformed_events_ask_with_an_error() {
     }
     assert_eq!(
         engine.hook("cursor", b"{}").unwrap_err().to_string(),
-        "unknown hook format 'cursor' (known: claude-code, gemini-cli)"
+        "unknown hook format 'cursor' (known: claude-code, gemini-cli, codex)"
     );
 }
 

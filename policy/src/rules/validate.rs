@@ -69,7 +69,11 @@ pub fn check_rule(config: &Config, rule: &Rule) -> Result<(), RuleProblem> {
         };
     };
     if let Some(tool) = rule.tool.as_deref().and_then(super::name_of_literal) {
-        let named = config.kind_of(&tool);
+        // A coding agent's own name for a tool (`Bash`, `Write`) has the
+        // kind of the call its hook maps it onto.
+        let named = config
+            .kind_of(&tool)
+            .or_else(|| crate::hooks::agent_tool_kind(&tool));
         if named != Some(kind) {
             return Err(RuleProblem::WrongKind {
                 matcher: set.first().copied().unwrap_or("matcher"),
