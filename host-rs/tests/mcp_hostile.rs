@@ -4,8 +4,9 @@
 //! gateway's approval dialogs is refused and never reaches the client; the
 //! client's "accept" under such an id approves nothing; the server's own
 //! answer to a call still awaiting approval never reaches the client; only
-//! the dialog that asked settles a call; dialog ids are unguessable; a 64 MiB
-//! argument is refused as `args.invalid` and the gateway goes on. The
+//! the dialog that asked settles a call; dialog ids are unguessable; a
+//! 16.5 MiB argument is refused as `args.invalid`, a 64 MiB line is answered
+//! with a parse error unread, and the gateway goes on. The
 //! honest siblings pass: a server's own elicitation and its answer, an
 //! approved call, a small argument.
 //!
@@ -206,13 +207,20 @@ fn a_hostile_server_cannot_answer_for_the_person() {
     let (refused, _) = s.until(&json!(4));
     assert_eq!(refused["result"]["isError"], json!(true), "{refused}");
 
-    // A 64 MiB argument: refused as args.invalid, and the gateway goes on.
-    let huge = "x".repeat(64 * 1024 * 1024);
+    // A 16.5 MiB argument: refused as args.invalid, and the gateway goes on.
+    let huge = "x".repeat(16 * 1024 * 1024 + 512 * 1024);
     s.send(&json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
         "params": {"name": "read", "arguments": {"note": huge}}}));
     let (big, _) = s.until(&json!(6));
     assert_eq!(big["result"]["isError"], json!(true), "{big}");
     assert!(big.to_string().contains("args.invalid"), "{big}");
+    // A 64 MiB line is longer than the gateway reads from a client: a parse
+    // error (under no id, the line unread), and the gateway goes on.
+    let huge = "x".repeat(64 * 1024 * 1024);
+    s.send(&json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+        "params": {"name": "read", "arguments": {"note": huge}}}));
+    let (unread, _) = s.until(&Value::Null);
+    assert_eq!(unread["error"]["code"], json!(-32700), "{unread}");
     s.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "ping"}));
     assert_eq!(s.until(&json!(7)).0["result"], json!({}));
 

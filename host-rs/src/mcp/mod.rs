@@ -422,6 +422,13 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
                 ));
             }
         }
+        // A writer that stopped (its pipe closed) has no room to wait for.
+        if proxy.to_client.is_closed() {
+            break None;
+        }
+        if proxy.to_server.is_closed() {
+            break Some(String::from("the MCP server's input closed"));
+        }
         // Room for what one message makes the router send, both ways.
         let client_room = proxy.to_client.capacity() >= 2;
         let server_room = proxy.to_server.capacity() >= 2;
