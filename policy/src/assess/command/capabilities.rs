@@ -16,7 +16,7 @@
 //!
 //! Matching over-matches on purpose (it only asks a person); it never allows.
 
-use super::names::{base_name, is_assignment, is_wrapper};
+use super::names::{base_name, harmless_variable, is_assignment, is_wrapper};
 use super::table;
 
 /// What a form lets the line do.
@@ -245,7 +245,12 @@ pub fn capability(words: &[String]) -> Option<String> {
         .iter()
         .position(|w| !is_assignment(w))
         .unwrap_or(words.len());
+    // `IFS= read -r line` sets the separators for `read` alone.
+    let read = words.get(start).is_some_and(|w| w == "read");
     for assignment in words.get(..start).unwrap_or_default() {
+        if read && assignment.starts_with("IFS=") {
+            continue;
+        }
         if let Some(found) = variable(assignment) {
             return Some(found);
         }
@@ -331,12 +336,25 @@ fn program_rows(program: &str, args: &[String]) -> Option<String> {
         .map(|r| format!("`{program}` {} ({})", r.capability.message(), r.source))
 }
 
-/// A code-running variable assignment (`LESSOPEN=…`), if `word` is one.
+/// A code-running variable assignment (`LESSOPEN=…`), if `word` is one, or
+/// any assignment of a variable off the list of harmless ones the
+/// read-only grammar keeps ([`harmless_variable`]: `TZ`, `LC_*`, `LANG`,
+/// `COLUMNS`, `NO_COLOR`, …). A variable moves where a program reads its
+/// configuration, data or code: `HOME=.` and `XDG_CONFIG_HOME=.` make git
+/// read the working tree's `.gitconfig` (whose `core.pager` it runs),
+/// `TERMINFO=.` makes tput parse the tree's terminal database,
+/// `MAGIC=.env` makes file(1) print a line of `.env` in its error and
+/// `HOSTALIASES=.env` makes the resolver read it (each seen in a
+/// sandbox). Which variables a program reads is its own, so only the
+/// list's are passed.
 fn variable(word: &str) -> Option<String> {
     let (name, _) = word.split_once('=')?;
     let name = name.strip_suffix('+').unwrap_or(name);
-    CODE_VARIABLES.contains(&name).then(|| {
-        format!("`{name}` makes the program run code or load a library the line does not name (GTFOBins, ld.so(8), bash(1))")
+    if CODE_VARIABLES.contains(&name) {
+        return Some(format!("`{name}` makes the program run code or load a library the line does not name (GTFOBins, ld.so(8), bash(1))"));
+    }
+    (!harmless_variable(name)).then(|| {
+        format!("`{name}` may move where the program reads its configuration, data or code, and is not a variable known to be harmless (environ(7))")
     })
 }
 
