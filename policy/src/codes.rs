@@ -96,6 +96,7 @@ pub const UNREADABLE: &[&str] = &[
     COMMAND_SYNTAX,
     COMMAND_UNSUPPORTED_SYNTAX,
     COMMAND_UNRESOLVABLE_PATH,
+    COMMAND_UNREAD_FILES,
     FILE_UNRESOLVABLE_PATH,
     SQL_PARSE_ERROR,
     SQL_AMBIGUOUS,
@@ -209,6 +210,12 @@ pub const COMMAND_SHELL_STATE: &str = "command.shell-state";
 /// A word of a command names a path no reading can place (`%USERPROFILE%\…`,
 /// another user's `~name`): feeds the guarded floor (`floor.unreadable`).
 pub const COMMAND_UNRESOLVABLE_PATH: &str = "command.unresolvable-path";
+/// A program that prints the files it reads was handed words the line does
+/// not hold (names `xargs` appends, a variable or substitution), or a reader
+/// with no writing form was given an option outside its grammar (`rg -uu`,
+/// `diff -r`): which files it reads the code layer could not read, so it
+/// feeds the guarded floor (`floor.unreadable`).
+pub const COMMAND_UNREAD_FILES: &str = "command.unread-files";
 
 // file_operations
 /// read, list or exists.

@@ -5,13 +5,14 @@
 //! with computed parts marked so no check mistakes them for a plain file name.
 
 use super::builtins::harmless_expansion;
+use super::capabilities::Capability;
 use super::destroys::{destruction, destruction_in_words};
 use super::judgement::{Outcome, Report};
 use super::names::{base_name, is_assignment, is_interpreter, safe_loop_variable};
 use super::paths::{Places, COMPUTED, LOOP_VALUE};
 use super::syntax::{self, Command, Compound, Heredoc, Part, Pipeline, Redirect, Script, Word};
 use super::words::{check_words, find_names_safe, Shape};
-use super::{budget, capabilities, floor, programs, unbounded};
+use super::{budget, capabilities, floor, programs, table, unbounded};
 use crate::codes;
 use crate::text::preview;
 use std::collections::BTreeSet;
@@ -657,6 +658,10 @@ impl Walk<'_> {
                 if !codes::SENSITIVE.contains(&code) {
                     self.client_floor(&program, texts.get(at + 1..).unwrap_or_default());
                 }
+                if let Some(why) = unread_files(code, &texts, at) {
+                    self.report
+                        .unproven(codes::COMMAND_UNREAD_FILES, format!("{why}: {message}"));
+                }
                 self.report.unproven(code, message);
                 // Whatever the program, known or not, every word is read.
                 self.word_floor(&program, &texts, at, &globbed, &stdin);
@@ -711,11 +716,34 @@ impl Walk<'_> {
         stdin: &[String],
     ) {
         self.destroy(capabilities::capability(texts));
+        if self.places.moved()
+            && texts
+                .iter()
+                .skip(at)
+                .take(16)
+                .any(|w| base_name(w) == "git")
+        {
+            // git runs the configuration of the repository it finds from
+            // where it starts: after a `cd`, a nested or other repository's
+            // `core.fsmonitor`, pager, hooks and drivers (`git -C` is the
+            // table's row for the same capability).
+            self.destroy(Some(String::from(
+                "`git` after a `cd` may run in another repository and runs code the line does not name (its `core.fsmonitor`, pager, hooks: git-config(1))",
+            )));
+        }
         let args = texts.get(at + 1..).unwrap_or_default();
         budget::count(args.len() + stdin.len());
         // Text fed on standard input (here-documents and -strings) is read
-        // too: a client runs it (`sqlite3 <<EOF .import ~/.ssh/id_rsa …`).
-        let fed: Vec<&String> = args.iter().take(256).chain(stdin.iter().take(16)).collect();
+        // too: a client runs it (`sqlite3 <<EOF .import ~/.ssh/id_rsa …`);
+        // so are the values of the assignments before the program
+        // (`MAGIC=.env file x`).
+        let assigned = texts.get(..at).unwrap_or_default();
+        let fed: Vec<&String> = args
+            .iter()
+            .take(256)
+            .chain(stdin.iter().take(16))
+            .chain(assigned.iter().take(16))
+            .collect();
         if let Some((word, why)) = fed.iter().copied().find_map(|word| {
             let globbed = globbed.contains(word);
             floor::secret_in_word(word, globbed, |path, globbed| {
@@ -1142,4 +1170,41 @@ fn program_word(command: &Command) -> Option<String> {
 /// A value for messages: computed parts shown as `…`.
 fn shown(text: &str) -> String {
     preview(&text.replace([COMPUTED, LOOP_VALUE], "…"), 60)
+}
+
+/// Why a refused command is a reading the code layer could not make, if it
+/// is one: a program that prints the files it reads handed words the line
+/// does not hold (`ls -a | xargs grep KEY` printed `.env`, `cat $F`), or a
+/// reader with no writing or sending form given an option or argument
+/// outside its grammar (`rg -uu KEY src`, `diff -rq . backend` and `zgrep
+/// -r KEY .` read ignored and hidden files). Through `xargs` and wrappers the programs they run count.
+/// A program with a writing or sending form (`gzip -k`, `tar -c`, `curl -X
+/// POST`) is left to the model's rating: an unknown option of it is a form
+/// the low may choose, and its capabilities are read by the floor anyway.
+fn unread_files(code: &str, texts: &[String], at: usize) -> Option<&'static str> {
+    let programs = || texts.iter().skip(at).take(16).map(|w| base_name(w));
+    let reads = |p: &str| table::lookup(p).is_some_and(|e| e.reads_contents);
+    if code == codes::COMMAND_EXPANSION && programs().any(reads) {
+        return Some(
+            "a program that prints the files it reads is handed names the line does not hold",
+        );
+    }
+    let pure = |p: &str| {
+        table::lookup(p).is_some_and(|e| {
+            e.reads_contents
+                && !e.capabilities.iter().any(|r| {
+                    matches!(
+                        r.capability,
+                        Capability::Overwrites | Capability::Transfers | Capability::Persistence
+                    )
+                })
+        })
+    };
+    (code == codes::COMMAND_OPTION && programs().any(pure))
+        .then_some("a reader is given an option outside its grammar, so which files it reads is unread")
+        .or_else(|| {
+            (code == codes::COMMAND_UNSAFE_ARGUMENT && programs().any(pure)).then_some(
+                "a reader is given an argument its grammar does not prove, so which files it reads is unread",
+            )
+        })
 }
