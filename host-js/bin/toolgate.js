@@ -258,24 +258,45 @@ async function check(engine, path) {
 }
 
 /**
- * Answers one hook event from standard input. The component makes the
- * answer; this prints it. When no answer can be made (an unreadable
- * configuration, a policy fault) the exit is 2, which both agents read as
- * "block the tool": never a silent pass to the agent's own permissions.
+ * Answers one hook event from standard input, always in the agent's shape:
+ * when no engine can be made (a missing or refused configuration) or the
+ * policy faults, the component's `hook-unconfigured` answers "ask" with the
+ * error, exit 0, so the agent asks a person instead of blocking every tool
+ * (exit 2) or running it on its own permissions. Only an unknown format is a
+ * usage error.
  */
 async function hook(policy, configPath, format) {
   let answer;
   try {
-    const engine = await engineFor(policy, configPath);
-    const event = await readBytes('-');
+    let event = null;
+    let failed = null;
     try {
-      answer = engine.hook(format, event);
+      event = await readBytes('-');
     } catch (e) {
-      if (!(e instanceof RejectedError)) throw e;
+      failed = errorText(e);
+    }
+    let engine = null;
+    if (failed === null) {
+      try {
+        engine = await engineFor(policy, configPath);
+      } catch (e) {
+        failed = errorText(e);
+      }
+    }
+    if (engine !== null) {
+      try {
+        answer = engine.hook(format, event);
+      } catch (e) {
+        if (e instanceof RejectedError) throw e;
+        failed = errorText(e);
+      }
+    }
+    if (failed !== null) answer = policy.hookUnconfigured(format, failed);
+  } catch (e) {
+    if (e instanceof RejectedError) {
       process.stderr.write(fill(grammar.errors.report, { message: e.message }));
       return EXIT.USAGE;
     }
-  } catch (e) {
     process.stderr.write(`toolgate: error: ${errorText(e)}\n`);
     return EXIT.USAGE;
   }

@@ -268,6 +268,12 @@ export class Policy {
   parseCall(call: string | object): ToolCall;
   /** The arguments a tool really receives: `risk_level` removed. */
   stripRiskLevel(args: string | object): string;
+  /**
+   * The hook answer when no engine could be made (a missing or refused
+   * configuration): the agent's "ask" with the error, exit 0; throws
+   * `RejectedError` for an unknown format.
+   */
+  hookUnconfigured(format: string, error: string): { output: string; error: string | null; exit: number };
   /** The prompt guidance for the model, `en` (default) or `zh`. */
   guidance(language?: string): string;
   /** The policy's version. */

@@ -472,6 +472,21 @@ export class Policy {
   }
 
   /**
+   * The hook answer when no engine could be made for `toolgate hook FORMAT`
+   * (`error`: why the configuration is missing or refused): the agent's "ask"
+   * with the error as the reason, exit 0, made by the component so every CLI
+   * answers alike. Throws `RejectedError` for an unknown format.
+   *
+   * @param {string} format
+   * @param {string} error
+   * @returns {{output: string, error: string | null, exit: number}}
+   */
+  hookUnconfigured(format, error) {
+    const a = unwrap(this.#call((live) => live.policy.hookUnconfigured(String(format), String(error))));
+    return { output: a.output, error: a.error ?? null, exit: a.exit };
+  }
+
+  /**
    * The prompt guidance for the model.
    *
    * @param {string} [language] `en` (default) or `zh`

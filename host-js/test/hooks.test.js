@@ -6,15 +6,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsCli, root, rustCli } from './paths.js';
 
 const dir = join(root, 'tests', 'hooks');
 
-/** The answer's decision and reason, read in the agent's documented shape. */
+/**
+ * The answer's decision and reason, read in the agent's documented shape;
+ * `none` is an answer without a decision (exit 0 and `{}`: the agent goes on
+ * as without the hook), `reason` is `null` where the shape carries none.
+ */
 const SHAPES = {
   'claude-code': (out) => {
+    if (Object.keys(out).length === 0) return { decision: 'none', reason: null };
     assert.deepEqual(Object.keys(out), ['hookSpecificOutput']);
     const specific = out.hookSpecificOutput;
     assert.deepEqual(Object.keys(specific), ['hookEventName', 'permissionDecision', 'permissionDecisionReason']);
@@ -22,10 +27,24 @@ const SHAPES = {
     return { decision: specific.permissionDecision, reason: specific.permissionDecisionReason };
   },
   'gemini-cli': (out) => {
-    assert.deepEqual(Object.keys(out), ['decision', 'reason']);
-    return out;
+    if (Object.keys(out).length === 0) return { decision: 'none', reason: null };
+    // The reference's shapes: `allow` alone, `deny` with its reason; `ask`
+    // also shows the reason to the person in `systemMessage`.
+    const keys = { allow: ['decision'], deny: ['decision', 'reason'], ask: ['decision', 'reason', 'systemMessage'] };
+    assert.deepEqual(Object.keys(out), keys[out.decision] ?? ['unknown decision']);
+    if (out.decision === 'ask') assert.ok(out.systemMessage.includes(out.reason));
+    return { decision: out.decision, reason: out.reason ?? null };
+  },
+  // Codex acts on `deny` only: every other answer is `{}`.
+  codex: (out) => {
+    if (Object.keys(out).length === 0) return { decision: 'none', reason: null };
+    const specific = out.hookSpecificOutput;
+    assert.equal(specific.permissionDecision, 'deny');
+    return { decision: 'deny', reason: specific.permissionDecisionReason };
   },
 };
+
+const FILES = readdirSync(dir).filter((f) => f.endsWith('.json') && JSON.parse(readFileSync(join(dir, f), 'utf8')).cases);
 
 function input(c) {
   if (c.event !== undefined) return Buffer.from(JSON.stringify(c.event));
@@ -47,7 +66,7 @@ function run(command, args, stdin) {
   return r;
 }
 
-for (const file of ['claude-code.json', 'gemini-cli.json']) {
+for (const file of FILES) {
   const { format, cases } = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   test(`hook ${format}: documented and malformed events, both CLIs alike`, () => {
     assert.ok(existsSync(rustCli), `the Rust CLI is not built at ${rustCli}: run cargo build --release first`);
@@ -65,17 +84,19 @@ for (const file of ['claude-code.json', 'gemini-cli.json']) {
       assert.ok(rs.stdout.endsWith('}\n') && rs.stdout.indexOf('\n') === rs.stdout.length - 1, `${label}: one line`);
       const answer = SHAPES[format](JSON.parse(rs.stdout));
       assert.equal(answer.decision, c.decision, `${label}: ${answer.reason}`);
-      assert.ok(answer.reason.includes(c.reason), `${label}: reason ${JSON.stringify(answer.reason)} lacks ${JSON.stringify(c.reason)}`);
+      if (answer.reason !== null) {
+        assert.ok(answer.reason.includes(c.reason), `${label}: reason ${JSON.stringify(answer.reason)} lacks ${JSON.stringify(c.reason)}`);
+      }
       if (c.stderr === undefined) {
         assert.equal(rs.stderr, '', `${label}: unexpected standard error`);
       } else {
-        assert.match(rs.stderr, /^toolgate: hook: .*; answered ask\n$/, label);
+        assert.match(rs.stderr, /^toolgate: hook: .*; answered (ask|deny)\n$/, label);
         assert.ok(rs.stderr.includes(c.stderr), `${label}: ${rs.stderr}`);
         assert.notEqual(answer.decision, 'allow', label);
       }
       seen.add(answer.decision);
     }
-    // The table exercises every answer the format has.
-    assert.deepEqual([...seen].sort(), ['allow', 'ask', 'deny']);
+    // The table exercises more than one answer.
+    assert.ok(seen.size >= 2, `${file}: only ${[...seen]}`);
   });
 }

@@ -585,17 +585,26 @@ fn exit_for(actions: &[Action]) -> u8 {
     }
 }
 
-/// Answers one hook event from standard input. The component makes the
-/// answer; this prints it. When no answer can be made (an unreadable
-/// configuration, a policy fault) the exit is 2, which both agents read as
-/// "block the tool": never a silent pass to the agent's own permissions.
+/// Answers one hook event from standard input, always in the agent's
+/// shape: when no engine can be made (a missing or refused configuration)
+/// or the policy faults, the component's `hook-unconfigured` answers "ask"
+/// with the error, exit 0, so the agent asks a person instead of blocking
+/// every tool (exit 2) or running it on its own permissions. Only an unknown
+/// format is a usage error.
 fn hook(policy: &Policy, config: Option<&str>, format: &str) -> u8 {
-    let answer = engine(policy, config).and_then(|engine| {
-        let (event, _) = read_bytes(None)?;
-        Ok(engine.hook(format, &event))
-    });
+    let answer = match read_bytes(None) {
+        Ok((event, _)) => match engine(policy, config) {
+            Ok(engine) => match engine.hook(format, &event) {
+                Err(toolgate::Error::Rejected(message)) => Err(toolgate::Error::Rejected(message)),
+                Err(fault) => policy.hook_unconfigured(format, &fault.to_string()),
+                answer => answer,
+            },
+            Err(e) => policy.hook_unconfigured(format, &format!("{e:#}")),
+        },
+        Err(e) => policy.hook_unconfigured(format, &format!("{e:#}")),
+    };
     match answer {
-        Ok(Ok(answer)) => {
+        Ok(answer) => {
             if let Some(error) = &answer.error {
                 eprintln!("{error}");
             }
@@ -605,16 +614,12 @@ fn hook(policy: &Policy, config: Option<&str>, format: &str) -> u8 {
             let _ = writeln!(out, "{}", answer.output).and_then(|()| out.flush());
             answer.exit
         }
-        Ok(Err(toolgate::Error::Rejected(message))) => {
+        Err(toolgate::Error::Rejected(message)) => {
             eprintln!("toolgate: usage error: {message}\nTry 'toolgate --help'.");
             exit::USAGE
         }
-        Ok(Err(fault)) => {
+        Err(fault) => {
             eprintln!("toolgate: error: {fault}");
-            exit::USAGE
-        }
-        Err(e) => {
-            eprintln!("toolgate: error: {e:#}");
             exit::USAGE
         }
     }

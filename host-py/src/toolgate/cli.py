@@ -386,19 +386,42 @@ def check(engine: "Engine", path: Optional[str]) -> int:
 
 
 def hook(policy: "Policy", config_path: Optional[str], format: str) -> int:
-    """Answers one hook event from standard input; exit 2 (the agents block
-    the tool) when no answer can be made, never a silent pass."""
+    """Answers one hook event from standard input, always in the agent's
+    shape: when no engine can be made (a missing or refused configuration)
+    or the policy faults, the component's `hook-unconfigured` answers "ask"
+    with the error, exit 0, so the agent asks a person instead of blocking
+    every tool (exit 2) or running it on its own permissions. Only an unknown
+    format is a usage error."""
     try:
-        engine = engine_for(policy, config_path)
-        event = read_bytes("-")
+        failed: Optional[str] = None
+        event = b""
         try:
-            answer = engine.hook(format, event)
-        except RejectedError as e:
-            err(fill(GRAMMAR["errors"]["report"], message=str(e)))
-            return USAGE
+            event = read_bytes("-")
+        except ToolgateError as e:
+            failed = error_text(e)
+        engine = None
+        if failed is None:
+            try:
+                engine = engine_for(policy, config_path)
+            except ToolgateError as e:
+                failed = error_text(e)
+        answer = None
+        if engine is not None:
+            try:
+                answer = engine.hook(format, event)
+            except RejectedError:
+                raise
+            except ToolgateError as e:
+                failed = error_text(e)
+        if failed is not None:
+            answer = policy.hook_unconfigured(format, failed)
+    except RejectedError as e:
+        err(fill(GRAMMAR["errors"]["report"], message=str(e)))
+        return USAGE
     except ToolgateError as e:
         err(f"toolgate: error: {error_text(e)}\n")
         return USAGE
+    assert answer is not None
     if answer.error is not None:
         err(f"{answer.error}\n")
     try:

@@ -300,6 +300,15 @@ class Policy:
             raise RejectedError(value)
         return ToolCall._lift(value)
 
+    def hook_unconfigured(self, format: str, error: str) -> HookAnswer:
+        """The hook answer when no engine could be made (a missing or refused
+        configuration): the agent's "ask" with the error, exit 0. Raises
+        `RejectedError` for an unknown format."""
+        ok, value = self._free("hook-unconfigured", _text(str(format)), _text(str(error)))
+        if not ok:
+            raise RejectedError(value)
+        return HookAnswer._lift(value)
+
     def strip_risk_level(self, args: Json) -> str:
         """The arguments a tool really receives: `risk_level` removed, nothing
         else changed. Raises `RejectedError` when `args` is not a JSON object."""

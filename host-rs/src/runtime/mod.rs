@@ -159,6 +159,24 @@ impl Policy {
             .map_err(Error::Rejected)
     }
 
+    /// The hook answer when no engine could be made for `toolgate hook
+    /// FORMAT` (`error`: why the configuration is missing or refused): the
+    /// agent's "ask" with the error, exit 0, made by the component so every
+    /// CLI answers alike. [`Error::Rejected`] for an unknown format.
+    pub fn hook_unconfigured(
+        &self,
+        format: &str,
+        error: &str,
+    ) -> Result<crate::hooks::HookAnswer, Error> {
+        self.call_policy_fn(|policy, store| policy.call_hook_unconfigured(store, format, error))?
+            .map(|a| crate::hooks::HookAnswer {
+                output: a.output,
+                error: a.error,
+                exit: a.exit,
+            })
+            .map_err(Error::Rejected)
+    }
+
     /// The prompt guidance for the model, in `language` (`en` or `zh`).
     pub fn guidance(&self, language: &str) -> Result<String, Error> {
         self.call_policy_fn(|policy, store| policy.call_guidance(store, language))
