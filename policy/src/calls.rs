@@ -125,7 +125,11 @@ type ArgsPath = &'static [&'static str];
 /// the policy answers it `args.invalid`. A key repeated in the envelope
 /// itself (two `name`s, two `function`s) makes the call unreadable.
 pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
-    let value: Value = serde_json::from_str(text).map_err(|_| CallError::Json)?;
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) if e.to_string().starts_with(RECURSION_LIMIT) => return parse_deep_call(text),
+        Err(_) => return Err(CallError::Json),
+    };
     let Value::Object(call) = value else {
         return Err(CallError::NotObject(json_type(&value)));
     };
@@ -139,6 +143,69 @@ pub fn parse_call(text: &str) -> Result<ToolCall, CallError> {
         }
     }
     Ok(parsed)
+}
+
+/// How `serde_json` begins the message of an error raised for nesting deeper
+/// than its recursion limit (128 levels).
+const RECURSION_LIMIT: &str = "recursion limit exceeded";
+
+/// The envelope members that hold a format's tool name beside its arguments.
+const ENVELOPE_OBJECTS: [&str; 4] = ["params", "function", "functionCall", "function_call"];
+
+/// Reads a call that is valid JSON but nests deeper than `serde_json` builds
+/// a `Value`. The depth is almost always in the arguments, and the tool name
+/// is still readable: the call is decided, and its arguments, passed on as
+/// sent, are answered `args.invalid` as `assess` answers them. Each member is
+/// read as raw text (skipping a value does not recurse, so any depth reads and
+/// the whole text is still checked to be JSON); a member too deep to build is
+/// null in the envelope, except the objects that hold the tool name, which
+/// are opened one more level.
+fn parse_deep_call(text: &str) -> Result<ToolCall, CallError> {
+    let call = shallow_object(text, true)?;
+    let (mut parsed, path) = parse_envelope(&call)?;
+    if let Some(raw) = raw_at(text, path) {
+        let raw = raw.trim();
+        if raw.starts_with('{') || raw.starts_with('[') {
+            raw.clone_into(&mut parsed.args);
+        }
+    }
+    Ok(parsed)
+}
+
+/// An object whose members are built where `serde_json` can, null where they
+/// nest too deep; `open` also opens [`ENVELOPE_OBJECTS`] one level. A key held
+/// twice (loosely compared, as [`reject_duplicate_keys`] does) makes the
+/// envelope unreadable.
+fn shallow_object(text: &str, open: bool) -> Result<Map<String, Value>, CallError> {
+    let members: RawObject = match serde_json::from_str(text) {
+        Ok(members) => members,
+        Err(_) => {
+            return match serde_json::from_str::<&RawValue>(text) {
+                Ok(_) => Err(CallError::NotObject(json_type(&Value::Array(Vec::new())))),
+                Err(_) => Err(CallError::Json),
+            }
+        }
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut object = Map::new();
+    for (key, raw) in members.0 {
+        if !seen.insert(crate::toolname::loose_key(&key)) {
+            return Err(CallError::DuplicateKey(key));
+        }
+        let value = match serde_json::from_str::<Value>(raw.get()) {
+            Ok(value) => value,
+            Err(_) if open && ENVELOPE_OBJECTS.contains(&key.as_str()) => {
+                match shallow_object(raw.get(), false) {
+                    Ok(inner) => Value::Object(inner),
+                    Err(CallError::DuplicateKey(key)) => return Err(CallError::DuplicateKey(key)),
+                    Err(_) => Value::Null,
+                }
+            }
+            Err(_) => Value::Null,
+        };
+        object.insert(key, value);
+    }
+    Ok(object)
 }
 
 /// The `type` tags of tool results in the formats read here. A result item
