@@ -123,6 +123,20 @@ fn join(dir: &str, path: &str) -> String {
 
 /// One resolved candidate: the path itself, and where its `..` may climb.
 fn one(path: &str, globbed: bool) -> Option<String> {
+    if brace_list(path) {
+        return match brace_names(path) {
+            Some(names) => names
+                .iter()
+                .filter(|name| !name.is_empty())
+                .find_map(|name| one_name(name, globbed)),
+            None => glob(path),
+        };
+    }
+    one_name(path, globbed)
+}
+
+/// [`one`] for a path with no brace list left in it.
+fn one_name(path: &str, globbed: bool) -> Option<String> {
     if globbed && path.contains(['*', '?', '[', '{']) {
         return glob(path);
     }
@@ -141,6 +155,62 @@ fn one(path: &str, globbed: bool) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `path` may hold a brace list (`{a,b}`: a `{`, then a `,`, then a
+/// `}`), which bash expands wherever it reads a word: a loop's words and a
+/// redirection's target too, where the caller may not have expanded it
+/// (bash 5.2 run here: `cat < {.env,}` prints `.env`, the empty alternative
+/// dropped; `for f in {.e,x}nv` sets `f` to `.env`). Such a path is judged by
+/// each name the list makes ([`brace_names`]), never only as the one literal
+/// name it reads as; a list that cannot be read is a pattern.
+fn brace_list(path: &str) -> bool {
+    path.split_once('{')
+        .and_then(|(_, after)| after.split_once(','))
+        .is_some_and(|(_, rest)| rest.contains('}'))
+}
+
+/// Most names a path's brace lists may make before it is judged as a
+/// pattern that could match anything.
+const MAX_BRACE_NAMES: usize = 64;
+
+/// The names bash's brace expansion makes of `path` when every `{…}` holding
+/// a comma is a plain list (`{.e,x}nv` is `.env` and `xnv`; a `{…}` without
+/// a comma stays as written). `None` for a nested list, a `{` left open, or
+/// more than [`MAX_BRACE_NAMES`] names.
+fn brace_names(path: &str) -> Option<Vec<String>> {
+    let mut names = vec![String::new()];
+    let mut rest = path;
+    while let Some((before, after)) = rest.split_once('{') {
+        for name in &mut names {
+            name.push_str(before);
+        }
+        let (inside, tail) = after.split_once('}')?;
+        if inside.contains('{') {
+            return None;
+        }
+        if inside.contains(',') {
+            let alternatives: Vec<&str> = inside.split(',').collect();
+            if names.len().saturating_mul(alternatives.len()) > MAX_BRACE_NAMES {
+                return None;
+            }
+            names = names
+                .iter()
+                .flat_map(|name| alternatives.iter().map(move |alt| format!("{name}{alt}")))
+                .collect();
+        } else {
+            for name in &mut names {
+                name.push('{');
+                name.push_str(inside);
+                name.push('}');
+            }
+        }
+        rest = tail;
+    }
+    for name in &mut names {
+        name.push_str(rest);
+    }
+    Some(names)
 }
 
 /// The components left after `..` climbed above the start, if it did.
@@ -319,6 +389,26 @@ mod tests {
         assert!(places.secret("/etc/shado[w]", true).is_some());
         for p in ["*.rs", "src/*.py", "README.md", "../x/main.rs", "[n]ginx"] {
             assert!(places.secret(p, true).is_none(), "{p}");
+        }
+    }
+
+    /// A brace list is a pattern whatever the caller says of globs: bash
+    /// expands it in a loop's words and a redirection's target as well.
+    #[test]
+    fn brace_lists_are_patterns() {
+        let places = Places::default();
+        for p in ["{.env,}", "{.e,x}nv", ".{env,x}", "~/.ss{h,x}/id_rsa"] {
+            assert!(places.secret(p, false).is_some(), "{p}");
+        }
+        for p in [
+            "{}",
+            "a,{b}",
+            "{x}",
+            "notes,v1.txt",
+            "{README,LICENSE}.md",
+            "a{1,3}",
+        ] {
+            assert!(places.secret(p, false).is_none(), "{p}");
         }
     }
 
