@@ -585,6 +585,19 @@ impl Walk<'_> {
             };
             if let Err((code, message)) = check_words(&texts, &shape, self.depth, false) {
                 self.report.unproven(code, message);
+                // A variable the environment already holds (`HOME`, `PATH`,
+                // upper case by convention) is passed on changed to every
+                // later program: `HOME=.; git log` is `HOME=. git log`.
+                let exported: Vec<String> = texts
+                    .iter()
+                    .filter(|t| {
+                        t.split_once('=').is_some_and(|(name, _)| {
+                            !safe_loop_variable(name.strip_suffix('+').unwrap_or(name))
+                        })
+                    })
+                    .cloned()
+                    .collect();
+                self.destroy(capabilities::capability(&exported));
             }
             return;
         };
@@ -717,11 +730,12 @@ impl Walk<'_> {
     ) {
         self.destroy(capabilities::capability(texts));
         if self.places.moved()
-            && texts
-                .iter()
-                .skip(at)
-                .take(16)
-                .any(|w| base_name(w) == "git")
+            && texts.iter().skip(at).take(16).any(|w| {
+                // Also inside a script it is given (`sh -c 'git status'`).
+                w.split(|c: char| c.is_whitespace() || ";&|()'\"`{}$<>".contains(c))
+                    .take(64)
+                    .any(|t| base_name(t) == "git")
+            })
         {
             // git runs the configuration of the repository it finds from
             // where it starts: after a `cd`, a nested or other repository's
