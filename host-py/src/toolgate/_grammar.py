@@ -152,11 +152,11 @@ GRAMMAR_JSON = r'''{
   ],
   "exits": [
     { "code": 0, "name": "OK", "help": "every call allowed (or the command succeeded)" },
-    { "code": 1, "name": "ERROR", "help": "error: unreadable file or configuration, policy fault" },
+    { "code": 1, "name": "ERROR", "help": "error that stops the command: unreadable file or configuration" },
     { "code": 2, "name": "USAGE", "help": "usage error" },
     { "code": 3, "name": "MALFORMED", "help": "check: some input lines were malformed (see the error objects in the output)" },
     { "code": 4, "name": "BROKEN", "help": "audit verify, approvals list, grants list: a record failed verification" },
-    { "code": 10, "name": "CONFIRM", "help": "at least one call needs confirmation, none denied" },
+    { "code": 10, "name": "CONFIRM", "help": "at least one call needs confirmation (a policy fault is one), none denied" },
     { "code": 11, "name": "DENY", "help": "at least one call denied" }
   ],
   "errors": {
