@@ -392,7 +392,20 @@ impl Walk<'_> {
             expands: word.glob || word.brace,
             ..Arg::default()
         };
-        for part in &word.parts {
+        for (i, part) in word.parts.iter().enumerate() {
+            // `$HOME` is `~` only where a `/` or the word's end follows it:
+            // bash reads `$HOME-x/y` as `/home/u-x/y` and `$HOME.x` as
+            // `/home/u.x`, paths beside the home that `~-x/y` (the previous
+            // directory) and `~.x` (a user's home) would misname, so such a
+            // word is a value the line does not spell.
+            if matches!(part, Part::Param { name, op, prefix: None, .. } if name == "HOME" && op.is_empty())
+                && !home_ends(word.parts.get(i + 1))
+            {
+                arg.expands = true;
+                arg.computed = true;
+                arg.text.push(COMPUTED);
+                continue;
+            }
             self.part(part, &mut arg);
         }
         arg
@@ -1221,4 +1234,14 @@ fn unread_files(code: &str, texts: &[String], at: usize) -> Option<&'static str>
                 "a reader is given an argument its grammar does not prove, so which files it reads is unread",
             )
         })
+}
+
+/// Whether what follows a `$HOME` ends the home's name: nothing, or text
+/// that starts with `/`.
+fn home_ends(next: Option<&Part>) -> bool {
+    match next {
+        None => true,
+        Some(Part::Lit(text) | Part::Quoted(text)) => text.starts_with('/'),
+        Some(_) => false,
+    }
 }
