@@ -228,6 +228,9 @@ writeFileSync(badConfig, '{"strict":"yes"}');
 // Over the component's memory cap (256 MiB, the same in both CLIs): the
 // component aborts while taking the input in, a fault in both runtimes.
 const huge = () => `${call('execute_sql', { sql: `SELECT '${'x'.repeat(300 * 1024 * 1024)}'` })}\n`;
+// Arguments nested deeper than serde_json builds (128 levels): the tool name
+// is still readable, so the call is decided, confirm with args.invalid.
+const deep = `{"tool":"execute_sql","args":${'['.repeat(200)}${']'.repeat(200)}}\n`;
 
 const PARITY = [
   // [what, arguments, standard input, exit code]
@@ -345,6 +348,8 @@ const PARITY = [
     `${call('execute_sql', { sql: 'SELECT 1' })}\r\n\u0085\n\n{"args":{}}\n${call('execute_command', { command: 'rm -rf /' })}`, 3],
   ['check, a denied call', ['check', '--config', deny], `${call('execute_command', { command: 'ls' })}\n`, 11],
   ['a policy fault in check', ['check'], huge, 10],
+  ['check, a call whose arguments nest 200 deep', ['check'], deep, 10],
+  ['a policy fault in check, then a denied call: both lines answered', ['check', '--config', deny], () => `${huge()}${call('execute_command', { command: 'ls' })}\n`, 11],
   ['a policy fault in assess', ['assess', '--json', 'execute_sql', '-'], () => JSON.stringify({ sql: `SELECT '${'x'.repeat(300 * 1024 * 1024)}'` }), 10],
 ];
 
@@ -379,7 +384,18 @@ test(`the parity table: ${PARITY.length} argument lists and inputs, the same byt
       // The fault is named by its kind, in the same words in both runtimes.
       assert.match(rs.stdout.toString(), /"code":"policy.fault","message":"the policy faulted \(the component aborted\); a person must decide"/, label);
     }
+    if (what.endsWith('both lines answered')) {
+      // A fault is that line's confirm, not an error that stops the command.
+      const lines = rs.stdout.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      assert.deepEqual(lines.map((l) => l.action), ['confirm', 'deny'], label);
+    }
   }
+});
+
+test('the parity table holds every exit code the grammar declares', () => {
+  const grammar = JSON.parse(readFileSync(join(root, 'shapes', 'cli.json'), 'utf8'));
+  const held = new Set(PARITY.map((row) => row[3]));
+  for (const exit of grammar.exits) assert.ok(held.has(exit.code), `no parity row exits ${exit.code} (${exit.name}: ${exit.help})`);
 });
 
 test('the parity table covers what it claims', () => {
@@ -393,6 +409,7 @@ test('the parity table covers what it claims', () => {
   assert.match(outputs.get('--help').stdout, /^toolgate: one risk policy/);
   assert.equal(outputs.get('no arguments').stderr, "toolgate: usage error: a command is required\nTry 'toolgate --help'.\n");
   assert.match(outputs.get('ARGS_JSON that is not UTF-8').stderr, /argument 3 is not valid UTF-8/);
+  assert.match(outputs.get('check, a call whose arguments nest 200 deep').stdout, /^\{"action":"confirm".*"code":"args.invalid".*"summary":"execute_sql — /);
   assert.match(outputs.get('check, a line holding only U+0085').stdout, /^\{"line":1,"error":"the call is not valid JSON"\}\n$/);
   assert.equal(outputs.get('check, blank lines (space, tab, CR, CRLF)').stdout, '');
   assert.match(outputs.get('check a directory').stderr, /cannot read .*: is a directory\n$/);
