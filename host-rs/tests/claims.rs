@@ -278,3 +278,71 @@ fn the_gateway_refuses_a_call_it_cannot_record() {
     );
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// A JSON Lines log whose writer lock cannot be taken while `held` is set
+/// (another writer holds it past every wait).
+struct Held {
+    log: JsonlSink,
+    held: Arc<AtomicBool>,
+}
+
+impl AuditSink for Held {
+    fn append(&self, line: &str) -> Result<(), SinkError> {
+        self.log.append(line)
+    }
+    fn last(&self) -> Result<Option<String>, SinkError> {
+        self.log.last()
+    }
+    fn append_sealed(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<String, String>> {
+        if self.held.load(Ordering::SeqCst) {
+            return Some(Err(String::from(
+                "audit sink: cannot lock the log: audit.jsonl.lock is held",
+            )));
+        }
+        self.log.append_sealed(seal)
+    }
+    fn recorded(&self, approval: &str, since: u64) -> Result<Option<bool>, SinkError> {
+        self.log.recorded(approval, since)
+    }
+}
+
+#[test]
+fn no_claim_is_made_without_the_writer_lock() {
+    // A claim made outside the lock has no record yet, so another gate that
+    // holds the lock would read it as a dead holder's and take it over: the
+    // approval could run twice. Even with the audit not required, the
+    // answer fails and the approval stays pending, unclaimed.
+    let dir = scratch("held");
+    let held = Arc::new(AtomicBool::new(false));
+    let log = dir.join("audit.jsonl");
+    let g = Gate::builder(&Policy::embedded().unwrap())
+        .store(DirStore::new(dir.join("approvals")))
+        .audit(Held {
+            log: JsonlSink::open(&log).unwrap(),
+            held: Arc::clone(&held),
+        })
+        .key(KEY)
+        .audit_required(false)
+        .timeout(Duration::from_secs(3600))
+        .build()
+        .unwrap();
+    let id = ask(&g);
+    held.store(true, Ordering::SeqCst);
+    let (count, exec) = counting();
+    let refused = g.settle(&id, Response::approve(), exec.clone());
+    assert!(
+        matches!(&refused, Err(GateError::Sink(e)) if e.to_string().contains("writer lock")),
+        "{refused:?}"
+    );
+    assert_eq!(count.load(Ordering::SeqCst), 0);
+    let store = DirStore::new(dir.join("approvals"));
+    assert!(store.get(&id).unwrap().is_some(), "the checkpoint stays");
+    assert!(!store.claimed(&id).unwrap(), "nothing was claimed");
+    held.store(false, Ordering::SeqCst);
+    let r = g.settle(&id, Response::approve(), exec).unwrap();
+    assert_eq!(r.status, Status::Executed);
+    assert_eq!(count.load(Ordering::SeqCst), 1);
+}

@@ -583,6 +583,7 @@ impl GateBuilder {
                 keyed: self.key.is_some(),
                 warn_before_ms: self.warn_before.map(ms),
                 under_lock: std::sync::atomic::AtomicBool::new(false),
+                lock_refused: std::sync::atomic::AtomicBool::new(false),
             }),
         };
         if let Some(gap) = gap {
@@ -693,6 +694,11 @@ struct Inner {
     /// Whether the step being taken (under `chain`) runs under the first
     /// sink's writer lock.
     under_lock: std::sync::atomic::AtomicBool,
+    /// Whether the step being taken (under `chain`) runs without the first
+    /// sink's writer lock because that sink could not take it: a claim is
+    /// then refused, since another gate holding the lock would read it as a
+    /// dead holder's and take it over.
+    lock_refused: std::sync::atomic::AtomicBool,
 }
 
 /// The approval gate. Cheap to clone; clones share their pending approvals.
@@ -885,10 +891,12 @@ impl Gate {
             self.inner.under_lock.store(false, Ordering::SeqCst);
             sealed
         };
+        let mut locking = false;
         if let Some(result) = sinks
             .first()
             .and_then(|primary| primary.append_sealed(&locked_seal))
         {
+            locking = true;
             match result {
                 Ok(_) => written = true,
                 Err(why) => {
@@ -904,8 +912,11 @@ impl Gate {
         }
         if taken.borrow().is_none() {
             // No sink seals under its own lock (or it failed before sealing):
-            // chain from the last line this gate wrote.
+            // chain from the last line this gate wrote. A sink that locks but
+            // could not take its lock gets no claim made without it.
+            self.inner.lock_refused.store(locking, Ordering::SeqCst);
             let _ = seal(chain.as_deref());
+            self.inner.lock_refused.store(false, Ordering::SeqCst);
         }
         let made = taken
             .into_inner()
@@ -1196,6 +1207,11 @@ impl Gate {
                         )),
                     })
                 }
+            }
+            if self.inner.lock_refused.load(Ordering::SeqCst) {
+                return Err(GateError::Sink(SinkError::Io(std::io::Error::other(format!(
+                    "approval `{id}` was not settled (it stays pending): the audit log's writer lock could not be taken, and a claim made without it could be taken over"
+                )))));
             }
             if joint.is_none()
                 && !self.inner.store.claim(id, deadline)?
