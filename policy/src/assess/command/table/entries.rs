@@ -1200,6 +1200,21 @@ pub static TABLE: &[Program] = &[
         name: "curl",
         checked: "curl 7.88.1",
         rule: Some(Rule::Check(tools::curl)),
+        capabilities: &[
+            // Uploads: a file's contents sent to another machine (GTFOBins
+            // curl: upload). curl 7.88 takes a unique prefix of a long
+            // option (tool_getparam.c counts prefix hits), so `--up` is
+            // read as far as it can be `--upload-file`.
+            row(Short('T'), Transfers, "GTFOBins curl: upload; curl(1) -T, --upload-file"),
+            row(LongPrefix("--upload-file", 4), Transfers, "curl(1) --upload-file"),
+            // `-d @file`, `--data-binary @file`, `--json @file`,
+            // `--data-urlencode @file`: the value names a file to send.
+            row(WordPrefix("@"), Transfers, "curl(1) -d, --data: @file sends the file"),
+            row(WordPrefix("-d@"), Transfers, "curl(1) -d@file"),
+            // `-F name=@file` and `-F name=<file` post the file's contents.
+            row(Contains("=@"), Transfers, "curl(1) -F, --form: name=@file"),
+            row(Contains("=<"), Transfers, "curl(1) -F, --form: name=<file"),
+        ],
         ..NONE
     },
     Program {
@@ -4543,6 +4558,16 @@ pub static TABLE: &[Program] = &[
         name: "wg-quick",
         capabilities: &[
             row(Always, HostState, "GTFOBins wg-quick: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "wget",
+        capabilities: &[
+            // Uploads (GTFOBins wget: upload). getopt_long takes a unique
+            // prefix: `--post-f` and `--body-f` (wget 1.21 run here).
+            row(LongPrefix("--post-file", 8), Transfers, "GTFOBins wget: upload; wget(1) --post-file"),
+            row(LongPrefix("--body-file", 8), Transfers, "wget(1) --body-file"),
         ],
         ..NONE
     },
