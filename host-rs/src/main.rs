@@ -24,7 +24,8 @@ use args::{Command, Globals, Parsed};
 mod exit {
     /// Every call was allowed (or the command succeeded).
     pub const OK: u8 = 0;
-    /// An error: unreadable input file or configuration, a policy fault.
+    /// An error that stops the command: an unreadable input file or
+    /// configuration (a policy fault on a call is that call's confirm).
     pub const ERROR: u8 = 1;
     /// Bad command-line usage.
     pub const USAGE: u8 = 2;
