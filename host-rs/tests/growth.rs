@@ -308,6 +308,13 @@ fn shapes() -> Vec<Shape> {
             "url": format!("https://example.com/{}", "a/%2e%2e/".repeat(n))
         })
         .to_string()),
+        // Word starts inside one long URL-safe run, each a token's prefix:
+        // every one must not read the run afresh.
+        shape!("http url token prefixes", "http_request", None, |n| json!({
+            "method": "GET",
+            "url": format!("https://example.com/?q={}", "xoxb-eyJ-".repeat(n))
+        })
+        .to_string()),
         shape!("http userinfo", "http_request", None, |n| json!({
             "method": "GET",
             "url": format!("http://{}example.com/", "a\\@".repeat(n))

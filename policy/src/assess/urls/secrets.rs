@@ -173,9 +173,21 @@ fn parameter(url: &str) -> Option<String> {
     })
 }
 
-/// A provider-shaped token anywhere in the text.
+/// A provider-shaped token anywhere in the text. The work is linear in the
+/// text: each format's run is read no further than its longest token, and
+/// a JSON Web Token's parts end where the URL-safe run that holds them ends,
+/// which one pass from the right finds for every position at once (a part
+/// scanned afresh from each word start made a long URL quadratic).
 fn token(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
+    // `ends[i]`: where the URL-safe run starting at `i` ends.
+    let mut ends = vec![bytes.len(); bytes.len() + 1];
+    for (i, b) in bytes.iter().enumerate().rev() {
+        let next = ends.get(i + 1).copied().unwrap_or(bytes.len());
+        if let Some(end) = ends.get_mut(i) {
+            *end = if Alphabet::UrlSafe.holds(*b) { next } else { i };
+        }
+    }
     (0..bytes.len()).find_map(|at| {
         let starts_word = at == 0
             || bytes
@@ -186,14 +198,19 @@ fn token(text: &str) -> Option<String> {
         }
         let rest = bytes.get(at..)?;
         format_at(rest)
-            .or_else(|| jwt_at(rest))
+            .or_else(|| jwt_at(bytes, &ends, at))
             .or_else(|| telegram_at(rest))
     })
 }
 
-/// The length of the run of `alphabet` at the start of `bytes`.
-fn run(bytes: &[u8], alphabet: Alphabet) -> usize {
-    bytes.iter().take_while(|b| alphabet.holds(**b)).count()
+/// The length of the run of `alphabet` at the start of `bytes`, counted no
+/// further than `limit`.
+fn run(bytes: &[u8], alphabet: Alphabet, limit: usize) -> usize {
+    bytes
+        .iter()
+        .take(limit)
+        .take_while(|b| alphabet.holds(**b))
+        .count()
 }
 
 fn format_at(rest: &[u8]) -> Option<String> {
@@ -201,29 +218,34 @@ fn format_at(rest: &[u8]) -> Option<String> {
         .iter()
         .find(|(_, prefix, alphabet, min, max)| {
             rest.starts_with(prefix.as_bytes())
-                && rest
-                    .get(prefix.len()..)
-                    .is_some_and(|body| (*min..=*max).contains(&run(body, *alphabet)))
+                && rest.get(prefix.len()..).is_some_and(|body| {
+                    (*min..=*max).contains(&run(body, *alphabet, max.saturating_add(1)))
+                })
         })
         .map(|(provider, ..)| format!("it holds a {provider}"))
 }
 
-/// A JSON Web Token: `eyJ…` header, `.`, `eyJ…` payload, `.`, signature
-/// (gitleaks' `jwt` rule).
-fn jwt_at(rest: &[u8]) -> Option<String> {
-    let mut parts = rest.splitn(3, |b| *b == b'.');
-    let header = parts.next()?;
-    let payload = parts.next()?;
-    let signature = parts.next()?;
-    let part = |p: &[u8]| run(p, Alphabet::UrlSafe);
-    let ok = header.starts_with(b"eyJ")
-        && part(header) == header.len()
-        && header.len() >= 10
-        && payload.starts_with(b"eyJ")
-        && part(payload) == payload.len()
-        && payload.len() >= 10
-        && part(signature) >= 10;
-    ok.then(|| String::from("it holds a JSON Web Token"))
+/// A JSON Web Token at `at`: `eyJ…` header, `.`, `eyJ…` payload, `.`,
+/// signature (gitleaks' `jwt` rule), each part a whole URL-safe run
+/// (`ends` from [`token`]).
+fn jwt_at(bytes: &[u8], ends: &[usize], at: usize) -> Option<String> {
+    let part = |start: usize| -> Option<(usize, usize)> {
+        let end = *ends.get(start)?;
+        Some((start, end))
+    };
+    let dot_after = |end: usize| bytes.get(end) == Some(&b'.');
+    let (h, h_end) = part(at)?;
+    let header = bytes.get(h..h_end)?;
+    if !(header.starts_with(b"eyJ") && header.len() >= 10 && dot_after(h_end)) {
+        return None;
+    }
+    let (p, p_end) = part(h_end + 1)?;
+    let payload = bytes.get(p..p_end)?;
+    if !(payload.starts_with(b"eyJ") && payload.len() >= 10 && dot_after(p_end)) {
+        return None;
+    }
+    let (s, s_end) = part(p_end + 1)?;
+    (s_end - s >= 10).then(|| String::from("it holds a JSON Web Token"))
 }
 
 /// A Telegram bot token, `bot` + 5 to 16 digits + `:` + `A` + 34 URL-safe
@@ -231,12 +253,16 @@ fn jwt_at(rest: &[u8]) -> Option<String> {
 /// rule).
 fn telegram_at(rest: &[u8]) -> Option<String> {
     let body = rest.strip_prefix(b"bot").unwrap_or(rest);
-    let digits = body.iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = body
+        .iter()
+        .take(17)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     if !(5..=16).contains(&digits) {
         return None;
     }
     let tail = body.get(digits..)?.strip_prefix(b":A")?;
-    (run(tail, Alphabet::UrlSafe) == 34).then(|| String::from("it holds a Telegram bot token"))
+    (run(tail, Alphabet::UrlSafe, 35) == 34).then(|| String::from("it holds a Telegram bot token"))
 }
 
 /// The text with `%XX` escapes decoded once (invalid ones kept as written,
