@@ -220,7 +220,18 @@ fn no_input_panics_and_destructive_suffixes_never_allow() {
             ] {
                 let args =
                     json!({ field(tool): format!("{mutated}{suffix}"), "risk_level": "low" });
-                let decision = engine.assess(tool, &args.to_string());
+                let mut decision = engine.assess(tool, &args.to_string());
+                if decision.action == Action::Allow && mutated.contains("<<") {
+                    // A here-document whose delimiter is the suffix's line
+                    // swallows it (`eval<< 'rm -rf /'""` then `rm -rf /` ends
+                    // the document: bash, dash and zsh run nothing). A second
+                    // destructive line after it must still be caught.
+                    let args = json!({
+                        field(tool): format!("{mutated}{suffix}{}", if tool == "execute_command" { "\nrm -rf ~" } else { "\n;\nDROP TABLE orders" }),
+                        "risk_level": "low"
+                    });
+                    decision = engine.assess(tool, &args.to_string());
+                }
                 assert_ne!(
                     decision.action,
                     Action::Allow,
