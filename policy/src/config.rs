@@ -564,7 +564,7 @@ impl Config {
     /// character is not `{`, and that is not a JSON array, is read as TOML).
     /// Either may be written in seed 004's shape (`workflow.config.
     /// toolApproval`; see [`workflow`]) or carry seed 002's tool definitions
-    /// (one, a list, or a list under `tools`; see [`seed002`]).
+    /// (one, a list, or a list under `tools`; see `config::seed002`).
     pub fn from_text(text: &str) -> Result<Config, ConfigError> {
         let trimmed = text.trim_start();
         if trimmed.is_empty() {

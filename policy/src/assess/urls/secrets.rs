@@ -8,7 +8,7 @@
 //! - a query parameter whose name says it holds a credential (`token`,
 //!   `access_token`, `api_key`, `key`, …, [`SECRET_PARAMETERS`]) with a
 //!   non-empty value;
-//! - a value shaped as a known provider's token ([`TOKEN_FORMATS`]),
+//! - a value shaped as a known provider's token (`TOKEN_FORMATS`),
 //!   anywhere in the URL (a path segment, a parameter of any name).
 //!
 //! The token formats are those of gitleaks' rules
