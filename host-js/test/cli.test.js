@@ -329,7 +329,7 @@ const PARITY = [
   ['hook --config twice', ['hook', '--config', 'a', '--config', 'b', 'claude-code'], '', 2],
   ['hook of an unknown format', ['hook', 'cursor'], '{}', 2],
   ['hook with a missing configuration', ['hook', '--config', '/nonexistent/config.json', 'claude-code'], '{}', 0],
-  ['hook with a configuration the policy refuses', ['hook', '--config', badConfig, 'gemini-cli'], '{}', 2],
+  ['hook with a configuration the policy refuses', ['hook', '--config', badConfig, 'gemini-cli'], '{}', 0],
   ['hook, empty input', ['hook', 'claude-code'], '', 0],
   ['guidance in an unknown language', ['guidance', '--lang=xx'], '', 0],
   ['check a missing file', ['check', '/nonexistent/calls.jsonl'], '', 1],
