@@ -299,17 +299,10 @@ impl AuditSink for PostgresSink {
                 return Ok(Ok(Claimed::Taken));
             }
             tx.execute("DELETE FROM toolgate_checkpoints WHERE id = $1", &[&id])?;
-            let previous: Option<String> = tx
-                .query_opt(
-                    "SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1",
-                    &[],
-                )?
-                .map(|r| r.get(0));
-            let sealed = match seal(previous.as_deref()) {
+            let sealed = match seal_after_last(&mut tx, seal)? {
                 Ok(sealed) => sealed,
                 Err(e) => return Ok(Err(e)),
             };
-            tx.execute("INSERT INTO toolgate_audit (line) VALUES ($1)", &[&sealed])?;
             tx.commit()?;
             Ok(Ok(Claimed::Recorded(sealed)))
         })();
@@ -328,20 +321,34 @@ impl AuditSink for PostgresSink {
         let result = (|| -> Result<Result<String, String>, postgres::Error> {
             let mut tx = db.transaction()?;
             tx.batch_execute("LOCK TABLE toolgate_audit IN EXCLUSIVE MODE")?;
-            let previous: Option<String> = tx
-                .query_opt(
-                    "SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1",
-                    &[],
-                )?
-                .map(|r| r.get(0));
-            let sealed = match seal(previous.as_deref()) {
+            let sealed = match seal_after_last(&mut tx, seal)? {
                 Ok(sealed) => sealed,
                 Err(e) => return Ok(Err(e)),
             };
-            tx.execute("INSERT INTO toolgate_audit (line) VALUES ($1)", &[&sealed])?;
             tx.commit()?;
             Ok(Ok(sealed))
         })();
         Some(result.unwrap_or_else(|e| Err(format!("audit sink: {e}"))))
     }
+}
+
+/// Inside a transaction that holds the audit table's writer lock: reads the
+/// log's last line, seals the new one after it and inserts it. The inner
+/// `Err` is `seal`'s refusal, which writes nothing.
+fn seal_after_last(
+    tx: &mut postgres::Transaction<'_>,
+    seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+) -> Result<Result<String, String>, postgres::Error> {
+    let previous: Option<String> = tx
+        .query_opt(
+            "SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1",
+            &[],
+        )?
+        .map(|r| r.get(0));
+    let sealed = match seal(previous.as_deref()) {
+        Ok(sealed) => sealed,
+        Err(e) => return Ok(Err(e)),
+    };
+    tx.execute("INSERT INTO toolgate_audit (line) VALUES ($1)", &[&sealed])?;
+    Ok(Ok(sealed))
 }
