@@ -94,13 +94,29 @@ impl Report {
         if self.violations.is_empty() {
             Ok(())
         } else {
+            // The effects themselves go into the failure message: a CI log
+            // keeps the panic and cuts the middle of a long report.
+            let shown: Vec<String> = self
+                .violations
+                .iter()
+                .take(20)
+                .map(|v| {
+                    format!(
+                        "VIOLATION [{}] {} => {}",
+                        v.name,
+                        one_line(&v.sql),
+                        v.effect
+                    )
+                })
+                .collect();
             Err(format!(
                 "{engine}: {} statement(s) the policy proved read-only had an effect \
-                 (executed {}, failed to prepare {}); see {}",
+                 (executed {}, failed to prepare {}); see {}\n{}",
                 self.violations.len(),
                 self.executed,
                 self.failed_to_prepare,
-                path.display()
+                path.display(),
+                shown.join("\n")
             ))
         }
     }
