@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNTIMES = ['native', 'wasmtime', 'node', 'chromium', 'python'];
-// The Python host has no approval gate yet (docs/python.md): the gate vectors
-// run in the other four.
-const GATE_RUNTIMES = ['native', 'wasmtime', 'node', 'chromium'];
+// Every runtime runs the gate vectors too (Python through its flow binding,
+// host-py/tests/test_gate_vectors.py).
+const GATE_RUNTIMES = RUNTIMES;
 
 function caseNames() {
   const dir = join(root, 'tests', 'conformance');
@@ -51,7 +51,7 @@ test('every runtime decides every conformance case identically', () => {
 
 // The approval flow: every runtime ran the gate vectors (tests/gate/*.jsonl)
 // and wrote each step's output, one line a step, to
-// target/conformance/gate-<runtime>.txt. All four must be present and
+// target/conformance/gate-<runtime>.txt. All five must be present and
 // byte-identical.
 test('every runtime takes every gate step identically', () => {
   const texts = {};

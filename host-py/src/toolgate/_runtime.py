@@ -41,6 +41,7 @@ BUNDLED_SHA256 = BUNDLED.with_name("toolgate.wasm.sha256")
 #: The interfaces the component exports.
 POLICY = "toolgate:policy/policy@0.1.0"
 RECORDS = "toolgate:policy/records@0.1.0"
+GATE = "toolgate:policy/gate@0.1.0"
 
 #: How often the epoch advances: the work limit's resolution.
 TICK_SECONDS = 0.01
@@ -268,6 +269,8 @@ class Instance:
         self._interfaces: Dict[str, Any] = {}
         #: Engine handles of this instance, by the id the Policy gave them.
         self.engines: Dict[int, Any] = {}
+        #: Flow handles of this instance, by the id the Policy gave them.
+        self.flows: Dict[int, Any] = {}
 
     def func(self, interface: str, name: str) -> Any:
         key = (interface, name)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 import json
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _json
-from ._runtime import POLICY, RECORDS, Compiled, Fault, Instance, Runtime, compile_component
+from ._runtime import GATE, POLICY, RECORDS, Compiled, Fault, Instance, Runtime, compile_component
 from .errors import AuditBrokenError, LoadError, PolicyFaultError, RejectedError, RequestError, ToolgateError
 from .shapes import ApiRequest, Augmented, Candidate, CheckedLine, Decision, Finding, HookAnswer, Imported, Layered, ToolCall
 
@@ -26,6 +26,9 @@ POLICY_LIMIT = "policy.limit"
 DEFAULT_WORK_LIMIT = 2.0
 
 Json = Union[str, Dict[str, Any], List[Any]]
+
+if TYPE_CHECKING:
+    from .flow import Flow, Records
 
 #: What stands for arguments JSON cannot hold: it is not JSON, so the policy
 #: answers it `confirm` with `args.invalid`, and the decision still comes from
@@ -165,6 +168,8 @@ class Policy:
     def __init__(self, compiled: Compiled, work_limit: Optional[float] = DEFAULT_WORK_LIMIT, max_memory: Optional[int] = None):
         self._runtime = Runtime(compiled, work_limit, max_memory)
         self._configs: Dict[int, str] = {}
+        #: The flows' creation arguments, by id: a flow is made again in a fresh instance.
+        self._flows: Dict[int, Tuple[str, str, Optional[bytes], Optional[bytes]]] = {}
         self._next = 0
         self._default: Optional[Engine] = None
         #: Where the compiled component came from: `cache:PATH`, `compiled-and-cached:PATH` or `compiled`.
@@ -218,6 +223,62 @@ class Policy:
             except Exception:
                 # An instance that cannot drop a handle is discarded on its next fault.
                 pass
+
+    # -- the gate's flow resource -------------------------------------------
+
+    def flow(self, config: Json = "{}", settings: Json = "{}", checkpoint_key: Any = None, audit_key: Any = None) -> "Flow":
+        """The component's approval flow (`toolgate.flow.Flow`) for a policy
+        configuration and the gate's settings (`identity`, `timeout_ms`,
+        `tool_timeouts`, `shadow`, `audit`, `audit_required`), checkpoints
+        signed with `checkpoint_key` and the audit chain keyed with
+        `audit_key` (each at least 16 bytes; text is its UTF-8 bytes).
+        Raises `RejectedError` with the component's message."""
+        from .flow import Flow, key_bytes
+
+        args = (_json_text(config, "config"), _json_text(settings, "settings"), key_bytes(checkpoint_key), key_bytes(audit_key))
+        self._next += 1
+        handle_id = self._next
+        try:
+            ok, value = self._runtime.call(lambda live: live.func(GATE, "[static]flow.create")(live.store, *args))
+        except Fault as fault:
+            raise PolicyFaultError(fault.kind) from None
+        if not ok:
+            raise RejectedError(value)
+        self._runtime.live().flows[handle_id] = value
+        self._flows[handle_id] = args
+        return Flow(self, handle_id)
+
+    def _call_flow(self, handle_id: int, method: str, *args: Any) -> Any:
+        if handle_id not in self._flows:
+            raise ToolgateError("this flow was closed")
+
+        def run(live: Instance) -> Any:
+            handle = live.flows.get(handle_id)
+            if handle is None:
+                ok, handle = live.func(GATE, "[static]flow.create")(live.store, *self._flows[handle_id])
+                if not ok:
+                    raise Fault("host error")
+                live.flows[handle_id] = handle
+            return live.func(GATE, f"[method]flow.{method}")(live.store, handle, *args)
+
+        return self._runtime.call(run)
+
+    def _close_flow(self, handle_id: int) -> None:
+        self._flows.pop(handle_id, None)
+        live = self._runtime._live
+        handle = live.flows.pop(handle_id, None) if live is not None else None
+        if handle is not None:
+            try:
+                handle.drop(live.store)
+            except Exception:
+                pass
+
+    @property
+    def records(self) -> "Records":
+        """The component's records: checkpoints and audit lines (`toolgate.flow.Records`)."""
+        from .flow import Records
+
+        return Records(self)
 
     def _engine(self) -> "Engine":
         if self._default is None:
