@@ -301,6 +301,7 @@ class Runtime:
         self._live: Optional[Instance] = None
         self._ticker = _Ticker(compiled.engine) if work_limit is not None else None
         self._ticks = max(1, int(work_limit / TICK_SECONDS) + 1) if work_limit is not None else 0
+        self._lock = threading.RLock()
         #: How many calls went into the component.
         self.crossings = 0
         #: How many instances were discarded after a fault.
@@ -312,7 +313,13 @@ class Runtime:
         return self._live
 
     def call(self, f: Callable[[Instance], Any]) -> Any:
-        """Runs `f` on the live instance; a failure discards it and raises `Fault`."""
+        """Runs `f` on the live instance; a failure discards it and raises `Fault`.
+        One call at a time: a wasmtime store is not for two threads at once
+        (an approval gate answers from its callers' threads)."""
+        with self._lock:
+            return self._call(f)
+
+    def _call(self, f: Callable[[Instance], Any]) -> Any:
         self.crossings += 1
         live = self.live()
         if self._ticker is not None:
