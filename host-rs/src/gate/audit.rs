@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Why a sink failed.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +40,25 @@ pub trait AuditSink: Send + Sync {
     ) -> Option<Result<String, String>> {
         let _ = seal;
         None
+    }
+    /// [`AuditSink::append_sealed`] without waiting for the line to be
+    /// durable: the line and a ticket for [`AuditSink::wait_durable`], which
+    /// the caller must wait on before it acts on the record (runs a tool).
+    /// A sink that syncs as it writes answers ticket 0 (durable already).
+    /// The gate writes under its chain's lock and waits outside it, so
+    /// concurrent calls share one sync of the log (group commit) instead of
+    /// queueing one sync each.
+    fn append_sealed_deferred(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<(String, u64), String>> {
+        self.append_sealed(seal).map(|r| r.map(|line| (line, 0)))
+    }
+    /// Waits until the line of `ticket` is durable; an error when it never
+    /// will be (the sync failed and the lines it covered were cut off).
+    fn wait_durable(&self, ticket: u64) -> Result<(), String> {
+        let _ = ticket;
+        Ok(())
     }
     /// What the sink found torn and set aside when it opened (a partial last
     /// record after a crash or a full disk), for the gate to record as a gap.
@@ -203,8 +222,19 @@ fn sealed(line: &[u8]) -> bool {
         .unwrap_or(false)
 }
 
-/// A JSON Lines file, appended to and synced line by line; `toolgate audit
-/// verify FILE` checks it.
+/// A JSON Lines file, appended to and synced before any record is acted on;
+/// `toolgate audit verify FILE` checks it.
+///
+/// Writers in one process share syncs (group commit): each seals and writes
+/// its line under the log's locks, then waits until a sync covers it; one
+/// waiter syncs for all lines written so far while the others wait. The
+/// cross-process locks (the file's `flock` and the writer lock both hosts
+/// honour) stay held from a batch's first line until a sync covers its last,
+/// so another process never chains onto a line that is not durable, and a
+/// failed sync cuts the whole batch off (every writer in it gets the error:
+/// none of them runs its tool). A batch takes new lines for at most
+/// [`BATCH_TIME`] or [`BATCH_LINES`] lines, so writers of other processes
+/// get their turn under a steady load.
 ///
 /// A log found torn when it opens (bytes after the last newline, or a last
 /// line that is not a sealed record) is repaired: those bytes are moved to
@@ -213,8 +243,82 @@ fn sealed(line: &[u8]) -> bool {
 #[derive(Debug)]
 pub struct JsonlSink {
     path: PathBuf,
-    file: Mutex<std::fs::File>,
+    writer: Mutex<Writer>,
+    /// Told when a sync ends or a batch closes.
+    turn: Condvar,
+    /// A second handle on the file, synced outside the writer's lock (a
+    /// sync through any handle covers every write to the file).
+    syncer: std::fs::File,
     gap: Option<String>,
+}
+
+/// How long a batch takes new lines (see [`JsonlSink`]).
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(20);
+/// How many lines a batch takes at most.
+const BATCH_LINES: u32 = 128;
+
+/// The writing state of a [`JsonlSink`].
+#[derive(Debug)]
+struct Writer {
+    /// The log, opened for appending.
+    file: std::fs::File,
+    /// The batch being written, its locks held.
+    batch: Option<Batch>,
+    /// The ticket of the last line written.
+    written: u64,
+    /// Every line up to this ticket is durable.
+    synced: u64,
+    /// A waiter is syncing (outside the lock).
+    syncing: bool,
+    /// Tickets lost to failed syncs, `(after, up to]`, and why.
+    lost: Vec<(u64, u64, String)>,
+}
+
+/// Lines written under the log's locks and not yet all durable.
+#[derive(Debug)]
+struct Batch {
+    /// The writer lock both hosts honour (the `flock` is on [`Writer::file`]).
+    _lock: WriterLock,
+    /// The file's length when the batch began: a failed sync cuts back to it.
+    start: u64,
+    /// The batch's last line (the chain's last), or the log's when it began.
+    last: Option<String>,
+    /// When the batch began.
+    began: std::time::Instant,
+    /// Lines written in it.
+    lines: u32,
+}
+
+impl Batch {
+    /// Whether the batch takes no more lines.
+    fn full(&self) -> bool {
+        self.lines >= BATCH_LINES || self.began.elapsed() >= BATCH_TIME
+    }
+}
+
+impl Writer {
+    /// Why ticket `ticket` was lost, if it was.
+    fn lost(&self, ticket: u64) -> Option<String> {
+        self.lost
+            .iter()
+            .find(|(after, upto, _)| *after < ticket && ticket <= *upto)
+            .map(|(_, _, why)| why.clone())
+    }
+
+    /// Ends the batch, releasing the log's locks, when nothing in it waits
+    /// for a sync.
+    fn close_if_idle(&mut self) {
+        if self.written == self.synced && !self.syncing {
+            self.close();
+        }
+    }
+
+    /// Ends the batch, releasing the log's locks.
+    fn close(&mut self) {
+        if self.batch.take().is_some() {
+            let _ = self.file.unlock();
+        }
+    }
 }
 
 impl JsonlSink {
@@ -229,11 +333,36 @@ impl JsonlSink {
             .append(true)
             .open(&path)?;
         let gap = repair(&path)?;
+        let syncer = file.try_clone()?;
         Ok(JsonlSink {
             path,
-            file: Mutex::new(file),
+            writer: Mutex::new(Writer {
+                file,
+                batch: None,
+                written: 0,
+                synced: 0,
+                syncing: false,
+                lost: Vec::new(),
+            }),
+            turn: Condvar::new(),
+            syncer,
             gap,
         })
+    }
+
+    fn writer(&self) -> MutexGuard<'_, Writer> {
+        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for JsonlSink {
+    /// Lines nobody waited for are synced before the locks go.
+    fn drop(&mut self) {
+        let writer = self.writer.get_mut().unwrap_or_else(|p| p.into_inner());
+        if writer.batch.is_some() {
+            let _ = writer.file.sync_data();
+            writer.close();
+        }
     }
 }
 
@@ -288,14 +417,15 @@ fn repair(path: &Path) -> Result<Option<String>, SinkError> {
 
 impl AuditSink for JsonlSink {
     fn append(&self, line: &str) -> Result<(), SinkError> {
-        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        let writer = self.writer();
+        let mut file = &writer.file;
         let before = file.metadata()?.len();
         let written = file
             .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| file.sync_data());
         if let Err(e) = written {
             // A partial line must not stay for the next record to glue onto.
-            let _ = file.set_len(before);
+            let _ = writer.file.set_len(before);
             return Err(e.into());
         }
         Ok(())
@@ -316,45 +446,151 @@ impl AuditSink for JsonlSink {
         Ok(Some(recorded_in(&self.path, approval, since)?))
     }
 
-    /// Under an exclusive lock on the file (held by one process at a time).
+    /// Under an exclusive lock on the file (held by one process at a time),
+    /// synced before it answers.
     fn append_sealed(
         &self,
         seal: &dyn Fn(Option<&str>) -> Result<String, String>,
     ) -> Option<Result<String, String>> {
-        let run = || -> Result<String, String> {
-            let file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-            file.lock()
-                .map_err(|e| format!("audit sink: cannot lock the log: {e}"))?;
-            // The writer lock both hosts honour (Node has no file lock).
-            let shared = match WriterLock::take(&self.path) {
-                Ok(lock) => lock,
-                Err(e) => {
-                    let _ = file.unlock();
-                    return Err(e);
-                }
-            };
-            let written = (|| {
-                let mut reader = std::fs::File::open(&self.path).map_err(|e| e.to_string())?;
-                let len = reader.metadata().map_err(|e| e.to_string())?.len();
-                let (last, _) = tail(&mut reader, len).map_err(|e| e.to_string())?;
-                let last = last.map(|l| String::from_utf8_lossy(&l).into_owned());
-                let line = seal(last.as_deref())?;
-                let mut writer: &std::fs::File = &file;
-                let before = file.metadata().map_err(|e| e.to_string())?.len();
-                let result = writer
-                    .write_all(format!("{line}\n").as_bytes())
-                    .and_then(|()| file.sync_data());
-                if let Err(e) = result {
-                    let _ = file.set_len(before);
-                    return Err(format!("audit sink: {e}"));
-                }
-                Ok(line)
-            })();
-            drop(shared);
-            let _ = file.unlock();
-            written
+        Some(
+            self.append_sealed_deferred(seal)?
+                .and_then(|(line, ticket)| {
+                    self.wait_durable(ticket)?;
+                    Ok(line)
+                }),
+        )
+    }
+
+    fn append_sealed_deferred(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<(String, u64), String>> {
+        let mut writer = self.writer();
+        // A batch that takes no more lines closes before a new one begins.
+        while writer.batch.as_ref().is_some_and(Batch::full) {
+            writer = self.turn.wait(writer).unwrap_or_else(|p| p.into_inner());
+        }
+        if writer.batch.is_none() {
+            if let Err(e) = self.begin(&mut writer) {
+                return Some(Err(e));
+            }
+        }
+        let last = writer.batch.as_ref().and_then(|b| b.last.clone());
+        let line = match seal(last.as_deref()) {
+            Ok(line) => line,
+            Err(e) => {
+                writer.close_if_idle();
+                return Some(Err(e));
+            }
         };
-        Some(run())
+        let written = (|| {
+            let mut file = &writer.file;
+            let before = file.metadata().map_err(|e| format!("audit sink: {e}"))?;
+            if let Err(e) = file.write_all(format!("{line}\n").as_bytes()) {
+                // A partial line must not stay for the next record to glue onto.
+                let _ = writer.file.set_len(before.len());
+                return Err(format!("audit sink: {e}"));
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            writer.close_if_idle();
+            return Some(Err(e));
+        }
+        writer.written += 1;
+        let ticket = writer.written;
+        if let Some(batch) = writer.batch.as_mut() {
+            batch.last = Some(line.clone());
+            batch.lines += 1;
+        }
+        Some(Ok((line, ticket)))
+    }
+
+    fn wait_durable(&self, ticket: u64) -> Result<(), String> {
+        let mut writer = self.writer();
+        loop {
+            if let Some(why) = writer.lost(ticket) {
+                return Err(why);
+            }
+            if writer.synced >= ticket {
+                return Ok(());
+            }
+            if writer.syncing {
+                writer = self.turn.wait(writer).unwrap_or_else(|p| p.into_inner());
+                continue;
+            }
+            // This waiter syncs every line written so far, for all of them.
+            writer.syncing = true;
+            let target = writer.written;
+            drop(writer);
+            let synced = self.syncer.sync_data();
+            writer = self.writer();
+            writer.syncing = false;
+            match synced {
+                Ok(()) => {
+                    writer.synced = writer.synced.max(target);
+                    writer.close_if_idle();
+                }
+                Err(e) => {
+                    // Nothing of the batch is known to be on disk: it is cut
+                    // off whole, and every writer in it is told.
+                    let why = format!("audit sink: the log could not be synced: {e}");
+                    if let Some(start) = writer.batch.as_ref().map(|b| b.start) {
+                        let _ = writer.file.set_len(start);
+                        let _ = writer.file.sync_data();
+                    }
+                    let lost = (writer.synced, writer.written, why);
+                    writer.lost.push(lost);
+                    if writer.lost.len() > 64 {
+                        writer.lost.remove(0);
+                    }
+                    writer.synced = writer.synced.max(writer.written);
+                    writer.close();
+                }
+            }
+            self.turn.notify_all();
+        }
+    }
+}
+
+impl JsonlSink {
+    /// Begins a batch: takes the file's `flock` and the writer lock both
+    /// hosts honour, and reads the log's last line (another process may
+    /// have written since this one's last batch).
+    fn begin(&self, writer: &mut Writer) -> Result<(), String> {
+        writer
+            .file
+            .lock()
+            .map_err(|e| format!("audit sink: cannot lock the log: {e}"))?;
+        let lock = match WriterLock::take(&self.path) {
+            Ok(lock) => lock,
+            Err(e) => {
+                let _ = writer.file.unlock();
+                return Err(e);
+            }
+        };
+        let read = (|| {
+            let mut reader = std::fs::File::open(&self.path)?;
+            let len = reader.metadata()?.len();
+            let (last, _) = tail(&mut reader, len)?;
+            Ok::<_, std::io::Error>((last, len))
+        })();
+        let (last, start) = match read {
+            Ok(read) => read,
+            Err(e) => {
+                drop(lock);
+                let _ = writer.file.unlock();
+                return Err(format!("audit sink: {e}"));
+            }
+        };
+        writer.batch = Some(Batch {
+            _lock: lock,
+            start,
+            last: last.map(|l| String::from_utf8_lossy(&l).into_owned()),
+            began: std::time::Instant::now(),
+            lines: 0,
+        });
+        Ok(())
     }
 }
 
@@ -370,6 +606,7 @@ const LOCK_STALE: std::time::Duration = std::time::Duration::from_secs(30);
 /// writer that died holding it (`kill -9`, a crash) is seen to be gone at
 /// once and its lock taken over, instead of stalling every other writer;
 /// only a holder that cannot be checked waits out [`LOCK_STALE`].
+#[derive(Debug)]
 struct WriterLock(PathBuf);
 
 /// This process as a lock's holder: `<pid> <start time> <pid namespace>`

@@ -892,13 +892,18 @@ impl Gate {
             sealed
         };
         let mut locking = false;
+        // The first sink's ticket for its line's sync, waited for below.
+        let mut ticket = None;
         if let Some(result) = sinks
             .first()
-            .and_then(|primary| primary.append_sealed(&locked_seal))
+            .and_then(|primary| primary.append_sealed_deferred(&locked_seal))
         {
             locking = true;
             match result {
-                Ok(_) => written = true,
+                Ok((_, t)) => {
+                    written = true;
+                    ticket = Some(t);
+                }
                 Err(why) => {
                     let carried = match &*taken.borrow() {
                         None => true,
@@ -917,6 +922,23 @@ impl Gate {
             self.inner.lock_refused.store(locking, Ordering::SeqCst);
             let _ = seal(chain.as_deref());
             self.inner.lock_refused.store(false, Ordering::SeqCst);
+        }
+        // The first sink's line is durable before anything acts on it. With
+        // no other sink to keep in the chain's order, the wait is outside
+        // the chain's lock, so concurrent calls share the sink's syncs.
+        if let (Some(ticket), Some(primary)) = (ticket, sinks.first()) {
+            let durable = if sinks.len() == 1 {
+                drop(chain);
+                let durable = primary.wait_durable(ticket);
+                chain = lock(&self.inner.chain);
+                durable
+            } else {
+                primary.wait_durable(ticket)
+            };
+            if let Err(why) = durable {
+                written = false;
+                failed = Some(why);
+            }
         }
         let made = taken
             .into_inner()

@@ -187,6 +187,15 @@ impl AuditSink for SharedSink {
     ) -> Option<Result<String, String>> {
         self.0.append_sealed(seal)
     }
+    fn append_sealed_deferred(
+        &self,
+        seal: &dyn Fn(Option<&str>) -> Result<String, String>,
+    ) -> Option<Result<(String, u64), String>> {
+        self.0.append_sealed_deferred(seal)
+    }
+    fn wait_durable(&self, ticket: u64) -> Result<(), String> {
+        self.0.wait_durable(ticket)
+    }
     fn gap(&self) -> Option<String> {
         self.0.gap()
     }
