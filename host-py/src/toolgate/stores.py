@@ -882,7 +882,9 @@ class _Postgres:
         self._error = psycopg.Error
         self._what = what
         self._conn, self._token = _pg_connect(conninfo)
-        self._lock = threading.Lock()
+        # Reentrant: the gate asks `recorded` from inside an append's seal,
+        # which reads on the same connection, inside the append's transaction.
+        self._lock = threading.RLock()
 
     def _run(self, sql: str, args: Tuple[Any, ...] = ()) -> Any:
         try:

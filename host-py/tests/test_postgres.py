@@ -1,0 +1,134 @@
+"""The PostgreSQL store and sink (psycopg 3, pinned in host-py/adapters.lock)
+against a real PostgreSQL 15 server the test starts (Unix socket only, in a
+temporary directory, stopped when done): the store keeps the contract, an
+approval left pending by one gate is settled by another once however many
+race, and gates appending to one chain at once keep it linear."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import unittest
+from pathlib import Path
+
+import support
+
+BIN = Path("/usr/lib/postgresql/15/bin")
+
+try:
+    import psycopg  # noqa: F401
+except ImportError as missing:  # pragma: no cover
+    MISSING = f"psycopg 3 is not installed ({missing}): pip install -r host-py/adapters.lock"
+else:
+    MISSING = None if (BIN / "initdb").exists() else f"PostgreSQL 15 is not installed ({BIN}/initdb): apt-get install postgresql-15"
+
+from toolgate import load_policy
+from toolgate.gate import Gate, GateError
+from toolgate.stores import PostgresSink, PostgresStore
+
+KEY = b"postgres-test-key-0123456789abcd"
+DELETE = {"tool": "execute_sql", "args": {"sql": "DELETE FROM users WHERE id = 7"}}
+
+
+def as_server(argv):
+    """Root cannot run PostgreSQL: the server runs as the `postgres` account."""
+    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
+
+
+@unittest.skipIf(MISSING is not None, MISSING or "")
+class Postgres(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        support.installed()
+        cls.base = Path(tempfile.mkdtemp(prefix="toolgate-pg-"))
+        cls.data, cls.socket = cls.base / "data", cls.base / "socket"
+        cls.socket.mkdir()
+        cls.data.mkdir(mode=0o700)
+        if os.geteuid() == 0:
+            os.chmod(cls.base, 0o755)
+            shutil.chown(cls.data, "postgres")
+            shutil.chown(cls.socket, "postgres")
+        subprocess.run(as_server([str(BIN / "initdb"), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "-D", str(cls.data)]), check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            as_server([str(BIN / "pg_ctl"), "-D", str(cls.data), "-w", "-t", "60", "-l", str(cls.socket / "log"), "-o", f"-k {cls.socket} -c listen_addresses='' -c fsync=off", "start"]),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        cls.conninfo = f"host={cls.socket} port=5432 user=postgres dbname=postgres"
+        cls.policy = load_policy()
+
+    @classmethod
+    def tearDownClass(cls):
+        subprocess.run(as_server([str(BIN / "pg_ctl"), "-D", str(cls.data), "-m", "immediate", "stop"]), capture_output=True, timeout=60)
+        shutil.rmtree(cls.base, True)
+
+    def setUp(self):
+        self.opened = []
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS toolgate_checkpoints, toolgate_claims, toolgate_audit, toolgate_database")
+
+    def tearDown(self):
+        for each in self.opened:
+            each.close()
+
+    def open(self, kind):
+        made = kind(self.conninfo)
+        self.opened.append(made)
+        return made
+
+    def test_the_store_keeps_the_contract(self):
+        store = self.open(PostgresStore)
+        store.put("b-2", "two")
+        store.put("a-1", "one")
+        store.put("a-1", "one again")
+        self.assertEqual(store.list(), [("a-1", "one again"), ("b-2", "two")])
+        self.assertTrue(store.claim("a-1", 1))
+        self.assertFalse(store.claim("a-1", 1))
+        self.assertTrue(store.claimed("a-1"))
+        self.assertGreater(store.now(), 1_700_000_000_000)
+        self.assertEqual(store.sweep(0), 1, "swept by the database's clock")
+        self.assertEqual(store.database(), self.open(PostgresSink).database(), "a store and a sink know they share one database")
+
+    def test_replicas_settle_once_and_keep_one_chain(self):
+        def replica():
+            return Gate(self.policy, {}, key=KEY, store=self.open(PostgresStore), audit=[self.open(PostgresSink)])
+
+        id = replica().check(DELETE).pending.id
+        ran, refused = [], []
+        gates = [replica() for _ in range(3)]
+        barrier = threading.Barrier(3)
+
+        def approve(g):
+            barrier.wait()
+            try:
+                g.settle(id, {"answer": "approve"}, lambda a: ran.append(a) or "deleted")
+            except GateError as e:
+                refused.append(e.code)
+
+        threads = [threading.Thread(target=approve, args=(g,)) for g in gates]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(ran), 1, "approved by three replicas, run once")
+        self.assertEqual(len(refused), 2)
+        # Replicas appending at once keep one chain.
+        writers = [replica() for _ in range(3)]
+
+        def work(g):
+            for i in range(10):
+                g.run({"tool": "execute_sql", "args": {"sql": f"SELECT {i}"}}, lambda a: i)
+
+        threads = [threading.Thread(target=work, args=(g,)) for g in writers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        records, _ = self.policy.verify_audit(self.open(PostgresSink).export(), KEY)
+        self.assertEqual(records, 2 + 3 * 10 * 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
