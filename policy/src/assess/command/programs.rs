@@ -210,9 +210,7 @@ pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
             "overwrites the file it is given"
         }
         // `uniq IN OUT` writes OUT.
-        "uniq" if args.iter().filter(|a| !a.starts_with('-')).count() >= 2 => {
-            "overwrites the file it is given"
-        }
+        "uniq" if uniq_operands(args) >= 2 => "overwrites the file it is given",
         "sed" if sed_writes(args) => "edits or writes files",
         "at" | "batch" => "runs commands read from its input later",
         "crontab" if !args.iter().any(|a| a == "-l") => "replaces the crontab",
@@ -482,6 +480,56 @@ pub const WINDOWS_DESTROYERS: &[&str] = &[
 /// Whether a sed command line edits in place or its script writes a file
 /// (`w file`, `W file`, the `s///w` flag) or runs one (`e`): read loosely,
 /// since the floor may over-match.
+/// How many operands GNU `uniq` (coreutils 9.1, run here) reads in `args`:
+/// the values of `-f`, `-s`, `-w` and their long names (attached, bundled
+/// last or the next word, a unique prefix of the long name too) are not
+/// operands, `-` is one (standard input), and after `--` every word is one.
+/// An obsolete `+N` (skip N characters) is counted as an operand: uniq reads
+/// it as a file under `_POSIX2_VERSION`, and a count too high only keeps a
+/// write refused.
+fn uniq_operands(args: &[String]) -> usize {
+    const VALUED: [&str; 3] = ["skip-fields", "skip-chars", "check-chars"];
+    const FLAGS: [&str; 9] = [
+        "count",
+        "repeated",
+        "all-repeated",
+        "group",
+        "ignore-case",
+        "unique",
+        "zero-terminated",
+        "help",
+        "version",
+    ];
+    let mut operands = 0;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            operands += words.len();
+            break;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            // A prefix of a valued name and of no flag takes the next word.
+            let takes_next = !long.contains('=')
+                && VALUED.iter().any(|n| n.starts_with(long))
+                && !FLAGS.iter().any(|n| n.starts_with(long));
+            if takes_next {
+                words.next();
+            }
+        } else if let Some(short) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // The first of f, s, w takes the rest of the word, or the next
+            // word when it ends the bundle.
+            if let Some(at) = short.find(['f', 's', 'w']) {
+                if at + 1 == short.len() {
+                    words.next();
+                }
+            }
+        } else {
+            operands += 1;
+        }
+    }
+    operands
+}
+
 fn sed_writes(args: &[String]) -> bool {
     let in_place = args.iter().any(|a| {
         a.starts_with("--in-place")
@@ -616,6 +664,44 @@ mod tests {
             ("strings", "@opts"),
         ] {
             assert!(!ok(program, line), "{program} {line}");
+        }
+    }
+
+    /// GNU uniq's operands as it reads them (coreutils 9.1 run here: `uniq
+    /// -f 1 a.txt` prints, `uniq a.txt -f 1 out` writes `out`).
+    #[test]
+    fn uniq_writes_only_a_second_operand() {
+        let count = |line: &str| {
+            let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+            uniq_operands(&args)
+        };
+        for line in [
+            "-f 1 a.txt",
+            "-f1 a.txt",
+            "-cf 1 a.txt",
+            "-s 2 -w 3 a.txt",
+            "--skip-fields 1 a.txt",
+            "--skip-f 1 a.txt",
+            "--check-chars=2 a.txt",
+            "-2 a.txt",
+            "-c a.txt",
+        ] {
+            assert_eq!(count(line), 1, "{line}");
+            let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+            assert!(destructive("uniq", &args).is_none(), "{line}");
+        }
+        for line in [
+            "in out",
+            "- out",
+            "-f 1 in out",
+            "a.txt -f 1 out",
+            "-- -f out",
+            "-c in out",
+            "+1 in",
+        ] {
+            assert_eq!(count(line), 2, "{line}");
+            let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+            assert!(destructive("uniq", &args).is_some(), "{line}");
         }
     }
 

@@ -1113,9 +1113,48 @@ fn netstat(parsed: &Parsed) -> Result<(), Refusal> {
     }
 }
 
+///
+/// Without `-n` lsof converts the address of every network file it lists to
+/// a host name (lsof(8): "-n inhibits the conversion of network numbers to
+/// host names for network files"), a lookup of names the line does not hold,
+/// sent to the machine's resolver, as netstat's is. Without `-n` a line is
+/// proven only when it selects nothing but the files it names (no `-p`,
+/// `-u`, `-c`, `-d`, `-g`, `-i`, `-U` selection, which lsof joins with "or"):
+/// a named file is never a network file (lsof 4.95 run here lists nothing
+/// for a socket's `/proc/PID/fd/N`, and with no operand it lists every open
+/// file, sockets included). A host `-i@NAME` names is looked up even with
+/// `-n`, so it goes to the egress rule as `host` does.
 fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
     if let Some(option) = parsed.operands.iter().find(|o| o.starts_with('+')) {
         return Err(Refusal::option(&parsed.program, option));
+    }
+    let numeric = parsed.has("-n");
+    let selectors = ["-p", "-u", "-c", "-d", "-g", "-i", "-U"];
+    let selects = parsed
+        .options
+        .iter()
+        .any(|(n, _)| selectors.contains(&n.as_str()));
+    if !numeric && (selects || parsed.operands.is_empty()) {
+        return Err(Refusal::argument(
+            "lsof",
+            &parsed
+                .options
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            "looks up the host name of every network address it lists (a host the line does not name) without `-n`",
+        ));
+    }
+    // `-i ADDR` may also be written apart (`lsof -i @mace`): every operand
+    // with an `@` is read as an address too.
+    let hosts: Vec<&str> = parsed
+        .values("-i")
+        .chain(parsed.operands.iter().map(String::as_str))
+        .filter_map(lsof_host)
+        .collect();
+    if !hosts.is_empty() {
+        super::net::names("lsof", &hosts)?;
     }
     if let Some(value) = parsed.values("-D").find(|v| *v != "i") {
         return Err(Refusal::argument(
@@ -1135,6 +1174,18 @@ fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
         ));
     }
     Ok(())
+}
+
+/// The host of an lsof `-i` address (`4TCP@host:80`, `@[::1]`), when it
+/// names one.
+fn lsof_host(address: &str) -> Option<&str> {
+    let (_, rest) = address.split_once('@')?;
+    let host = match rest.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None => rest.split(':').next().unwrap_or(rest),
+    };
+    // An address literal is compared, not looked up.
+    (!host.is_empty() && host.parse::<std::net::IpAddr>().is_err()).then_some(host)
 }
 
 /// Every file `head` reads passes the path checks (endless devices are

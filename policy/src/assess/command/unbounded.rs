@@ -288,8 +288,9 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
             "samples until stopped"
         }
         "seq"
-            if args.iter().any(|a| {
-                !a.starts_with('-') && a.parse::<f64>().map_or(true, |n| n.abs() > MAX_SEQ)
+            if seq_operands(args).iter().any(|a| {
+                a.parse::<f64>()
+                    .map_or(true, |n| n.is_nan() || n.abs() > MAX_SEQ)
             }) =>
         {
             "prints a huge sequence"
@@ -337,6 +338,42 @@ pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<St
         _ => return None,
     };
     Some(format!("`{program}` {reason}"))
+}
+
+/// The operands GNU `seq` (coreutils 9.1, run here) reads: the values of
+/// `-f`, `-s` and their long names (attached, bundled last or the next word,
+/// a unique prefix of the long name) are not operands (`seq -f %g 3` prints
+/// three numbers), a word that reads as a number is one even with a minus
+/// (`seq -5 -1`), and after `--` every word is one.
+fn seq_operands(args: &[String]) -> Vec<&str> {
+    const VALUED: [&str; 2] = ["format", "separator"];
+    const FLAGS: [&str; 3] = ["equal-width", "help", "version"];
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let numeric = word
+            .strip_prefix('-')
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit() || c == '.'));
+        if word == "--" {
+            out.extend(words.map(String::as_str));
+            break;
+        }
+        if numeric || !word.starts_with('-') || word == "-" {
+            out.push(word.as_str());
+        } else if let Some(long) = word.strip_prefix("--") {
+            let takes_next = !long.contains('=')
+                && VALUED.iter().any(|n| n.starts_with(long))
+                && !FLAGS.iter().any(|n| n.starts_with(long));
+            if takes_next {
+                words.next();
+            }
+        } else if let Some(at) = word.get(1..).and_then(|s| s.find(['f', 's'])) {
+            if at + 2 == word.len() {
+                words.next();
+            }
+        }
+    }
+    out
 }
 
 /// Whether a number (a width, a tab stop, a padding; signed) is wider than
@@ -532,6 +569,11 @@ mod tests {
             "awk BEGIN{while(1)print}",
             "vmstat 1",
             "seq inf",
+            "seq nan",
+            "seq -f %g 100000000",
+            "seq -s , -- -100000000 1",
+            "seq -100000000 -1",
+            "seq --format %g 1e9",
         ] {
             assert!(check(line), "{line}");
         }
@@ -543,6 +585,11 @@ mod tests {
             "ping -c 3 example.com",
             "head -c 16 /dev/urandom",
             "seq 1 10",
+            "seq -f %g 3",
+            "seq -f%g 3",
+            "seq -w -s , 3",
+            "seq --format=%g -5 -1",
+            "seq --sep : 3",
             "vmstat 1 5",
             "timeout 5 tail -f x",
         ] {
