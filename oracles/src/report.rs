@@ -101,11 +101,16 @@ impl Report {
                 .iter()
                 .take(20)
                 .map(|v| {
+                    let effect: String = v.effect.chars().take(600).collect();
+                    let cut = if effect.len() < v.effect.len() {
+                        " […]"
+                    } else {
+                        ""
+                    };
                     format!(
-                        "VIOLATION [{}] {} => {}",
+                        "VIOLATION [{}] {} => {effect}{cut}",
                         v.name,
-                        one_line(&v.sql),
-                        v.effect
+                        one_line(&v.sql)
                     )
                 })
                 .collect();
