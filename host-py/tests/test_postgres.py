@@ -95,7 +95,9 @@ class Postgres(unittest.TestCase):
         def replica():
             return Gate(self.policy, {}, key=KEY, store=self.open(PostgresStore), audit=[self.open(PostgresSink)])
 
-        id = replica().check(DELETE).pending.id
+        first = replica()
+        self.assertTrue(first._joint(), "a store and a sink on one database claim and record in one transaction")
+        id = first.check(DELETE).pending.id
         ran, refused = [], []
         gates = [replica() for _ in range(3)]
         barrier = threading.Barrier(3)
@@ -128,6 +130,21 @@ class Postgres(unittest.TestCase):
             t.join()
         records, _ = self.policy.verify_audit(self.open(PostgresSink).export(), KEY)
         self.assertEqual(records, 2 + 3 * 10 * 2)
+
+    def test_a_record_that_cannot_be_written_leaves_the_approval_pending_and_unclaimed(self):
+        store = self.open(PostgresStore)
+        gate = Gate(self.policy, {}, key=KEY, store=store, audit=[self.open(PostgresSink)], audit_required=True)
+        id = gate.check(DELETE).pending.id
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            conn.execute("ALTER TABLE toolgate_audit ADD CONSTRAINT refuse CHECK (line = '')")
+        with self.assertRaises(GateError) as failed:
+            gate.settle(id, {"answer": "approve"}, lambda a: self.fail("ran without its record"))
+        self.assertEqual(failed.exception.code, "audit")
+        self.assertFalse(store.claimed(id), "the claim was rolled back with the record")
+        self.assertIsNotNone(store.get(id), "the checkpoint is still there")
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            conn.execute("ALTER TABLE toolgate_audit DROP CONSTRAINT refuse")
+        self.assertEqual(gate.settle(id, {"answer": "approve"}, lambda a: "now").status, "executed")
 
 
 if __name__ == "__main__":

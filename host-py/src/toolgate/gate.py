@@ -573,6 +573,11 @@ class Gate:
         with self._lock:
             step = taken() if callable(taken) else taken
             grant = step.step.get("grant") if step.step["step"] == "run" else None
+            if self._joint():
+                done = self._conclude_joint(id, deadline, step, grant)
+                if done.step["step"] == "run":
+                    return self._carry(done, execute) if execute is not None else self._no_tool(id)
+                return self._result(done)
             claimed = []
 
             def claim(locked: bool) -> None:
@@ -608,9 +613,58 @@ class Gate:
                     raise GateError("audit", f"approval `{id}` was not settled ({state}): its record could not be written: {done.error}")
         if done.step["step"] == "run":
             if execute is None:
-                raise GateError("unknown", f"approval `{id}` may run, but no tool was given to run it")
+                return self._no_tool(id)
             return self._carry(done, execute)
         return self._result(done)
+
+    @staticmethod
+    def _no_tool(id: str) -> ToolResult:
+        raise GateError("unknown", f"approval `{id}` may run, but no tool was given to run it")
+
+    def _joint(self) -> bool:
+        """Whether the first sink keeps the store's claims in its own database
+        (PostgreSQL): claim, checkpoint removal and record are then one
+        transaction, as the Rust gate makes them."""
+        if not self._sinks or self._chain_error is not None:
+            return False
+        name = self._store.database()
+        return name is not None and name == self._sinks[0].database() and hasattr(self._sinks[0], "append_claimed")
+
+    def _conclude_joint(self, id: str, deadline: int, taken: _Taken, grant: Optional[Dict[str, Any]]) -> _Committed:
+        """Claims, removes the checkpoint and records in one transaction: a
+        process killed anywhere in it, or a database that cannot write, leaves
+        the approval pending and unclaimed."""
+        first = self._sinks[0]
+
+        def seal(previous: Optional[str]) -> str:
+            if previous != taken.used:
+                taken.redo(previous)
+            line = taken.step.get("audit")
+            if not isinstance(line, str):
+                raise StoreError(taken.step.get("audit_error") or "no audit line was sealed")
+            if grant is not None:
+                # Kept before its record is written: one that cannot be kept writes nothing.
+                self._keep(grant["grant"], grant["sealed"])
+            return line
+
+        try:
+            line = first.append_claimed(id, deadline, seal)
+        except GateError:
+            raise
+        except Exception as e:
+            if grant is not None:
+                self._forget(grant["grant"])
+            raise GateError("audit", f"approval `{id}` was not settled (it stays pending): its record could not be written: {e}") from None
+        if line is None:
+            raise GateError("already-answered", f"approval `{id}` was already answered")
+        self._chain = line
+        error = None
+        for sink in self._sinks[1:]:
+            try:
+                sink.append(line)
+            except Exception as e:
+                error = error or str(e)
+        return _Committed(taken.step, error, True)
 
     def _release_unrecorded(self, id: str, since: int) -> Optional[bool]:
         """Under the first sink's writer lock: True when the claim on `id` has
