@@ -474,7 +474,6 @@ fn base(program: &str, o: &Options) -> String {
         "xzcat" => "a.txt.xz",
         "zstdcat" => "a.txt.zst",
         "gzip" => "-c a.txt.gz",
-        "bzip2" => "-c a.txt.bz2",
         "xz" => "-c a.txt.xz",
         "zstd" => "-c a.txt.zst",
         "seq" => "3",
@@ -495,6 +494,16 @@ fn base(program: &str, o: &Options) -> String {
         "pathchk" => "a.txt",
         "cd" => "a",
         "id" | "groups" => "",
+        // Without `-n` lsof looks up the name of every network address it
+        // lists: only its numeric form is proven.
+        "lsof" => "-n",
+        // Operands the programs need (the triage of non-zero exits found
+        // them missing): a file to name, a process to match, sets for tr.
+        "file" | "stat" | "readlink" | "realpath" => "a.txt",
+        "pgrep" => "bash",
+        "tr" => "a b",
+        // bzip2 compresses unless told to decompress, and refuses a .bz2.
+        "bzip2" => "-dc a.txt.bz2",
         _ => match o.operands {
             Operands::Files => "{F}",
             Operands::Text | Operands::Urls => "",
@@ -521,6 +530,14 @@ fn value(program: &str, form: &str) -> &'static str {
         ("ls" | "du" | "df", "--block-size" | "-B") => "1K",
         ("ls" | "tree" | "grep" | "rg" | "diff", "--color" | "--colour") => "never",
         ("date", "-d" | "--date") => "2020-01-01",
+        ("date", "-r" | "--reference") => "a.txt",
+        ("getent", "-s" | "--service") => "files",
+        ("last", "-t" | "--until" | "-s" | "--since") => "2020-01-01",
+        ("lspci", "-d") => "8086:",
+        ("lsusb", "-d") => "1d6b:",
+        ("lsusb", "-s") => "001:",
+        ("numfmt", "-d" | "--delimiter") => ",",
+        ("od", "--endian") => "little",
         ("date", "-I" | "--iso-8601") => "seconds",
         ("date", "--rfc-3339") => "date",
         ("od", "-t" | "--format") => "x1",
@@ -538,6 +555,7 @@ fn value(program: &str, form: &str) -> &'static str {
         ("sort", "-k" | "--key") => "1",
         ("sort", "--sort") => "numeric",
         ("sort", "-S" | "--buffer-size") => "1M",
+        ("sort", "--batch-size") => "2",
         ("sort", "-T" | "--temporary-directory") => "/tmp",
         ("uniq", "--group" | "--all-repeated") => "separate",
         ("diff", "--line-format") => "%L",

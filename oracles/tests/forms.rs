@@ -127,6 +127,9 @@ struct Outcome {
     peak_kib: Option<u64>,
     violations: Vec<(String, String)>,
     notes: Vec<String>,
+    /// The first line the line printed (standard output and error), for
+    /// the triage of a non-zero exit.
+    said: String,
 }
 
 #[test]
@@ -219,7 +222,8 @@ fn every_declared_form_runs_without_effects() {
                         let clean = judgement.violations.is_empty();
                         let mut o = outcomes.lock().unwrap();
                         for (k, i) in job.lines.iter().enumerate() {
-                            let (status, elapsed) = each.get(k).copied().unwrap_or((None, None));
+                            let (status, elapsed, said) =
+                                each.get(k).cloned().unwrap_or((None, None, String::new()));
                             o[*i] = Outcome {
                                 ran: status.is_some() || texts.len() == 1,
                                 status,
@@ -228,6 +232,7 @@ fn every_declared_form_runs_without_effects() {
                                 peak_kib,
                                 violations: Vec::new(),
                                 notes: notes(&judgement),
+                                said,
                             };
                         }
                         if clean || texts.len() == 1 {
@@ -243,8 +248,10 @@ fn every_declared_form_runs_without_effects() {
                             reruns.fetch_add(1, Ordering::Relaxed);
                             match run_batch(&sandbox, &[lines[*i].text.as_str()]) {
                                 Ok((j, each, bytes, peak)) => {
-                                    let (status, elapsed) =
-                                        each.first().copied().unwrap_or((None, None));
+                                    let (status, elapsed, said) = each
+                                        .first()
+                                        .cloned()
+                                        .unwrap_or((None, None, String::new()));
                                     let mut o = outcomes.lock().unwrap();
                                     o[*i] = Outcome {
                                         ran: true,
@@ -254,6 +261,7 @@ fn every_declared_form_runs_without_effects() {
                                         peak_kib: peak,
                                         violations: first_per_class(&j),
                                         notes: notes(&j),
+                                        said,
                                     };
                                 }
                                 Err(e) => errors
@@ -354,7 +362,7 @@ fn run_batch(
 ) -> Result<
     (
         Judgement,
-        Vec<(Option<i32>, Option<Duration>)>,
+        Vec<(Option<i32>, Option<Duration>, String)>,
         u64,
         Option<u64>,
     ),
@@ -367,18 +375,32 @@ fn run_batch(
         for (i, t) in texts.iter().enumerate() {
             let _ = writeln!(
                 script,
-                "( {t}\n) 2>&1; echo \"TGFORM {i} $? $EPOCHREALTIME\" >&2"
+                "( {t}\n) 2>&1; echo \"TGFORM {i} $? $EPOCHREALTIME\" >&2; echo TGSAID {i}"
             );
         }
         (script.clone(), script)
     };
     let run = sandbox.run(&Program::Shell(program))?;
     let judgement = judge(&text, &run, sandbox);
+    let out = String::from_utf8_lossy(&run.output);
     let each = if texts.len() == 1 {
-        vec![(run.status, Some(run.elapsed))]
+        vec![(run.status, Some(run.elapsed), first_said(out.lines()))]
     } else {
-        let out = String::from_utf8_lossy(&run.output);
-        let mut marks: BTreeMap<usize, (i32, f64)> = BTreeMap::new();
+        // A line's output (its standard error joined to its standard
+        // output in the subshell) ends at its `TGSAID` mark on standard
+        // output; its exit code and time are on standard error, which no
+        // line's output fills up to the capture's cap.
+        let mut said: BTreeMap<usize, String> = BTreeMap::new();
+        let mut since: Vec<&str> = Vec::new();
+        for l in out.lines() {
+            match l.strip_prefix("TGSAID ").map(str::parse::<usize>) {
+                Some(Ok(i)) => {
+                    said.insert(i, first_said(since.drain(..)));
+                }
+                _ => since.push(l),
+            }
+        }
+        let mut marks: BTreeMap<usize, (i32, f64, String)> = BTreeMap::new();
         let mut start = None;
         for l in out.lines() {
             let mut w = l.split_whitespace();
@@ -389,7 +411,8 @@ fn run_batch(
                 (Some("start"), Some(t), None) => start = t.parse::<f64>().ok(),
                 (Some(i), Some(code), Some(t)) => {
                     if let (Ok(i), Ok(code), Ok(t)) = (i.parse(), code.parse(), t.parse()) {
-                        marks.insert(i, (code, t));
+                        let text = said.get(&i).cloned().unwrap_or_default();
+                        marks.insert(i, (code, t, text));
                     }
                 }
                 _ => {}
@@ -398,16 +421,162 @@ fn run_batch(
         let mut prev = start;
         (0..texts.len())
             .map(|i| match marks.get(&i) {
-                Some((code, t)) => {
+                Some((code, t, said)) => {
                     let elapsed = prev.map(|p| Duration::from_secs_f64((t - p).max(0.0)));
                     prev = Some(*t);
-                    (Some(*code), elapsed)
+                    (Some(*code), elapsed, said.clone())
                 }
-                None => (None, None),
+                None => (None, None, String::new()),
             })
             .collect()
     };
     Ok((judgement, each, run.output_bytes, run.peak_kib))
+}
+
+/// The first line with text among `lines`, shortened for the report.
+fn first_said<'a>(mut lines: impl Iterator<Item = &'a str>) -> String {
+    lines
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.chars().take(160).collect())
+        .unwrap_or_default()
+}
+
+/// Why a single-option line exited non-zero, from its exit code and the
+/// first line it printed: the triage the report counts.
+/// - `usage`: the program refused our generated spelling (a value it does
+///   not take, options it does not combine): the generator's to fix.
+/// - `fixture`: a file, user, process or name the sandbox does not hold.
+/// - `refusal`: the sandbox refused it (no capability, no kernel log, no
+///   network, no terminal): the hostile world working as meant.
+/// - `answer`: the exit code is the program's answer (differences found, no
+///   match, a false test) and nothing went wrong.
+/// - `unclassified`: none of these.
+fn triage(program: &str, status: Option<i32>, said: &str) -> &'static str {
+    let s = said.to_ascii_lowercase();
+    let any = |needles: &[&str]| needles.iter().any(|n| s.contains(n));
+    if any(&[
+        "invalid option",
+        "unrecognized option",
+        "unknown option",
+        "illegal option",
+        "invalid argument",
+        "invalid number",
+        "invalid field",
+        "invalid suffix",
+        "extra operand",
+        "missing operand",
+        "requires an argument",
+        "is ambiguous",
+        "ambiguous argument",
+        "may not be specified",
+        "cannot be combined",
+        "mutually exclusive",
+        "only one",
+        "usage:",
+        "--help' for more",
+        "--help\" for more",
+        "option requires",
+        "unknown column",
+        "invalid value",
+        "bad ",
+        "meaningful only",
+        "cannot be used",
+        "conflicting matchers",
+        "invalid context length",
+        "you must specify",
+        "may only be used",
+        "in default format",
+        "cannot print only",
+        "unrecognized variable",
+        "illegal option",
+        "wasn't expected",
+        "invalid color spec",
+        "at least two fields",
+        "invalid time value",
+        "already has .bz2 suffix",
+        "option not supported",
+        "invalid --",
+        "unknown devices method",
+    ]) {
+        return "usage";
+    }
+    if any(&[
+        "no such file",
+        "cannot access",
+        "cannot open",
+        "cannot stat",
+        "not found",
+        "does not exist",
+        "no such process",
+        "no such user",
+        "no such device",
+        "unknown user",
+        "no matching",
+        "name or service not known",
+        "temporary failure in name resolution",
+        "unknown host",
+        "invalid input",
+        "no properly formatted checksum",
+        "no login name",
+    ]) {
+        return "fixture";
+    }
+    if any(&[
+        "permission denied",
+        "operation not permitted",
+        "not permitted",
+        "read kernel buffer failed",
+        "not a tty",
+        "network is unreachable",
+        "read-only file system",
+        "inappropriate ioctl",
+        "failed to",
+        "unable to",
+        "sock_raw",
+        "selinux is not enabled",
+    ]) {
+        return "refusal";
+    }
+    // No USB bus in the sandbox: lsusb lists nothing and exits 1.
+    if program == "lsusb" && said.is_empty() {
+        return "fixture";
+    }
+    // The line under `timeout 5` (a follow) ends by its timeout, as meant.
+    if status == Some(124) {
+        return "answer";
+    }
+    // GNU's checksum programs print the sum, then refuse `--quiet` outside
+    // `--check` (coreutils 9.1).
+    if program.ends_with("sum") && status == Some(1) {
+        return "usage";
+    }
+    let answers_with_one = matches!(
+        program,
+        "diff"
+            | "cmp"
+            | "grep"
+            | "egrep"
+            | "fgrep"
+            | "zgrep"
+            | "zegrep"
+            | "zfgrep"
+            | "rg"
+            | "pgrep"
+            | "false"
+            | "test"
+            | "["
+            | "look"
+            | "which"
+            | "lsof"
+            | "expr"
+            | "getent"
+            | "tty"
+            | "readlink"
+    );
+    if status == Some(1) && answers_with_one {
+        return "answer";
+    }
+    "unclassified"
 }
 
 /// A violation per class with its first evidence.
@@ -529,6 +698,7 @@ fn render(
     let mut nonzero_total = 0;
     let mut pairs_lines = 0;
     let mut by_purpose: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut triaged: BTreeMap<&str, usize> = BTreeMap::new();
     for (l, _) in refused {
         by_purpose.entry(purpose(&l.purpose)).or_default().1 += 1;
     }
@@ -562,7 +732,12 @@ fn render(
                 ran_forms.insert(f);
             }
             if o.status != Some(0) && l.purpose == Purpose::Single {
-                nonzero.push(format!("{:?} exit {:?}", l.text, o.status));
+                let class = triage(plan.program, o.status, &o.said);
+                *triaged.entry(class).or_default() += 1;
+                nonzero.push(format!(
+                    "[{class}] {:?} exit {:?}: {}",
+                    l.text, o.status, o.said
+                ));
             }
             max_elapsed = max_elapsed.max(o.elapsed.unwrap_or_default());
             peak = peak.max(o.peak_kib.unwrap_or(0));
@@ -723,6 +898,15 @@ fn render(
     for (class, n) in &classes {
         let _ = writeln!(summary, "  {n:4} × {class}");
     }
+    let _ = writeln!(
+        summary,
+        "non-zero exits of single-option lines by cause: {}",
+        triaged
+            .iter()
+            .map(|(class, n)| format!("{n} {class}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     (report, summary, unran, violations)
 }
 
