@@ -421,6 +421,9 @@ pub fn grammar(program: &str) -> Option<Grammar> {
         },
         // `-w` takes its value only attached on GNU and BusyBox (`-w16`);
         // BSD/macOS od has no `-w` and stops with a usage error.
+        // `--strings[=BYTES]` takes its value only after `=` (GNU od 9.1,
+        // run here, reads `od --strings 1 a.txt` as the files `1` and
+        // `a.txt`, as the forms oracle found), so the next word is a file.
         "od" => Grammar {
             valued: "AjNtS",
             optional_attached: "w",
@@ -429,9 +432,9 @@ pub fn grammar(program: &str) -> Option<Grammar> {
                 "skip-bytes",
                 "read-bytes",
                 "format",
-                "strings",
                 "endian",
             ],
+            long_optional: &["strings"],
             operands: Kind::Path,
             ..g("abcdfilosxvDOX", &["output-duplicates", "traditional"])
         },
