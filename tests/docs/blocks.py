@@ -195,11 +195,12 @@ class Page:
 
 class Context:
     def __init__(self):
-        self.bin = os.environ.get("TOOLGATE_BIN") or str(ROOT / "target" / "release" / "toolgate")
-        self.python = os.environ.get("TOOLGATE_DOCS_PYTHON") or str(ROOT / "target" / "py-venv" / "bin" / "python")
+        # Commands run in scratch directories: relative paths are taken from here.
+        self.bin = os.path.abspath(os.environ.get("TOOLGATE_BIN") or ROOT / "target" / "release" / "toolgate")
+        self.python = os.path.abspath(os.environ.get("TOOLGATE_DOCS_PYTHON") or ROOT / "target" / "py-venv" / "bin" / "python")
         project = os.environ.get("TOOLGATE_DOCS_NODE_PROJECT")
         if project:
-            self.node_project = Path(project)
+            self.node_project = Path(project).resolve()
         else:
             self.node_project = SCRATCH / "node-project"
             shutil.rmtree(self.node_project, ignore_errors=True)
