@@ -31,7 +31,7 @@ pub fn json_text(text: &str) -> Result<String, ImportError> {
         return Ok(text.to_owned());
     }
     let value: serde_json::Value =
-        serde_yaml::from_str(text).map_err(|e| ImportError::Parse(e.to_string()))?;
+        yaml_serde::from_str(text).map_err(|e| ImportError::Parse(e.to_string()))?;
     serde_json::to_string(&value).map_err(|e| ImportError::Parse(e.to_string()))
 }
 
