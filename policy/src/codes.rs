@@ -277,6 +277,21 @@ pub const REQUEST_MISSING_PARAM: &str = "request.missing-param";
 pub const PERMISSION_MISSING: &str = "permission.missing";
 /// The tool requires a permission and the caller gave no permissions to check.
 pub const PERMISSION_UNCHECKED: &str = "permission.unchecked";
+/// The call names a resource (an argument the caller's context lists under
+/// `resources`, such as a business group) the user does not own (seed 002
+/// §6.1's resource check).
+pub const PERMISSION_NOT_OWNER: &str = "permission.not-owner";
+
+// Seed 002 §4.2's multi-step plans.
+/// The step's arguments hold a reference (`$step1.result.ident`) to a result
+/// not known yet: an unknown value, so the step is never allowed in this
+/// form; it is decided again once the result is substituted.
+pub const PLAN_UNRESOLVED: &str = "plan.unresolved";
+/// A path parameter of a registry tool comes from a reference not yet
+/// resolved: which resource the call reaches is unknown.
+pub const PLAN_REFERENCE_PATH: &str = "plan.reference-path";
+/// A reference names what the referenced step's result does not hold.
+pub const PLAN_REFERENCE_MISSING: &str = "plan.reference-missing";
 /// The caller's context could not be read.
 pub const CONTEXT_INVALID: &str = "context.invalid";
 /// A trusted MCP server marks the tool read-only.

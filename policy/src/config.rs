@@ -393,6 +393,11 @@ pub struct ToolConfig {
     /// clash with query parameters). Without it the body's fields are
     /// arguments of their own.
     pub body_field: Option<String>,
+    /// api, mcp, script: the model's names for arguments the API names
+    /// otherwise (seed 002 §7.2: the model says `cause`, the body says
+    /// `note`): `{"cause": "note"}`. Argument completion renames them before
+    /// the call is decided and its request built.
+    pub argument_names: BTreeMap<String, String>,
     /// api: how a response becomes the text given back to the model (see
     /// [`crate::api::template`]); without it the response is passed as it is.
     pub response_template: Option<String>,
@@ -864,7 +869,8 @@ impl ToolConfig {
         }
         // The registry's columns (seed 002 §2.1), for every row of its
         // table: API, MCP and script tools.
-        let metadata: [(&'static str, bool); 9] = [
+        let metadata: [(&'static str, bool); 10] = [
+            ("argument_names", !self.argument_names.is_empty()),
             ("display_name", self.display_name.is_some()),
             ("description", self.description.is_some()),
             ("category", self.category.is_some()),

@@ -232,6 +232,49 @@ impl GuestEngine for EngineResource {
             })
     }
 
+    fn check_line_in(
+        &self,
+        number: u64,
+        line: Vec<u8>,
+        context: String,
+    ) -> Option<wit::CheckedLine> {
+        self.0
+            .check_line_in(number, &line, &context)
+            .map(|checked| wit::CheckedLine {
+                output: checked.output,
+                action: checked.action.map(action),
+            })
+    }
+
+    fn assess_plan(
+        &self,
+        plan: String,
+        results: String,
+        context: String,
+    ) -> Result<String, String> {
+        self.0
+            .assess_plan(&plan, &results, &context)
+            .map(|decided| decided.to_json())
+            .map_err(|e| e.to_string())
+    }
+
+    fn complete_args(
+        &self,
+        tool: String,
+        args: String,
+        context: String,
+        now: u64,
+    ) -> Result<String, Vec<wit::Finding>> {
+        let context = crate::Context::from_json(&context).map_err(|e| {
+            vec![finding(crate::Finding::new(
+                crate::codes::CONTEXT_INVALID,
+                e.to_string(),
+            ))]
+        })?;
+        crate::api::complete_args(self.0.config(), &tool, &args, &context, now)
+            .map_err(|findings| findings.into_iter().map(finding).collect())
+    }
+
     fn hook(&self, format: String, event: Vec<u8>) -> Result<wit::HookAnswer, String> {
         self.0
             .hook(&format, &event)

@@ -34,6 +34,7 @@ pub mod gate;
 pub mod guidance;
 pub mod hooks;
 pub mod lines;
+pub mod plan;
 pub mod records;
 pub mod rules;
 pub mod selfprotect;

@@ -13,6 +13,10 @@
 //!   byte-order mark or a no-break space are not whitespace to a JSON reader;
 //! - a line that is not UTF-8, or not a tool call in a supported format, is
 //!   malformed: its output is `{"line": N, "error": "…"}`;
+//! - a line holding seed 002 §4.2's multi-step plan (see [`crate::plan`]) is
+//!   decided step by step; its output is the plan's decision (each step's
+//!   call and decision, the strictest action), and a plan the reader refuses
+//!   is malformed;
 //! - any other line is decided; its output is the decision's canonical JSON.
 
 use crate::decision::Decision;
@@ -63,14 +67,51 @@ impl Engine {
     /// Reads, decides and formats line `number` (1-based) of a `check` input:
     /// `None` for a blank line, else the line to print; see the module's rules.
     pub fn check_line(&self, number: u64, line: &[u8]) -> Option<CheckedLine> {
+        self.check_line_in_context(number, line, &crate::Context::default())
+    }
+
+    /// [`Engine::check_line`] in the caller's context (JSON, as
+    /// [`Engine::assess_in`]): every call of the input is decided with the
+    /// user's permissions, roles and resources.
+    pub fn check_line_in(&self, number: u64, line: &[u8], context: &str) -> Option<CheckedLine> {
+        match crate::Context::from_json(context) {
+            Ok(context) => self.check_line_in_context(number, line, &context),
+            Err(e) => (!is_blank(line)).then(|| malformed(number, &e.to_string())),
+        }
+    }
+
+    fn check_line_in_context(
+        &self,
+        number: u64,
+        line: &[u8],
+        context: &crate::Context,
+    ) -> Option<CheckedLine> {
         if is_blank(line) {
             return None;
         }
         let Ok(text) = std::str::from_utf8(line) else {
             return Some(malformed(number, NOT_UTF8));
         };
+        // A plan names `tool_calls`; only then is the line read as a value
+        // first (a call is read by the call reader, which handles depth).
+        if text.contains("\"tool_calls\"") {
+            if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+                if crate::plan::is_plan(&value) {
+                    return Some(match crate::plan::Plan::from_value(&value) {
+                        Ok(plan) => {
+                            let decided = self.decide_plan(&plan, &serde_json::Map::new(), context);
+                            CheckedLine {
+                                output: decided.to_json(),
+                                action: Some(decided.action),
+                            }
+                        }
+                        Err(e) => malformed(number, &e.to_string()),
+                    });
+                }
+            }
+        }
         Some(match crate::calls::parse_call(text) {
-            Ok(call) => decided(&self.assess(&call.tool, &call.args)),
+            Ok(call) => decided(&self.assess_in_context(&call.tool, &call.args, context)),
             Err(e) => malformed(number, &e.to_string()),
         })
     }

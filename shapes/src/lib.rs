@@ -15,6 +15,7 @@ pub mod gate;
 pub mod grants;
 pub mod hooks;
 pub mod jsonl;
+pub mod plan;
 pub mod records;
 pub mod rules;
 

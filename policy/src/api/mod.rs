@@ -5,6 +5,7 @@
 //! ([`read_response`]). All of it lives in the component, so every runtime
 //! finds the same tools and builds the same request for the same call.
 
+pub mod complete;
 pub mod discover;
 pub mod openapi;
 pub mod request;
@@ -12,6 +13,7 @@ pub mod response;
 pub mod schema;
 pub mod template;
 
+pub use complete::complete_args;
 pub use discover::{discover, tool_prompt, Candidate};
 pub use request::{build_request, ApiRequest};
 pub use response::{read_response, read_tool_response};

@@ -64,11 +64,13 @@ fn bad_path_value(value: &Value) -> Option<String> {
 }
 
 /// What every row of seed 002's registry table says about its tool, whatever
-/// its type: whether it is enabled and the permission it needs (§2.1, §6.1).
+/// its type: whether it is enabled and the permission it needs (§2.1, §6.1),
+/// and whether the resources the call names are the user's (§6.1).
 fn check_row(
     enabled: bool,
     permission: Option<&str>,
     context: &Context,
+    args: &Map<String, Value>,
     assessment: &mut Assessment,
 ) {
     if !enabled {
@@ -100,6 +102,18 @@ fn check_row(
             Some(true) => {}
         }
     }
+    if let Some((name, value)) = context.unowned(args) {
+        assessment.deny.get_or_insert_with(|| {
+            Finding::new(
+                codes::PERMISSION_NOT_OWNER,
+                format!(
+                    "`{}` = `{}` is not a resource the user owns",
+                    preview(&name, 40),
+                    preview(&value, 40)
+                ),
+            )
+        });
+    }
 }
 
 /// A `script` tool of seed 002's registry. Seed 002's executor refuses the
@@ -121,13 +135,14 @@ pub struct ScriptAssessor {
 }
 
 impl Assessor for ScriptAssessor {
-    fn assess(&self, _args: &Map<String, Value>, context: &Context) -> Assessment {
+    fn assess(&self, args: &Map<String, Value>, context: &Context) -> Assessment {
         let mut assessment = Assessment::new(Verdict::Unproven, format!("script {}", self.name));
         assessment.proof = Source::Registry;
         check_row(
             self.enabled,
             self.permission.as_deref(),
             context,
+            args,
             &mut assessment,
         );
         assessment.findings.push(Finding::new(
@@ -167,6 +182,7 @@ impl Assessor for RegisteredMcp {
             self.enabled,
             self.permission.as_deref(),
             context,
+            args,
             &mut assessment,
         );
         // A permission nobody could check is no proof of anything.
@@ -205,6 +221,7 @@ impl Assessor for ApiAssessor {
             self.enabled,
             self.permission.as_deref(),
             context,
+            args,
             &mut assessment,
         );
         for name in path_params(&self.url) {
