@@ -9,7 +9,7 @@ wit_bindgen::generate!({
     path: "../wit",
 });
 
-use exports::toolgate::policy::gate::{Flow, GuestFlow, StepError};
+use exports::toolgate::policy::gate::{Driver, Flow, GuestDriver, GuestFlow, StepError};
 use exports::toolgate::policy::policy::{Guest, GuestEngine};
 use exports::toolgate::policy::records::{
     AuditBreak, AuditSummary, CheckpointError, RecheckVerdict as Recheck,
@@ -384,7 +384,22 @@ fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
 }
 
 /// The flow resource: one gate's approval flow.
-struct FlowResource(crate::gate::Flow);
+struct FlowResource(std::rc::Rc<crate::gate::Flow>);
+
+/// The driver resource: one operation of a gate, over its flow.
+struct DriverResource {
+    flow: std::rc::Rc<crate::gate::Flow>,
+    driver: std::cell::RefCell<crate::gate::driver::Driver>,
+}
+
+impl GuestDriver for DriverResource {
+    fn next(&self, outcome: Option<String>) -> Result<String, StepError> {
+        self.driver
+            .borrow_mut()
+            .next(&self.flow, outcome.as_deref())
+            .map_err(step_error)
+    }
+}
 
 fn step_text(
     step: Result<toolgate_shapes::gate::Step, crate::gate::StepError>,
@@ -404,6 +419,7 @@ fn step_error(e: crate::gate::StepError) -> StepError {
 
 impl exports::toolgate::policy::gate::Guest for Component {
     type Flow = FlowResource;
+    type Driver = DriverResource;
 }
 
 impl GuestFlow for FlowResource {
@@ -419,7 +435,7 @@ impl GuestFlow for FlowResource {
             checkpoint_key.as_deref(),
             audit_key.as_deref(),
         )
-        .map(|f| Flow::new(FlowResource(f)))
+        .map(|f| Flow::new(FlowResource(std::rc::Rc::new(f))))
         .map_err(|e| e.to_string())
     }
 
@@ -481,6 +497,17 @@ impl GuestFlow for FlowResource {
     ) -> Result<String, StepError> {
         self.0
             .revoke(&grant, now, previous.as_deref())
+            .map_err(step_error)
+    }
+
+    fn drive(&self, op: String) -> Result<Driver, StepError> {
+        crate::gate::driver::Driver::new(&op)
+            .map(|driver| {
+                Driver::new(DriverResource {
+                    flow: std::rc::Rc::clone(&self.0),
+                    driver: std::cell::RefCell::new(driver),
+                })
+            })
             .map_err(step_error)
     }
 }

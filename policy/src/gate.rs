@@ -20,6 +20,8 @@
 //! tool runs, the outcome after), chained to the `previous` line the host
 //! passes, so a host appends them as they are.
 
+pub mod driver;
+
 use crate::args::strip_risk_level;
 use crate::config::ConfigError;
 use crate::decision::{Action, Decision};
@@ -201,6 +203,13 @@ impl Flow {
     /// The gate's settings.
     pub fn settings(&self) -> &GateSettings {
         &self.settings
+    }
+
+    /// Whether the flow signs with a key: a gate without one trusts no
+    /// grant from its store (anyone who can write the store could have
+    /// written it).
+    pub fn keyed(&self) -> bool {
+        self.checkpoint_key.is_some()
     }
 
     /// Step 1: decides `call` (JSON, the fields of [`GateCall`]) at `now` (ms
