@@ -791,6 +791,74 @@ export class Engine {
   }
 
   /**
+   * `checkLine` in the caller's context (JSON text or an object: the
+   * user's permissions, roles and resources).
+   *
+   * @param {number} number
+   * @param {Uint8Array} line
+   * @param {string | object} context
+   * @returns {{output: string, action: 'allow' | 'confirm' | 'deny' | null} | null}
+   */
+  checkLineIn(number, line, context) {
+    const text = argsText(context);
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.checkLineIn(BigInt(number), line, text));
+    if (!r.ok) {
+      const decision = faultDecision('(tool call)', r.fault ?? r.rejected);
+      return { output: decisionJson(decision), action: decision.action };
+    }
+    if (r.value === undefined || r.value === null) return null;
+    return { output: r.value.output, action: r.value.action ?? null };
+  }
+
+  /**
+   * Decides every step of seed 002's multi-step plan (§4.2) with the results
+   * known so far (`results`: step number → result) in the caller's context.
+   * A step holding a reference to a result not known yet is never allowed.
+   * Returns the plan's decision as the component wrote it (snake_case, as
+   * JSON); throws `ToolgateError` when the plan cannot be read.
+   *
+   * @param {string | object} plan
+   * @param {object} [results]
+   * @param {string | object} [context]
+   * @returns {object}
+   */
+  assessPlan(plan, results = {}, context = '') {
+    const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
+    const known = typeof results === 'string' ? results : JSON.stringify(results ?? {});
+    const ctx = context === '' || context === undefined || context === null ? '' : argsText(context);
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.assessPlan(text, known, ctx));
+    if (r.ok) return JSON.parse(r.value);
+    if (r.rejected !== undefined) throw new ToolgateError(String(r.payload));
+    throw new PolicyFaultError(r.fault);
+  }
+
+  /**
+   * Seed 002 §4.3's argument completion for registry tool `tool`: argument
+   * names mapped by the tool's `argument_names`, parameters left out filled
+   * from the context's `defaults`, a `duration` (seconds) turned into
+   * `btime`/`etime` from `nowMs` (the caller's clock). Returns the completed
+   * arguments as JSON text; throws `RequestError` listing every
+   * contradiction.
+   *
+   * @param {string} tool
+   * @param {unknown} args
+   * @param {string | object} [context]
+   * @param {number} [nowMs]
+   * @returns {string}
+   */
+  completeArgs(tool, args, context = '', nowMs = Date.now()) {
+    const text = argsText(args);
+    const ctx = context === '' || context === undefined || context === null ? '' : argsText(context);
+    const now = BigInt(Math.max(0, Math.floor(Number(nowMs))));
+    const r = this.#policy._callEngine(this.#id, (handle) => handle.completeArgs(String(tool), text, ctx, now));
+    if (r.ok) return r.value;
+    if (r.payload !== undefined && Array.isArray(r.payload)) {
+      throw new RequestError(r.payload.map((f) => ({ code: f.code, message: f.message })));
+    }
+    throw new PolicyFaultError(r.fault ?? r.rejected);
+  }
+
+  /**
    * Decides many calls in one crossing into the component: each an array
    * `[tool, args]` or an object `{tool, args}`. The decisions come back in the
    * same order and equal those of `assess`; the per-call glue is paid once,
@@ -942,3 +1010,4 @@ export * from './gate.js';
 export { Flow, StepError } from './flow.js';
 export * from './api.js';
 export * from './seeds.js';
+export * from './plan.js';

@@ -92,6 +92,59 @@ impl Engine {
         })
     }
 
+    /// Seed 002 §4.3's argument completion for registry tool `tool`: the
+    /// model's argument names mapped to the API's (the tool's
+    /// `argument_names`), parameters left out filled from the context's
+    /// `defaults` (the user's default business group), a `duration` in
+    /// seconds turned into `btime`/`etime` from `now_ms` (the caller's
+    /// clock, ms since the Unix epoch). Complete a call before it is
+    /// decided, so the call a person approves is the one sent.
+    pub fn complete_args(
+        &self,
+        tool: &str,
+        args: &str,
+        context: &str,
+        now_ms: u64,
+    ) -> Result<String, RequestError> {
+        let completed = self.call_engine_fn(|policy, store, resource| {
+            policy
+                .engine()
+                .call_complete_args(store, resource, tool, args, context, now_ms)
+        })?;
+        completed.map_err(|findings| {
+            RequestError::Refused(
+                findings
+                    .into_iter()
+                    .map(|f| Finding {
+                        code: f.code,
+                        message: f.message,
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    /// Decides every step of seed 002 §4.2's multi-step plan with the
+    /// results known so far (`results`: JSON, step number → result; `""`
+    /// for none) in the caller's context (`""` for none). A step holding a
+    /// reference to a result not known yet is never allowed; see
+    /// [`crate::plan::run_plan`] for running a plan through a gate.
+    /// [`Error::Rejected`] says why a plan cannot be read.
+    pub fn assess_plan(
+        &self,
+        plan: &str,
+        results: &str,
+        context: &str,
+    ) -> Result<toolgate_shapes::plan::PlanDecision, Error> {
+        let decided = self.call_engine_fn(|policy, store, resource| {
+            policy
+                .engine()
+                .call_assess_plan(store, resource, plan, results, context)
+        })?;
+        let text = decided.map_err(Error::Rejected)?;
+        serde_json::from_str(&text).map_err(|e| Error::Rejected(format!("plan decision: {e}")))
+    }
+
     /// The request for calling registry tool `tool` with `args`.
     pub fn build_request(&self, tool: &str, args: &str) -> Result<ApiRequest, RequestError> {
         let built = self.call_engine_fn(|policy, store, resource| {

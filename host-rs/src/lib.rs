@@ -42,6 +42,7 @@ mod lines;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod openapi;
+pub mod plan;
 mod records;
 mod runtime;
 pub mod seeds;

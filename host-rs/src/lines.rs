@@ -18,10 +18,28 @@ impl Engine {
     /// fault or a call over its work budget is a `confirm` decision, as in
     /// [`Engine::assess_call`].
     pub fn check_line(&self, number: u64, line: &[u8]) -> Option<CheckedLine> {
-        let checked = self.call_engine_fn(|policy, store, resource| {
-            policy
+        self.check_line_with(number, line, None)
+    }
+
+    /// [`Engine::check_line`] in the caller's context (JSON, as
+    /// [`Engine::assess_in`]: permissions, roles, resources).
+    pub fn check_line_in(&self, number: u64, line: &[u8], context: &str) -> Option<CheckedLine> {
+        self.check_line_with(number, line, Some(context))
+    }
+
+    fn check_line_with(
+        &self,
+        number: u64,
+        line: &[u8],
+        context: Option<&str>,
+    ) -> Option<CheckedLine> {
+        let checked = self.call_engine_fn(|policy, store, resource| match context {
+            None => policy
                 .engine()
-                .call_check_line(store, resource, number, line)
+                .call_check_line(store, resource, number, line),
+            Some(context) => policy
+                .engine()
+                .call_check_line_in(store, resource, number, line, context),
         });
         match checked {
             Ok(checked) => checked.map(|c| CheckedLine {
