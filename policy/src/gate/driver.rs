@@ -777,7 +777,6 @@ fn release_unrecorded(cx: &mut Cx<'_>, id: &str, since: u64) -> Out<Option<bool>
 }
 
 /// `settle`: claims and records an answer to approval `id` as one step.
-#[expect(clippy::too_many_arguments, reason = "the settle operation's inputs")]
 fn settle(
     cx: &mut Cx<'_>,
     id: &str,
