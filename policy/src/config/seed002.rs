@@ -55,7 +55,6 @@ pub(super) fn applies(value: &Value) -> bool {
                                 || e.contains_key("name")
                                 || e.contains_key("mcp_server_id")
                                 || BOOKKEEPING.iter().any(|k| e.contains_key(*k))
-                                || e.values().any(Value::is_null)
                                 || e.get("enabled").is_some_and(Value::is_number)
                                 || JSON_TEXT
                                     .iter()
@@ -263,6 +262,11 @@ mod tests {
             &json!({"tools": {"a": {"kind": "api", "method": "GET"}}})
         ));
         assert!(applies(&json!({"tools": {"a": {"type": "api"}}})));
+        // A null alone is the policy's own spelling of an unset field, not a
+        // table row: the policy's reader (with line and column) reads it.
+        assert!(!applies(
+            &json!({"tools": {"a": {"kind": "sql", "field": null}}})
+        ));
     }
 
     #[test]
