@@ -385,6 +385,12 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             }
             Ok(if refused { exit::BROKEN } else { exit::OK })
         }
+        Command::ApprovalsAnswer {
+            dir,
+            id,
+            approve,
+            message,
+        } => approvals_answer(policy, dir, id, *approve, message.clone(), &mut out),
         Command::GrantsList { dir, key_file } => {
             let gate = toolgate::Gate::builder(policy)
                 .store(toolgate::gate::store::DirStore::new(dir))
@@ -460,7 +466,7 @@ fn state_file(
 /// The MCP gateway's commands.
 #[cfg(feature = "mcp")]
 fn mcp(policy: &Policy, command: &Command, out: &mut impl Write) -> anyhow::Result<u8> {
-    use toolgate::mcp::{pins::Pins, DEFAULT_AUDIT, DEFAULT_PINS};
+    use toolgate::mcp::{pins::Pins, DEFAULT_APPROVALS, DEFAULT_AUDIT, DEFAULT_PINS};
     match command {
         Command::McpProxy {
             config,
@@ -468,12 +474,57 @@ fn mcp(policy: &Policy, command: &Command, out: &mut impl Write) -> anyhow::Resu
             augment,
             audit,
             pins,
+            listen,
+            token_file,
+            allow_origin,
+            remote,
+            remote_token_file,
+            approvals,
+            audit_results,
             command,
             args,
         } => {
+            let audit_results_full = match audit_results.as_deref() {
+                None | Some("hash") => false,
+                Some("full") => true,
+                Some(other) => anyhow::bail!(
+                    "--audit-results {}: give hash (the default) or full",
+                    args::printable(other)
+                ),
+            };
             let config = match config {
                 Some(path) => read_text(Some(path))?,
                 None => String::from("{}"),
+            };
+            if *remote && !args.is_empty() {
+                anyhow::bail!("with --remote, COMMAND is the server's URL and takes no arguments");
+            }
+            if !*remote && remote_token_file.is_some() {
+                anyhow::bail!("--remote-token-file is for --remote");
+            }
+            if listen.is_none() && (token_file.is_some() || !allow_origin.is_empty()) {
+                anyhow::bail!("--token-file and --allow-origin are for --listen");
+            }
+            let listen = match listen {
+                Some(addr) => Some(toolgate::mcp::listen::Listen {
+                    addr: addr.parse().map_err(|e| {
+                        anyhow::anyhow!("--listen {addr}: {e} (give IP:PORT, e.g. 127.0.0.1:8931)")
+                    })?,
+                    token: token_file.as_deref().map(read_token).transpose()?,
+                    origins: allow_origin.clone(),
+                }),
+                None => None,
+            };
+            let remote = if *remote {
+                if !(command.starts_with("http://") || command.starts_with("https://")) {
+                    anyhow::bail!("with --remote, COMMAND must be an http:// or https:// URL");
+                }
+                Some(toolgate::mcp::remote::Remote {
+                    url: command.clone(),
+                    token: remote_token_file.as_deref().map(read_token).transpose()?,
+                })
+            } else {
+                None
             };
             let options = toolgate::mcp::Options {
                 config,
@@ -481,8 +532,25 @@ fn mcp(policy: &Policy, command: &Command, out: &mut impl Write) -> anyhow::Resu
                 augment: *augment,
                 audit: state_file(audit.as_deref(), DEFAULT_AUDIT, "--audit")?,
                 pins: state_file(pins.as_deref(), DEFAULT_PINS, "--pins")?,
+                audit_results_full,
+                // By default beside the audit log.
+                approvals: match approvals {
+                    Some(dir) => std::path::PathBuf::from(dir),
+                    None => {
+                        let audit = state_file(audit.as_deref(), DEFAULT_AUDIT, "--audit")?;
+                        audit
+                            .parent()
+                            .map_or_else(
+                                || std::path::PathBuf::from("."),
+                                std::path::Path::to_path_buf,
+                            )
+                            .join(DEFAULT_APPROVALS)
+                    }
+                },
                 command: command.clone(),
                 args: args.clone(),
+                remote,
+                listen,
             };
             Ok(toolgate::mcp::run(policy, options)?)
         }
@@ -553,6 +621,96 @@ fn read_key(path: &str) -> anyhow::Result<Vec<u8>> {
         );
     }
     Ok(key)
+}
+
+/// `approvals approve|reject DIR ID`: the person's answer to a call the MCP
+/// gateway left pending, signed with the directory's key for the gateway to
+/// settle when the client calls again.
+#[cfg(feature = "mcp")]
+fn approvals_answer(
+    policy: &Policy,
+    dir: &str,
+    id: &str,
+    approve: bool,
+    message: Option<String>,
+    out: &mut impl Write,
+) -> anyhow::Result<u8> {
+    use toolgate::mcp::answers;
+    let root = std::path::Path::new(dir);
+    let key_path = root.join(answers::KEY_FILE);
+    let key =
+        std::fs::read(&key_path).map_err(|e| unreadable(&key_path.display().to_string(), &e))?;
+    let gate = toolgate::Gate::builder(policy)
+        .store(toolgate::gate::store::DirStore::new(dir))
+        .unsigned()
+        .build()?;
+    let Some(pending) = gate.pending()?.into_iter().flatten().find(|p| p.id == id) else {
+        anyhow::bail!(
+            "no approval {} is pending in {dir} (answered, expired, or never asked)",
+            args::printable(id)
+        );
+    };
+    let by = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| String::from("a person"));
+    let verdict = if approve {
+        answers::Verdict::Approve
+    } else {
+        answers::Verdict::Reject
+    };
+    answers::write(
+        root,
+        &key,
+        id,
+        verdict,
+        message,
+        &by,
+        &pending.tool,
+        &pending.args,
+    )?;
+    writeln!(
+        out,
+        "{} {} ({} {}): the client's next call of it with the same arguments {}",
+        if approve { "approved" } else { "rejected" },
+        args::printable(id),
+        args::printable(&pending.tool),
+        toolgate_shapes::jsonl::escape_controls(&pending.args),
+        if approve {
+            "runs it, if the policy still allows it"
+        } else {
+            "is answered rejected"
+        }
+    )?;
+    Ok(exit::OK)
+}
+
+/// The gateway's approvals, in a build without it.
+#[cfg(not(feature = "mcp"))]
+fn approvals_answer(
+    _: &Policy,
+    _: &str,
+    _: &str,
+    _: bool,
+    _: Option<String>,
+    _: &mut impl Write,
+) -> anyhow::Result<u8> {
+    anyhow::bail!("this toolgate was built without the `mcp` feature")
+}
+
+/// A bearer token's file: one line of at least 16 visible ASCII characters
+/// (one trailing newline ignored); anything else is an error, never a token.
+#[cfg(feature = "mcp")]
+fn read_token(path: &str) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, &e))?;
+    let token = text.strip_suffix('\n').unwrap_or(&text);
+    let token = token.strip_suffix('\r').unwrap_or(token);
+    if token.len() < 16 || !token.bytes().all(|b| b.is_ascii_graphic()) {
+        anyhow::bail!(
+            "the token file {path} must hold one token of at least 16 visible ASCII characters \
+             (make one with `head -c 24 /dev/urandom | base64 > token`)"
+        );
+    }
+    Ok(token.to_owned())
 }
 
 /// The human-readable form of a decision (identical in the JavaScript bin).

@@ -115,7 +115,10 @@ fn the_gateway_gates_real_mcp_servers_for_the_sdk_client() {
         .expect("audit verify");
     let said = String::from_utf8_lossy(&verify.stdout);
     assert!(verify.status.success(), "{said}");
-    assert!(said.starts_with("ok: 24 records"), "{said}");
+    // (The three calls confirmed for clients without elicitation are left
+    // pending for `toolgate approvals`: their requests are recorded, and no
+    // rejection, since nobody answered.)
+    assert!(said.starts_with("ok: 21 records"), "{said}");
     let log = std::fs::read_to_string(&audit).expect("audit");
     for (tool, status) in [
         ("mcp:fs/read_text_file", "executed"),

@@ -97,6 +97,20 @@ GRAMMAR_JSON = r'''{
       "help": "List the pending approvals of a checkpoint directory"
     },
     {
+      "name": "approvals approve",
+      "hosts": ["rust"],
+      "options": [],
+      "operands": ["DIR", "ID"],
+      "help": "Approve a call the MCP gateway left pending in its approvals directory DIR (a client without elicitation): the client's next call of the same tool with the same arguments runs it, once, if the policy still allows it"
+    },
+    {
+      "name": "approvals reject",
+      "hosts": ["rust"],
+      "options": [{ "name": "--message", "value": "TEXT" }],
+      "operands": ["DIR", "ID"],
+      "help": "Reject a call the MCP gateway left pending in DIR: the client's next call of it is answered rejected (with --message for the model), never run"
+    },
+    {
       "name": "grants list",
       "hosts": ["rust", "js"],
       "options": [{ "name": "--key-file", "value": "FILE", "required": true }],
@@ -122,13 +136,20 @@ GRAMMAR_JSON = r'''{
         { "name": "--name", "value": "SERVER" },
         { "name": "--augment" },
         { "name": "--audit", "value": "FILE" },
-        { "name": "--pins", "value": "FILE" }
+        { "name": "--pins", "value": "FILE" },
+        { "name": "--listen", "value": "ADDR" },
+        { "name": "--token-file", "value": "FILE" },
+        { "name": "--allow-origin", "value": "ORIGINS" },
+        { "name": "--remote" },
+        { "name": "--remote-token-file", "value": "FILE" },
+        { "name": "--approvals", "value": "DIR" },
+        { "name": "--audit-results", "value": "hash|full" }
       ],
       "dashes": true,
       "operands": ["COMMAND"],
       "optional": ["ARGS..."],
       "variadic": true,
-      "help": "Run an MCP server over stdio with the policy in between: tools/call allowed, denied, or confirmed through the client's elicitation; tool definitions pinned; --augment adds risk_level to the tools' schemas. Audit log and pins file by default in $XDG_STATE_HOME/toolgate (~/.local/state/toolgate)"
+      "help": "Run an MCP server with the policy in between: tools/call allowed, denied, or confirmed through the client's elicitation (without it, left pending in the --approvals directory for `toolgate approvals`, and run when the client calls again); tool definitions pinned; --augment adds risk_level to the tools' schemas. Clients connect over stdio, or over Streamable HTTP at http://ADDR/mcp with --listen (loopback unless --token-file; --allow-origin lists browser origins); with --remote, COMMAND is the URL of a Streamable HTTP server (--remote-token-file: its bearer token). The audit records results by SHA-256 and size (--audit-results full: whole). Audit log and pins file by default in $XDG_STATE_HOME/toolgate (~/.local/state/toolgate), approvals beside the audit log"
     },
     {
       "name": "mcp pins list",

@@ -35,6 +35,10 @@ use toolgate_shapes::cli::{Action, CommandSpec, Grammar, OptionSpec};
 
 /// What the arguments ask for.
 #[derive(Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "made once per process, from the command line"
+)]
 pub enum Parsed {
     /// `--help`: the help text.
     Help(String),
@@ -124,6 +128,15 @@ pub enum Command {
         key_file: Option<String>,
         unsigned: bool,
     },
+    /// `approvals approve` and `approvals reject`.
+    ApprovalsAnswer {
+        dir: String,
+        id: String,
+        /// Approve (else reject).
+        approve: bool,
+        /// `--message`: the rejection's reason for the model.
+        message: Option<String>,
+    },
     /// `mcp-proxy`.
     McpProxy {
         config: Option<String>,
@@ -132,6 +145,20 @@ pub enum Command {
         augment: bool,
         audit: Option<String>,
         pins: Option<String>,
+        /// `--listen ADDR`: serve clients over Streamable HTTP.
+        listen: Option<String>,
+        /// `--token-file`: the bearer token HTTP clients must send.
+        token_file: Option<String>,
+        /// `--allow-origin`: the browser origins allowed.
+        allow_origin: Vec<String>,
+        /// `--remote`: COMMAND is a Streamable HTTP server's URL.
+        remote: bool,
+        /// `--remote-token-file`: the bearer token the remote server wants.
+        remote_token_file: Option<String>,
+        /// `--approvals DIR`: where calls wait for a person's approval.
+        approvals: Option<String>,
+        /// `--audit-results`: `hash` (the default) or `full`.
+        audit_results: Option<String>,
         /// The server's program and its arguments.
         command: String,
         args: Vec<String>,
@@ -648,6 +675,13 @@ fn build(name: &str, m: &Matches) -> Result<Command, UsageError> {
             augment: m.flag("--augment"),
             audit: m.value("--audit"),
             pins: m.value("--pins"),
+            listen: m.value("--listen"),
+            token_file: m.value("--token-file"),
+            allow_origin: list("--allow-origin"),
+            remote: m.flag("--remote"),
+            remote_token_file: m.value("--remote-token-file"),
+            approvals: m.value("--approvals"),
+            audit_results: m.value("--audit-results"),
             command: m.operand(0).unwrap_or_default(),
             args: m.operands.get(1..).unwrap_or_default().to_vec(),
         },
@@ -681,6 +715,12 @@ fn build(name: &str, m: &Matches) -> Result<Command, UsageError> {
             dir: m.operand(0).unwrap_or_default(),
             key_file: m.value("--key-file"),
             unsigned: m.flag("--unsigned"),
+        },
+        "approvals approve" | "approvals reject" => Command::ApprovalsAnswer {
+            dir: m.operand(0).unwrap_or_default(),
+            id: m.operand(1).unwrap_or_default(),
+            approve: name == "approvals approve",
+            message: m.value("--message"),
         },
         // Declared, but not a command this CLI runs (the grammar test holds
         // every command declared for the Rust CLI to one of the above).
@@ -922,7 +962,9 @@ mod tests {
             "  grants revoke --key-file FILE [--audit FILE [--audit-key-file FILE]] DIR ID\n"
         ));
         assert!(text.contains("  approvals list (--key-file FILE | --unsigned) DIR\n"));
-        assert!(text.contains("\n            [--pins FILE] -- COMMAND [ARGS...]\n"));
+        assert!(text.contains(
+            "\n            [--approvals DIR] [--audit-results hash|full] -- COMMAND [ARGS...]\n"
+        ));
         assert!(text.contains("  -h, --help        Print this help\n"));
         assert!(text.ends_with("  11  at least one call denied\n"));
     }

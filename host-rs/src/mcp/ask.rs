@@ -26,6 +26,8 @@ pub(super) struct Asking {
     pub(super) id: Value,
     pub(super) message: Value,
     pub(super) changed: bool,
+    /// Record results whole (`--audit-results full`), not by hash and size.
+    pub(super) full: bool,
 }
 
 /// The id of the dialog that asks about `pending`: [`APPROVAL_ID`], 128
@@ -175,7 +177,7 @@ impl Asking {
                 return;
             }
         };
-        self.settle(pending, response).await;
+        self.settle(pending.id, response).await;
     }
 
     /// Answers the call without asking, closing its approval.
@@ -196,7 +198,8 @@ impl Asking {
 
     /// Settles the approval on a blocking thread (the gate runs the tool
     /// synchronously: here, forwarding the call and waiting for the answer).
-    async fn settle(self, pending: crate::Pending, response: Response) {
+    pub(super) async fn settle(self, approval: String, response: Response) {
+        let full = self.full;
         let Asking {
             state,
             to_client,
@@ -209,7 +212,7 @@ impl Asking {
         let call_id = id.clone();
         let settled = tokio::task::spawn_blocking(move || {
             let mut answer: Option<Value> = None;
-            let result = gate.settle(&pending.id, response, |args| {
+            let result = gate.settle(&approval, response, |args| {
                 let (tx, rx) = std::sync::mpsc::channel();
                 {
                     let mut state = lock(&state);
@@ -225,7 +228,7 @@ impl Asking {
                 // answers or exits: this wait ends either way.
                 match rx.recv() {
                     Ok(got) => {
-                        let outcome = wire::outcome(&got);
+                        let outcome = wire::recorded(wire::outcome(&got), &got, full);
                         answer = Some(got);
                         outcome
                     }

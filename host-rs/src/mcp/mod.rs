@@ -47,9 +47,12 @@
 //! component's run, the audit's synced write) does not hold up the messages
 //! of the others.
 
+pub mod answers;
 mod ask;
 pub mod declare;
+pub mod listen;
 pub mod pins;
+pub mod remote;
 mod route;
 pub mod wire;
 
@@ -131,10 +134,44 @@ pub struct Options {
     pub audit: PathBuf,
     /// The pins file.
     pub pins: PathBuf,
-    /// The server's program.
+    /// `--audit-results full`: the audit records a call's result whole;
+    /// by default by its SHA-256 and size only ([`wire::recorded`]).
+    pub audit_results_full: bool,
+    /// The directory where calls wait for a person's approval when the
+    /// client cannot ask one (no elicitation): `toolgate approvals`
+    /// settles them there, and the client's retry runs an approved call.
+    pub approvals: PathBuf,
+    /// The server's program (with `remote`, the server's URL).
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
+    /// `--remote`: `command` is the URL of a server that speaks MCP's
+    /// Streamable HTTP transport, reached with this bearer token if any.
+    pub remote: Option<remote::Remote>,
+    /// `--listen`: clients reach the gateway over Streamable HTTP, each
+    /// session with its own connection to the server, instead of over the
+    /// gateway's standard input and output.
+    pub listen: Option<listen::Listen>,
+}
+
+/// A stream of messages from one side: a message, a line that is not JSON,
+/// or the side's failure.
+pub type Incoming = std::pin::Pin<
+    Box<dyn futures::Stream<Item = Result<Result<Value, wire::Garbage>, std::io::Error>> + Send>,
+>;
+
+/// The client's side of one session.
+pub enum ClientEnd {
+    /// The gateway's standard input and output.
+    Stdio,
+    /// A Streamable HTTP session: messages come down `incoming`, and what
+    /// goes to the client is written by `writer` from the queue it is given.
+    Http {
+        /// The client's messages.
+        incoming: Incoming,
+        /// Writes the client's queue (routes each message to its stream).
+        writer: Box<dyn FnOnce(mpsc::Receiver<Value>) -> tokio::task::JoinHandle<()> + Send>,
+    },
 }
 
 /// Why the gateway could not run.
@@ -219,6 +256,13 @@ enum Waiting {
     Allowed(Box<Ready>, Gate),
     /// An approved `tools/call`: the answer goes to the settling thread.
     Settling(std::sync::mpsc::Sender<Value>),
+    /// The gateway's own `tools/list` (after `notifications/initialized`),
+    /// so calls are decided on the server's listing even when the client
+    /// never lists: read, never passed on.
+    Own {
+        /// Whether it asked for the first page.
+        first: bool,
+    },
 }
 
 /// What the router and the approval tasks share.
@@ -251,6 +295,12 @@ struct State {
     deciding: HashMap<String, bool>,
     /// Decisions and outcome records in progress on their threads.
     busy: usize,
+    /// The gateway's own listing is under way: a call of a tool not yet
+    /// known waits for it (in `deferred`) instead of being confirmed as
+    /// unknown.
+    listing_own: bool,
+    /// Calls waiting for the gateway's own listing: (id, message).
+    deferred: Vec<(Value, Value)>,
 }
 
 impl State {
@@ -265,25 +315,49 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     state.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// How long an approval left pending for a client without elicitation
+/// waits for a person and the client's retry, unless the configuration sets
+/// `approval_timeout_ms`: a person has to notice, read and answer it with
+/// `toolgate approvals`, which takes longer than a dialog.
+pub const PENDING_WINDOW: Duration = Duration::from_secs(15 * 60);
+
 /// What the gateway needs to build gates.
-struct Maker {
+pub(crate) struct Maker {
     policy: Policy,
     user: Value,
     sink: Arc<JsonlSink>,
     options: Options,
+    /// The key of the approvals directory's answers ([`answers`]).
+    answer_key: Vec<u8>,
 }
 
 impl Maker {
-    fn gate(&self, server: &str, tools: &[Value], changed: &[String]) -> Result<Gate, GateError> {
+    /// A gate for the tools listed; `elicitation` when the client can ask a
+    /// person (otherwise a confirmed call is left pending in the approvals
+    /// directory, for [`PENDING_WINDOW`] unless configured).
+    fn gate(
+        &self,
+        server: &str,
+        tools: &[Value],
+        changed: &[String],
+        elicitation: bool,
+    ) -> Result<Gate, GateError> {
         let config = declare::declared(&self.user, server, tools, changed);
-        Gate::builder(&self.policy)
+        let mut builder = Gate::builder(&self.policy)
             .config(config.to_string())
             .identity(format!("toolgate-mcp-proxy/{server}"))
+            // Checkpoints unsigned: the person's answer is what is signed
+            // ([`answers`]), and it binds the tool and arguments they saw.
+            .store(crate::gate::store::DirStore::new(&self.options.approvals))
+            .unsigned()
             .audit(SharedSink(Arc::clone(&self.sink)))
             // A call the gateway cannot record (a full disk, an unwritable
             // log) is refused with the reason, never run unrecorded.
-            .audit_required(true)
-            .build()
+            .audit_required(true);
+        if !elicitation && self.user.get("approval_timeout_ms").is_none() {
+            builder = builder.timeout(PENDING_WINDOW);
+        }
+        builder.build()
     }
 }
 
@@ -301,12 +375,19 @@ struct Proxy {
     settled: Arc<tokio::sync::Notify>,
 }
 
-/// Runs the gateway until either side closes; returns the exit code.
+/// Runs the gateway until either side closes (over HTTP: until it is
+/// stopped); returns the exit code.
 pub fn run(policy: &Policy, options: Options) -> Result<u8, McpError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let code = runtime.block_on(serve(policy, options));
+    let code = runtime.block_on(async {
+        let maker = prepare(policy, options)?;
+        match maker.options.listen.clone() {
+            Some(listen) => listen::listen(maker, listen).await,
+            None => session(maker, ClientEnd::Stdio).await,
+        }
+    });
     // The read of the gateway's standard input may still be blocked on a
     // thread of its own (the server ended first): it is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
@@ -326,6 +407,9 @@ pub fn state_dir() -> Option<PathBuf> {
 /// The default audit log's file name.
 pub const DEFAULT_AUDIT: &str = "mcp-audit.jsonl";
 
+/// The default approvals directory's name.
+pub const DEFAULT_APPROVALS: &str = "mcp-approvals";
+
 /// The default pins file's file name.
 pub const DEFAULT_PINS: &str = "mcp-pins.json";
 
@@ -337,7 +421,9 @@ fn program_name(command: &str) -> String {
         .unwrap_or_else(|| command.to_owned())
 }
 
-async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
+/// Reads the configuration, opens the audit log and checks the pins file:
+/// what every session shares.
+fn prepare(policy: &Policy, options: Options) -> Result<Arc<Maker>, McpError> {
     let user = declare::user_config(policy, &options.config)?;
     let sink = Arc::new(
         JsonlSink::open(&options.audit).map_err(|source| McpError::Audit {
@@ -348,45 +434,77 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
     // The pins file is read now, so a broken one stops the gateway before
     // any server runs.
     pins::Pins::load(&options.pins)?;
-    let server = options
-        .name
-        .clone()
-        .unwrap_or_else(|| program_name(&options.command));
-    let maker = Arc::new(Maker {
+    let answer_key = answers::key(&options.approvals)
+        .map_err(|e| McpError::Io(std::io::Error::other(format!("--approvals: {e}"))))?;
+    Ok(Arc::new(Maker {
         policy: policy.clone(),
         user,
         sink,
-        options: options.clone(),
-    });
-    let gate = maker.gate(&server, &[], &[])?;
+        options,
+        answer_key,
+    }))
+}
 
-    let mut child = tokio::process::Command::new(&options.command)
-        .args(&options.args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|source| McpError::Spawn {
-            command: options.command.clone(),
-            source,
-        })?;
-    let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err(McpError::Io(std::io::Error::other(
-            "the server's pipes were not opened",
-        )));
-    };
+/// One client's session with the server, until either side closes.
+async fn session(maker: Arc<Maker>, client: ClientEnd) -> Result<u8, McpError> {
+    let options = &maker.options;
+    let server = options
+        .name
+        .clone()
+        .unwrap_or_else(|| match &options.remote {
+            Some(_) => remote::host_name(&options.command),
+            None => program_name(&options.command),
+        });
+    let gate = maker.gate(&server, &[], &[], false)?;
 
     let (to_client, client_queue) = mpsc::channel::<Value>(QUEUE);
     let (to_server, server_queue) = mpsc::channel::<Value>(QUEUE);
-    let client_writer = tokio::spawn(write_all(
-        FramedWrite::new(tokio::io::stdout(), Lenient::default()),
-        client_queue,
-    ));
-    let server_writer = tokio::spawn(write_all(
-        FramedWrite::new(child_in, Lenient::default()),
-        server_queue,
-    ));
+    let (mut child, mut from_server, server_writer): (Option<tokio::process::Child>, Incoming, _) =
+        match &options.remote {
+            Some(remote) => {
+                let (incoming, writer) = remote::connect(remote.clone(), server_queue);
+                (None, incoming, writer)
+            }
+            None => {
+                let mut child = tokio::process::Command::new(&options.command)
+                    .args(&options.args)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::inherit())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .map_err(|source| McpError::Spawn {
+                        command: options.command.clone(),
+                        source,
+                    })?;
+                let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take())
+                else {
+                    return Err(McpError::Io(std::io::Error::other(
+                        "the server's pipes were not opened",
+                    )));
+                };
+                let writer = tokio::spawn(write_all(
+                    FramedWrite::new(child_in, Lenient::default()),
+                    server_queue,
+                ));
+                let incoming: Incoming =
+                    Box::pin(FramedRead::new(child_out, Lenient::bounded(MAX_MESSAGE)));
+                (Some(child), incoming, writer)
+            }
+        };
+    let (mut from_client, client_writer): (Incoming, _) = match client {
+        ClientEnd::Stdio => (
+            Box::pin(FramedRead::new(
+                tokio::io::stdin(),
+                Lenient::bounded(MAX_REQUEST),
+            )),
+            tokio::spawn(write_all(
+                FramedWrite::new(tokio::io::stdout(), Lenient::default()),
+                client_queue,
+            )),
+        ),
+        ClientEnd::Http { incoming, writer } => (incoming, writer(client_queue)),
+    };
 
     let proxy = Proxy {
         state: Arc::new(Mutex::new(State {
@@ -402,16 +520,16 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
             listing: std::collections::BTreeSet::new(),
             deciding: HashMap::new(),
             busy: 0,
+            listing_own: false,
+            deferred: Vec::new(),
         })),
-        maker,
+        maker: Arc::clone(&maker),
         to_client,
         to_server,
         deciders: Arc::new(tokio::sync::Semaphore::new(DECIDERS)),
         settled: Arc::new(tokio::sync::Notify::new()),
     };
 
-    let mut from_client = FramedRead::new(tokio::io::stdin(), Lenient::bounded(MAX_REQUEST));
-    let mut from_server = FramedRead::new(child_out, Lenient::bounded(MAX_MESSAGE));
     // Set when the client closed its side: from then on only what is in
     // flight is finished, until this deadline.
     let mut draining: Option<tokio::time::Instant> = None;
@@ -497,14 +615,18 @@ async fn serve(policy: &Policy, options: Options) -> Result<u8, McpError> {
         // server's input, give it a moment, then stop it.
         drop(to_server);
         let _ = tokio::time::timeout(GRACE, server_writer).await;
-        if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
-            let _ = child.kill().await;
+        if let Some(child) = child.as_mut() {
+            if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
         }
     } else {
         drop(to_server);
         server_writer.abort();
-        let _ = child.start_kill();
-        let _ = tokio::time::timeout(GRACE, child.wait()).await;
+        if let Some(child) = child.as_mut() {
+            let _ = child.start_kill();
+            let _ = tokio::time::timeout(GRACE, child.wait()).await;
+        }
     }
     drop(to_client);
     {
@@ -541,14 +663,25 @@ async fn write_all<W: tokio::io::AsyncWrite + Unpin>(
 /// Answers every request still waiting for the server with an error, and
 /// records the allowed calls that never got an answer as failed.
 async fn fail_waiting(state: &Mutex<State>, to_client: &mpsc::Sender<Value>, why: &str) {
-    let waiting: Vec<(String, Waiting)> = {
+    type Left = (Vec<(String, Waiting)>, Vec<(Value, Value)>);
+    let (waiting, deferred): Left = {
         let mut state = lock(state);
         state.closed = true;
-        state.waiting.drain().collect()
+        (
+            state.waiting.drain().collect(),
+            std::mem::take(&mut state.deferred),
+        )
     };
     let message = format!("toolgate mcp-proxy: {why} before answering");
-    let mut answers = Vec::with_capacity(waiting.len());
+    let mut answers = Vec::with_capacity(waiting.len() + deferred.len());
+    for (id, _) in deferred {
+        answers.push(wire::error(&id, code::INTERNAL, &message));
+    }
     for (id, waiting) in waiting {
+        if matches!(waiting, Waiting::Own { .. }) {
+            // The gateway's own request: the client never sent it.
+            continue;
+        }
         let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
         if let Waiting::Allowed(ready, gate) = waiting {
             report(gate.execute(*ready, |_| Err(message.clone())));

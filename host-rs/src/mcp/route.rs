@@ -6,7 +6,7 @@
 //! passes as it came, in order.
 
 use super::{
-    ask, declare, lock, pins, report, wire, with_args, Proxy, Waiting, APPROVAL_ID, ASKING,
+    answers, ask, declare, lock, pins, report, wire, with_args, Proxy, Waiting, APPROVAL_ID, ASKING,
 };
 use crate::gate::{Call, Checked, Gate, Ready, Response};
 use rmcp::model::CallToolRequestParams;
@@ -113,6 +113,10 @@ impl Proxy {
                 self.cancelled(&message);
                 self.forward(message);
             }
+            (Some("notifications/initialized"), None) => {
+                self.forward(message);
+                self.list_own(None);
+            }
             (Some(_), None) => self.forward(message),
             (None, Some(id)) => {
                 let asked = lock(&self.state).asked.remove(&key(&id));
@@ -193,7 +197,7 @@ impl Proxy {
         match waiting {
             Some(Waiting::List { first }) => {
                 if let Some(result) = message.get_mut("result") {
-                    if let Err(why) = self.listed(result, first) {
+                    if let Err(why) = self.listed(result, first, true) {
                         eprintln!("toolgate: mcp-proxy: {why}");
                         message =
                             wire::error(&id, code::INTERNAL, &format!("toolgate mcp-proxy: {why}"));
@@ -202,11 +206,32 @@ impl Proxy {
                 self.answer(message);
             }
             Some(Waiting::Allowed(ready, gate)) => {
-                let outcome = wire::outcome(&message);
+                let outcome = wire::recorded(
+                    wire::outcome(&message),
+                    &message,
+                    self.maker.options.audit_results_full,
+                );
                 self.record(*ready, gate, outcome, Some(message));
             }
             Some(Waiting::Settling(settle)) => {
                 let _ = settle.send(message);
+            }
+            Some(Waiting::Own { first }) => {
+                let mut next = None;
+                if let Some(result) = message.get_mut("result") {
+                    next = result
+                        .get("nextCursor")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                    if let Err(why) = self.listed(result, first, false) {
+                        eprintln!("toolgate: mcp-proxy: {why}");
+                        next = None;
+                    }
+                }
+                match next {
+                    Some(cursor) => self.list_own(Some(cursor)),
+                    None => self.listed_own(),
+                }
             }
             Some(Waiting::Plain) => self.answer(message),
             // An answer to nothing the client is waiting on from the server:
@@ -229,7 +254,7 @@ impl Proxy {
     /// twice (on one page or across the pages of one listing) is a finding
     /// ([`pins::DUPLICATE`]): the tool is confirmed on every call, as a
     /// changed pin is, whichever definition came last.
-    fn listed(&self, result: &mut Value, first: bool) -> Result<(), String> {
+    fn listed(&self, result: &mut Value, first: bool, client: bool) -> Result<(), String> {
         let Some(tools) = result.get("tools").and_then(Value::as_array).cloned() else {
             return Ok(());
         };
@@ -283,9 +308,10 @@ impl Proxy {
             }
             let all: Vec<Value> = state.tools.values().cloned().collect();
             let changed = state.changed.clone();
+            let elicitation = state.elicitation;
             drop(state);
             self.maker
-                .gate(&server, &all, &changed)
+                .gate(&server, &all, &changed, elicitation)
                 .map_err(|e| e.to_string())
         })();
         let mut state = lock(&self.state);
@@ -294,7 +320,7 @@ impl Proxy {
                 state.gate = gate.clone();
                 state.broken = None;
                 drop(state);
-                if self.maker.options.augment {
+                if client && self.maker.options.augment {
                     let text = Value::Array(tools).to_string();
                     match gate.engine().augment_tools(&text, Some("mcp")) {
                         Ok(augmented) => {
@@ -334,7 +360,10 @@ impl Proxy {
         let mut state = lock(&self.state);
         state.changed.retain(|c| c != name);
         let all: Vec<Value> = state.tools.values().cloned().collect();
-        match self.maker.gate(server, &all, &state.changed) {
+        match self
+            .maker
+            .gate(server, &all, &state.changed, state.elicitation)
+        {
             Ok(rebuilt) => {
                 state.gate = rebuilt.clone();
                 (rebuilt, false)
@@ -344,6 +373,42 @@ impl Proxy {
                 state.changed.push(name.to_owned());
                 (gate, true)
             }
+        }
+    }
+
+    /// Sends the gateway's own `tools/list` (a page of it).
+    fn list_own(&self, cursor: Option<String>) {
+        let id = json!(format!("toolgate-list-{}", crate::gate::random_hex(8)));
+        {
+            let mut state = lock(&self.state);
+            if state.closed {
+                return;
+            }
+            state.listing_own = true;
+            state.waiting.insert(
+                key(&id),
+                Waiting::Own {
+                    first: cursor.is_none(),
+                },
+            );
+        }
+        let params = match cursor {
+            Some(cursor) => json!({ "cursor": cursor }),
+            None => json!({}),
+        };
+        self.forward(json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}));
+    }
+
+    /// The gateway's own listing is done (or failed): the calls that waited
+    /// for it are decided now.
+    fn listed_own(&self) {
+        let deferred = {
+            let mut state = lock(&self.state);
+            state.listing_own = false;
+            std::mem::take(&mut state.deferred)
+        };
+        for (id, message) in deferred {
+            self.call(id, message);
         }
     }
 
@@ -363,6 +428,13 @@ impl Proxy {
             }
         };
         let name = parsed.name.to_string();
+        {
+            let mut state = lock(&self.state);
+            if state.listing_own && !state.tools.contains_key(&name) {
+                state.deferred.push((id, message));
+                return;
+            }
+        }
         let args = message
             .pointer("/params/arguments")
             .cloned()
@@ -420,15 +492,45 @@ impl Proxy {
             state.busy += 1;
         }
         let proxy = self.clone();
+        let dir = self.maker.options.approvals.clone();
+        let answer_key = self.maker.answer_key.clone();
         tokio::spawn(async move {
             let permit = Arc::clone(&proxy.deciders).acquire_owned().await;
             let decider = gate.clone();
             let checked = tokio::task::spawn_blocking(move || {
-                decider.check(&call).map_err(|e| e.to_string())
+                // A client without elicitation retries a call a person
+                // approves meanwhile: an earlier approval of this very call
+                // is settled instead of asking again.
+                if !elicitation {
+                    if let Some(earlier) = earlier(&decider, &dir, &answer_key, &call) {
+                        return Ok(Checked2::Earlier(Box::new(earlier)));
+                    }
+                }
+                decider
+                    .check(&call)
+                    .map(Checked2::Now)
+                    .map_err(|e| e.to_string())
             })
             .await
             .unwrap_or_else(|e| Err(e.to_string()));
             drop(permit);
+            let checked = match checked {
+                Ok(Checked2::Earlier(earlier)) => {
+                    let decided = Decided {
+                        id,
+                        message,
+                        gate,
+                        tool,
+                        elicitation,
+                        changed,
+                    };
+                    proxy.earlier(decided, *earlier).await;
+                    proxy.done();
+                    return;
+                }
+                Ok(Checked2::Now(checked)) => Ok(checked),
+                Err(e) => Err(e),
+            };
             let decided = Decided {
                 id,
                 message,
@@ -440,6 +542,48 @@ impl Proxy {
             proxy.decided(decided, checked).await;
             proxy.done();
         });
+    }
+
+    /// A retried call with an earlier approval: still waiting, or settled
+    /// with the person's answer (decided again, run at most once).
+    async fn earlier(&self, call: Decided, earlier: Earlier) {
+        let cancelled = lock(&self.state)
+            .deciding
+            .remove(&key(&call.id))
+            .unwrap_or(false);
+        if cancelled {
+            return;
+        }
+        match earlier {
+            Earlier::Waiting(pending) => {
+                let text = pending_text(&pending, &call.tool, call.changed);
+                let _ = self.to_client.send(wire::tool_error(&call.id, &text)).await;
+            }
+            Earlier::Answered(pending, answer) => {
+                let response = match answer.answer {
+                    answers::Verdict::Approve => Response::approve(),
+                    answers::Verdict::Reject => Response::reject(Some(
+                        answer
+                            .message
+                            .as_deref()
+                            .unwrap_or("a person rejected it with toolgate approvals"),
+                    )),
+                }
+                .by(format!("{} (toolgate approvals)", answer.by));
+                let asking = ask::Asking {
+                    state: Arc::clone(&self.state),
+                    to_client: self.to_client.clone(),
+                    to_server: self.to_server.clone(),
+                    gate: call.gate,
+                    id: call.id,
+                    message: call.message,
+                    changed: call.changed,
+                    full: self.maker.options.audit_results_full,
+                };
+                asking.settle(pending.id.clone(), response).await;
+                answers::remove(&self.maker.options.approvals, &pending.id);
+            }
+        }
     }
 
     /// What a call's decision leads to: forwarded, refused, or asked of a
@@ -500,6 +644,7 @@ impl Proxy {
                     id,
                     message,
                     changed,
+                    full: self.maker.options.audit_results_full,
                 };
                 lock(&self.state).busy += 1;
                 let proxy = self.clone();
@@ -507,6 +652,15 @@ impl Proxy {
                     asking.ask(*pending).await;
                     proxy.done();
                 });
+            }
+            Ok(Checked::Ask(pending)) if !elicitation && !cancelled => {
+                // Left pending for a person (`toolgate approvals`); the
+                // client's retry of the same call runs it once approved.
+                answer(wire::tool_error(
+                    &id,
+                    &pending_text(&pending, &tool, changed),
+                ))
+                .await;
             }
             Ok(Checked::Ask(pending)) => {
                 let why = if cancelled {
@@ -559,6 +713,78 @@ impl Proxy {
             }
         }
     }
+}
+
+/// What the deciding thread found: an earlier approval of the same call,
+/// or the decision made now.
+enum Checked2 {
+    Earlier(Box<Earlier>),
+    Now(Checked),
+}
+
+/// An earlier approval of the same call (tool and arguments), still within
+/// its deadline.
+enum Earlier {
+    /// Nobody answered it yet.
+    Waiting(crate::Pending),
+    /// A person answered it.
+    Answered(crate::Pending, answers::Answer),
+}
+
+/// Arguments compared as values, without the model's `risk_level`.
+fn same_args(a: &str, b: &str) -> bool {
+    let read = |text: &str| {
+        let mut value = serde_json::from_str::<Value>(text).ok()?;
+        if let Some(map) = value.as_object_mut() {
+            map.remove("risk_level");
+        }
+        Some(value)
+    };
+    matches!((read(a), read(b)), (Some(a), Some(b)) if a == b)
+}
+
+/// The pending approval of this call (same tool, same arguments) in the
+/// approvals directory, answered or not; expired ones are not looked at.
+fn earlier(gate: &Gate, dir: &std::path::Path, key: &[u8], call: &Call) -> Option<Earlier> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0);
+    let pending = gate.pending().ok()?;
+    let found = pending
+        .into_iter()
+        .flatten()
+        .find(|p| p.tool == call.0.tool && p.deadline > now && same_args(&p.args, &call.0.args))?;
+    Some(
+        match answers::read(dir, key, &found.id, &found.tool, &found.args) {
+            Some(answer) => Earlier::Answered(found, answer),
+            None => Earlier::Waiting(found),
+        },
+    )
+}
+
+/// What the model is told of a call left pending for a person.
+fn pending_text(pending: &crate::Pending, tool: &str, changed: bool) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0);
+    let minutes = pending.deadline.saturating_sub(now).div_ceil(60_000);
+    format!(
+        "This call was not run: a person must approve it first ({summary}). It is waiting as \
+         approval {id} of {tool} for {minutes} more minute(s): ask the person to approve it \
+         (they answer it outside this conversation, with `toolgate approvals`), then make the \
+         same call again with the same arguments, and it runs. Until they answer, the same call \
+         gets this answer again.{pin}",
+        summary = pending.decision.summary,
+        id = pending.id,
+        pin = if changed {
+            " Its definition changed since it was pinned: the person approves the change with \
+             `toolgate mcp pins approve`."
+        } else {
+            ""
+        }
+    )
 }
 
 /// A call whose decision is being made, and what its answer needs.

@@ -133,9 +133,56 @@ pub fn outcome(answer: &Value) -> Result<String, String> {
     }
 }
 
+/// An outcome as the audit records it by default: the SHA-256 and the
+/// size of the result's text, never the text (a tool's result may carry
+/// what the audit log's readers must not see: file contents, records,
+/// secrets). A JSON-RPC error's message (the protocol's, not the tool's) is
+/// kept. `full` keeps the text (`mcp-proxy --audit-results full`).
+pub fn recorded(
+    outcome: Result<String, String>,
+    answer: &Value,
+    full: bool,
+) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    if full || answer.get("error").is_some() {
+        return outcome;
+    }
+    let digest = |text: String| {
+        let hash: String = Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("sha256:{hash} ({} bytes)", text.len())
+    };
+    outcome.map(digest).map_err(digest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_are_recorded_by_hash_and_size() {
+        let ok = json!({"result": {"content": [{"type": "text", "text": "secret"}]}});
+        assert_eq!(
+            recorded(outcome(&ok), &ok, false),
+            Ok(String::from(
+                "sha256:2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b (6 bytes)"
+            ))
+        );
+        assert_eq!(
+            recorded(outcome(&ok), &ok, true),
+            Ok(String::from("secret"))
+        );
+        let failed =
+            json!({"result": {"content": [{"type": "text", "text": "secret"}], "isError": true}});
+        assert!(recorded(outcome(&failed), &failed, false).is_err_and(|e| e.starts_with("sha256:")));
+        let protocol = json!({"error": {"code": -32603, "message": "gone"}});
+        assert_eq!(
+            recorded(outcome(&protocol), &protocol, false),
+            Err(String::from("gone"))
+        );
+    }
 
     #[test]
     fn a_garbage_line_does_not_end_the_stream() {
