@@ -122,7 +122,7 @@ pub fn complete_args(
 
     let names = declared(entry);
     for (name, value) in &context.defaults {
-        if names.contains(name) && args.get(name).map_or(true, Value::is_null) {
+        if names.contains(name) && args.get(name).is_none_or(Value::is_null) {
             args.insert(name.clone(), value.clone());
         }
     }
@@ -153,7 +153,7 @@ pub fn complete_args(
                 (Some(length), Some(from), false) => match from.checked_add(length) {
                     Some(end) => {
                         args.remove(DURATION);
-                        if args.get(START).map_or(true, Value::is_null) {
+                        if args.get(START).is_none_or(Value::is_null) {
                             args.insert(START.to_owned(), Value::from(from));
                         }
                         args.insert(END.to_owned(), Value::from(end));
