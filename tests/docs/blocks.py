@@ -33,7 +33,8 @@ covered without a change here. What each kind of block goes through:
   a `$ ` transcript; a block with no language must carry a marker.
 - JavaScript (`js`, and the module scripts of `html`): syntax-checked with
   `node --check`, every name imported from `toolgate…` must be an export of
-  the installed package, then the block runs as a module in a project that
+  the installed package (an entry point whose optional peer, an agent SDK,
+  the project did not install is not probed), then the block runs as a module in a project that
   installed the package; `expr;  // 'value'` must hold.
 - Rust: blocks are compiled into one program against the `toolgate` crate of
   this clone (the shared target directory, so nothing but the program is
@@ -417,7 +418,7 @@ class Context:
                     imports.append((spec, [n.split(" as ")[0].strip() for n in names.split(",") if n.strip()]))
             if imports:
                 probe = ";".join(
-                    f"{{const m = await import({json.dumps(spec)}); for (const n of {json.dumps(ns)}) if (!(n in m)) missing.push({json.dumps(spec)} + ': ' + n);}}"
+                    f"{{let m = null; try {{ m = await import({json.dumps(spec)}); }} catch (e) {{ if (e.code !== 'ERR_MODULE_NOT_FOUND' || /toolgate/.test(String(e.message).split(' imported from')[0])) throw e; }} if (m) for (const n of {json.dumps(ns)}) if (!(n in m)) missing.push({json.dumps(spec)} + ': ' + n);}}"
                     for spec, ns in imports
                 )
                 r = run(["node", "--input-type=module", "-e", f"const missing = []; {probe} if (missing.length) {{ console.log(missing.join(', ')); process.exit(1); }}"], self.node_project)
