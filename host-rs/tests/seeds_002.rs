@@ -58,15 +58,29 @@ fn seed_002_plans_decided_and_run() {
             let decided = engine
                 .assess_plan(&plan, &case["results"].to_string(), "")
                 .unwrap();
+            // `finding`: a code the step's decision carries (the one the case
+            // is about; the order of findings is the decision's own).
+            let expected_steps = case["expect"]["steps"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             let got = serde_json::json!({
                 "action": decided.action.as_str(),
-                "steps": decided.steps.iter().map(|s| serde_json::json!({
-                    "step": s.step,
-                    "action": s.decision.action.as_str(),
-                    "unresolved": s.unresolved,
-                    "first": s.decision.findings.first().map(|f| f.code.clone()),
-                    "args": s.args,
-                })).collect::<Vec<_>>(),
+                "steps": decided.steps.iter().enumerate().map(|(i, s)| {
+                    let wanted = expected_steps.get(i).and_then(|e| e["finding"].as_str());
+                    let codes: Vec<&str> = s.decision.findings.iter().map(|f| f.code.as_str()).collect();
+                    let finding = match wanted {
+                        Some(w) if codes.contains(&w) => Some(w.to_owned()),
+                        _ => codes.first().map(|c| (*c).to_owned()),
+                    };
+                    serde_json::json!({
+                        "step": s.step,
+                        "action": s.decision.action.as_str(),
+                        "unresolved": s.unresolved,
+                        "finding": finding,
+                        "args": s.args,
+                    })
+                }).collect::<Vec<_>>(),
             });
             assert_eq!(got, case["expect"], "{name}");
             continue;
