@@ -206,6 +206,8 @@ export interface ToolConfig {
   request_body_schema?: Record<string, unknown>;
   /** api: the one argument whose value is the whole JSON body (a body that is not an object of named fields). */
   body_field?: string;
+  /** api: the model's argument names mapped to the API's (seed 002 §7.2: `{"cause": "note"}`); argument completion renames them before the call is decided and its request built. */
+  argument_names?: Record<string, string>;
   /** api: how a response becomes the text for the model (`{{path}}`, `{{#list}}…{{/list}}`, `{{^list}}…{{/list}}`). */
   response_template?: string;
 }
