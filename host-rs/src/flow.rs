@@ -60,55 +60,6 @@ pub struct Flow {
     policy: Policy,
     recipe: Recipe,
     live: Mutex<Option<(Own, ResourceAny)>>,
-    /// How many instances the flow has been made in: a driver lives in one.
-    made: std::sync::atomic::AtomicU64,
-}
-
-/// One operation of a gate, driven by effects (see docs/gate-steps.md): the
-/// component's `driver` resource, in the flow's instance.
-pub struct Driving<'f> {
-    flow: &'f Flow,
-    driver: ResourceAny,
-    made: u64,
-}
-
-impl std::fmt::Debug for Driving<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Driving").finish_non_exhaustive()
-    }
-}
-
-impl Driving<'_> {
-    /// The next effect (JSON), given the outcome of the last one (none at
-    /// first). An instance that faulted since the operation began ends it.
-    pub fn next(&self, outcome: Option<&str>) -> Result<String, StepError> {
-        let made = self.made;
-        let driver = self.driver;
-        self.flow.call_in(made, |policy, own| {
-            policy.call_own(own, |bindings, store| {
-                bindings
-                    .toolgate_policy_gate()
-                    .driver()
-                    .call_next(store, driver, outcome)
-            })
-        })
-    }
-}
-
-impl Drop for Driving<'_> {
-    fn drop(&mut self) {
-        let mut live = lock(&self.flow.live);
-        if self.flow.made.load(std::sync::atomic::Ordering::SeqCst) != self.made {
-            return;
-        }
-        if let Some((own, _)) = live.as_mut() {
-            let driver = self.driver;
-            let _ = self
-                .flow
-                .policy
-                .call_own(own, |_, store| driver.resource_drop(store));
-        }
-    }
 }
 
 impl std::fmt::Debug for Flow {
@@ -143,7 +94,6 @@ impl Policy {
                 audit_key: audit_key.map(<[u8]>::to_vec),
             },
             live: Mutex::new(None),
-            made: std::sync::atomic::AtomicU64::new(0),
         };
         let made = flow.make()?;
         *lock(&flow.live) = Some(made);
@@ -152,42 +102,8 @@ impl Policy {
 }
 
 impl Flow {
-    /// Starts one operation of the gate (JSON, see docs/gate-steps.md),
-    /// driven by effects.
-    pub fn drive(&self, op: &str) -> Result<Driving<'_>, StepError> {
-        let driver = self.call(|f, store, flow| f.call_drive(store, flow, op))?;
-        Ok(Driving {
-            flow: self,
-            driver,
-            made: self.made.load(std::sync::atomic::Ordering::SeqCst),
-        })
-    }
-
-    /// Runs `f` in the instance a driver was made in (the `made`th).
-    fn call_in<T>(
-        &self,
-        made: u64,
-        f: impl FnOnce(&Policy, &mut Own) -> Result<Result<T, wit::StepError>, Error>,
-    ) -> Result<T, StepError> {
-        let mut live = lock(&self.live);
-        let current = self.made.load(std::sync::atomic::Ordering::SeqCst);
-        let Some((mut own, flow)) = live.take().filter(|_| current == made) else {
-            return Err(StepError::Policy(Error::Fault(String::from(
-                "the policy's instance was replaced during the operation",
-            ))));
-        };
-        match f(&self.policy, &mut own) {
-            Ok(step) => {
-                *live = Some((own, flow));
-                step.map_err(StepError::from)
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
     /// A fresh instance with the flow created in it.
     fn make(&self) -> Result<(Own, ResourceAny), Error> {
-        self.made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut own = self.policy.own_instance()?;
         let r = &self.recipe;
         let created = self.policy.call_own(&mut own, |bindings, store| {
