@@ -233,7 +233,7 @@ fn sealed(line: &[u8]) -> bool {
 /// so another process never chains onto a line that is not durable, and a
 /// failed sync cuts the whole batch off (every writer in it gets the error:
 /// none of them runs its tool). A batch takes new lines for at most
-/// [`BATCH_TIME`] or [`BATCH_LINES`] lines, so writers of other processes
+/// 20 ms or 128 lines, so writers of other processes
 /// get their turn under a steady load.
 ///
 /// A log found torn when it opens (bytes after the last newline, or a last

@@ -6,7 +6,7 @@
 //! returns on its stores, clock and audit sinks, feeding the outcome back,
 //! until the effect is `done` or `fail` (docs/gate-steps.md is the protocol).
 //!
-//! Operations are written in direct style against [`Cx`]; a driver replays
+//! Operations are written in direct style against `Cx`; a driver replays
 //! its operation from the start with the outcomes it has been given, and
 //! stops at the first effect without one. The flow's own steps (sealing,
 //! deciding) are memoised, so a replay redoes only the choreography's
