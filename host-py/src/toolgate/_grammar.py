@@ -40,7 +40,7 @@ GRAMMAR_JSON = r'''{
       "name": "hook",
       "options": [{ "name": "--config", "value": "FILE" }],
       "operands": ["FORMAT"],
-      "help": "Answer one coding agent's before-tool hook event, read from standard input, in that agent's output shape (FORMAT: claude-code, gemini-cli): allow, ask or deny with the summary as the reason, exit 0; an event that cannot be read, or a tool with no mapping, is answered ask. Exit 2 (the agents block the tool) when no answer can be made"
+      "help": "Answer one coding agent's before-tool hook event, read from standard input, in that agent's output shape (FORMAT: claude-code, gemini-cli, codex): allow, ask or deny with the summary as the reason, exit 0; an event that cannot be read, a tool with no mapping or a configuration that cannot be loaded is answered ask (on Codex, which cannot ask, deny). Never exit 2, which the agents read as blocking every tool; an unknown FORMAT is a usage error"
     },
     {
       "name": "exec",
