@@ -742,20 +742,10 @@ fn example_warnings(name: &str, tool: &ToolConfig) -> Vec<String> {
     if schemas.iter().all(|(_, s)| s.is_none()) {
         return Vec::new();
     }
-    let mut declared: BTreeSet<String> = tool
-        .url
-        .as_deref()
-        .map(crate::assess::api::path_params)
-        .unwrap_or_default()
-        .into_iter()
-        .collect();
-    declared.extend(tool.body_field.iter().cloned());
+    let declared = tool.declared_params();
     let mut out = Vec::new();
     for (field, schema) in schemas {
         let Some(schema) = schema else { continue };
-        if let Some(properties) = schema.get("properties").and_then(|p| p.as_object()) {
-            declared.extend(properties.keys().cloned());
-        }
         let missing: Vec<String> = schema
             .get("required")
             .and_then(|r| r.as_array())
@@ -783,6 +773,32 @@ fn example_warnings(name: &str, tool: &ToolConfig) -> Vec<String> {
 }
 
 impl ToolConfig {
+    /// Every parameter name the tool declares: its URL pattern's path
+    /// parameters, its schemas' properties, its `body_field`.
+    pub(crate) fn declared_params(&self) -> BTreeSet<String> {
+        let mut names: BTreeSet<String> = self
+            .url
+            .as_deref()
+            .map(crate::assess::api::path_params)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        names.extend(self.body_field.iter().cloned());
+        for schema in [
+            &self.path_params_schema,
+            &self.query_params_schema,
+            &self.request_body_schema,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if let Some(properties) = schema.get("properties").and_then(|p| p.as_object()) {
+                names.extend(properties.keys().cloned());
+            }
+        }
+        names
+    }
+
     fn validate(&self, tool: &str) -> Result<(), ConfigError> {
         // A tool without an assessor may still be pinned to confirmation.
         let pinned_only = ToolConfig {

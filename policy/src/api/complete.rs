@@ -20,44 +20,17 @@
 
 use crate::args::parse_object;
 use crate::codes;
-use crate::config::{Config, ToolConfig, ToolKind};
+use crate::config::{Config, ToolKind};
 use crate::context::Context;
 use crate::decision::Finding;
 use crate::text::preview;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 
 /// The argument seed 002 §2.2 gives a relative time in, in seconds.
 const DURATION: &str = "duration";
 /// The start and end timestamps it becomes (§2.2, §2.3).
 const START: &str = "btime";
 const END: &str = "etime";
-
-/// Every parameter name the tool declares: its URL pattern's path
-/// parameters, its schemas' properties, its `body_field`.
-fn declared(tool: &ToolConfig) -> BTreeSet<String> {
-    let mut names: BTreeSet<String> = tool
-        .url
-        .as_deref()
-        .map(crate::assess::api::path_params)
-        .unwrap_or_default()
-        .into_iter()
-        .collect();
-    names.extend(tool.body_field.iter().cloned());
-    for schema in [
-        &tool.path_params_schema,
-        &tool.query_params_schema,
-        &tool.request_body_schema,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-            names.extend(properties.keys().cloned());
-        }
-    }
-    names
-}
 
 /// A non-negative whole number of seconds (a JSON integer, or a float with
 /// no fraction), if `value` is one.
@@ -120,7 +93,7 @@ pub fn complete_args(
         }
     }
 
-    let names = declared(entry);
+    let names = entry.declared_params();
     for (name, value) in &context.defaults {
         if names.contains(name) && args.get(name).is_none_or(Value::is_null) {
             args.insert(name.clone(), value.clone());
