@@ -415,19 +415,25 @@ fn repair(path: &Path) -> Result<Option<String>, SinkError> {
     )))
 }
 
+/// Appends `line` and its newline to `file` (synced when `sync`); on a
+/// failure the file is cut back, so a partial line never stays for the next
+/// record to glue onto.
+fn write_line(file: &std::fs::File, line: &str, sync: bool) -> std::io::Result<()> {
+    let before = file.metadata()?.len();
+    let mut writer = file;
+    let written = writer
+        .write_all(format!("{line}\n").as_bytes())
+        .and_then(|()| if sync { file.sync_data() } else { Ok(()) });
+    if written.is_err() {
+        let _ = file.set_len(before);
+    }
+    written
+}
+
 impl AuditSink for JsonlSink {
     fn append(&self, line: &str) -> Result<(), SinkError> {
         let writer = self.writer();
-        let mut file = &writer.file;
-        let before = file.metadata()?.len();
-        let written = file
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| file.sync_data());
-        if let Err(e) = written {
-            // A partial line must not stay for the next record to glue onto.
-            let _ = writer.file.set_len(before);
-            return Err(e.into());
-        }
+        write_line(&writer.file, line, true)?;
         Ok(())
     }
 
@@ -483,19 +489,9 @@ impl AuditSink for JsonlSink {
                 return Some(Err(e));
             }
         };
-        let written = (|| {
-            let mut file = &writer.file;
-            let before = file.metadata().map_err(|e| format!("audit sink: {e}"))?;
-            if let Err(e) = file.write_all(format!("{line}\n").as_bytes()) {
-                // A partial line must not stay for the next record to glue onto.
-                let _ = writer.file.set_len(before.len());
-                return Err(format!("audit sink: {e}"));
-            }
-            Ok(())
-        })();
-        if let Err(e) = written {
+        if let Err(e) = write_line(&writer.file, line.as_str(), false) {
             writer.close_if_idle();
-            return Some(Err(e));
+            return Some(Err(format!("audit sink: {e}")));
         }
         writer.written += 1;
         let ticket = writer.written;
