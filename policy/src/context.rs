@@ -56,7 +56,11 @@ pub struct ContextError {
 }
 
 impl Context {
-    /// Reads a context; empty text is the empty context.
+    /// Reads a context; empty text is the empty context. A list of
+    /// contexts is one context, merged in order (see [`merge`]): a CLI
+    /// passes the `--context` file's text and its flags as `[file, flags]`
+    /// without reading the file itself, so the file's numbers and strings
+    /// reach this reader exactly as written, in every host.
     pub fn from_json(text: &str) -> Result<Context, ContextError> {
         if text.trim().is_empty() {
             return Ok(Context::default());
@@ -65,12 +69,53 @@ impl Context {
             path: String::from("."),
             message: e.to_string(),
         })?;
+        let value = match value {
+            Value::Array(parts) => merge(parts)?,
+            one => one,
+        };
         serde_path_to_error::deserialize(value).map_err(|e| ContextError {
             path: e.path().to_string(),
             message: e.into_inner().to_string(),
         })
     }
+}
 
+/// The fields whose value is a table merged key by key when contexts are
+/// merged: a later context adds a role, a resource or a default, or
+/// replaces the one of the same name, and keeps the others.
+const MERGED_BY_KEY: [&str; 3] = ["role_permissions", "resources", "defaults"];
+
+/// Contexts given as a list, merged in order into one: a field a later
+/// context sets replaces the earlier one's (`permissions`, `roles`,
+/// `confined`), except the tables of [`MERGED_BY_KEY`], merged key by key.
+/// Every item must be an object (a list within the list is refused: one
+/// level says everything a caller layers).
+fn merge(parts: Vec<Value>) -> Result<Value, ContextError> {
+    let mut merged = serde_json::Map::new();
+    for (index, part) in parts.into_iter().enumerate() {
+        let Value::Object(fields) = part else {
+            return Err(ContextError {
+                path: format!("[{index}]"),
+                message: String::from("each context of a list must be an object"),
+            });
+        };
+        for (name, value) in fields {
+            match (merged.get_mut(&name), value) {
+                (Some(Value::Object(earlier)), Value::Object(later))
+                    if MERGED_BY_KEY.contains(&name.as_str()) =>
+                {
+                    earlier.extend(later);
+                }
+                (_, value) => {
+                    merged.insert(name, value);
+                }
+            }
+        }
+    }
+    Ok(Value::Object(merged))
+}
+
+impl Context {
     /// Whether the user holds `permission`, in person or through a role:
     /// `None` when neither permissions nor roles are known.
     pub fn grants(&self, permission: &str) -> Option<bool> {
@@ -165,5 +210,31 @@ mod tests {
             .unowned(&args(serde_json::json!({"group_id": {"id": 1}})))
             .is_some());
         assert!(Context::from_json(r#"{"resource": {}}"#).is_err());
+    }
+
+    #[test]
+    fn a_list_of_contexts_is_merged_in_order() {
+        let c = context(
+            r#"[{"permissions": ["a"], "roles": ["Guest"], "role_permissions": {"Admin": ["*"], "Standard": ["b"]},
+                 "resources": {"group_id": [1]}, "defaults": {"group_id": 1, "prod": "host"}},
+                {"roles": ["Standard"], "role_permissions": {"Standard": ["c"]},
+                 "resources": {"instance_id": [3]}, "defaults": {"group_id": 2}}]"#,
+        );
+        // Replaced whole: roles; kept: permissions.
+        assert_eq!(c.permissions, Some(BTreeSet::from([String::from("a")])));
+        assert_eq!(c.roles, Some(BTreeSet::from([String::from("Standard")])));
+        // Merged by key: the later role row replaces its own, keeps Admin.
+        assert_eq!(c.grants("c"), Some(true));
+        assert_eq!(c.grants("b"), Some(false));
+        assert_eq!(c.role_permissions.len(), 2);
+        assert_eq!(c.resources.len(), 2);
+        assert_eq!(c.defaults.get("group_id"), Some(&serde_json::json!(2)));
+        assert_eq!(c.defaults.get("prod"), Some(&serde_json::json!("host")));
+        assert_eq!(context("[]"), Context::default());
+        // Errors name the item, or the merged field.
+        let nested = Context::from_json(r#"[{}, [{}]]"#).err();
+        assert_eq!(nested.map(|e| e.path), Some(String::from("[1]")));
+        let bad = Context::from_json(r#"[{}, {"roles": "Admin"}]"#).err();
+        assert_eq!(bad.map(|e| e.path), Some(String::from("roles")));
     }
 }
