@@ -9,6 +9,10 @@ import { spawn } from 'node:child_process';
 import { GateError } from './gate.js';
 import { idPrefix } from './stores.js';
 
+// SQLite and PostgreSQL: the Rust host's tables, for services (sqlite.js, postgres.js).
+export { SqliteStore, SqliteSink } from './sqlite.js';
+export { PostgresStore, PostgresSink } from './postgres.js';
+
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 function checkId(id) {
