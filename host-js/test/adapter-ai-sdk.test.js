@@ -185,7 +185,7 @@ test('ai 7 streamText: the stream middleware records the raw arguments; the requ
   assert.equal(ran, 0);
 });
 
-test('ai 7: an approval given after the deadline does not run; the model gets the gate text', async () => {
+test('ai 7: an approval given after the deadline does not run; the model is told it came too late', async () => {
   const r = await converse({ sdk: ai7, Mock: Mock7, v7: true, config: { approval_timeout_ms: 1 }, args: DELETE, answer: null });
   assert.ok(r.approval);
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -205,6 +205,8 @@ test('ai 7: an approval given after the deadline does not run; the model gets th
   const output = toolResults(text.doGenerateCalls[0]).get('call-1');
   assert.equal(output?.type, 'error-text', JSON.stringify(output));
   assert.match(output.value, /"status":"expired"/);
+  assert.match(output.value, /approved too late: a person approved this call after its approval deadline/);
+  assert.match(output.value, /it was not run/);
 });
 
 test('ai 7: an approved call whose input comes back changed (a client edited the history) never runs', async () => {

@@ -8,13 +8,29 @@
 
 /** A call the gate did not run: its status and the text for the model. */
 export class GatedCallError extends Error {
-  /** @param {import('../gate.js').ToolResult} result */
-  constructor(result) {
-    super(result.forModel());
+  /**
+   * @param {import('../gate.js').ToolResult} result
+   * @param {string} [forModel] the text for the model, when not the gate's
+   */
+  constructor(result, forModel = result.forModel()) {
+    super(forModel);
     this.name = 'GatedCallError';
     this.status = result.status;
     this.result = result;
   }
+}
+
+/**
+ * What the model is told when the person's approval came after the
+ * approval's deadline (`deadline`, ms, when known): plainly that it was
+ * approved too late and did not run, so it can ask again.
+ */
+export function lateApproval(deadline) {
+  const when = Number.isFinite(deadline) ? ` (${new Date(deadline).toISOString()})` : '';
+  return JSON.stringify({
+    status: 'expired',
+    reason: `approved too late: a person approved this call after its approval deadline${when} had passed, so it was not run; call the tool again if it is still needed, and the person will be asked again`,
+  });
 }
 
 /** JSON text of `value` with every object's keys sorted: equal values, equal texts. */
@@ -191,6 +207,12 @@ export class Calls {
       this.raw.delete(id);
     }
     if (result.status === 'executed') return value;
+    // The SDK executes only what its user approved: an approval the gate
+    // found expired came after its deadline, and the model is told so (the
+    // gate's own text says no one approved, which is not what happened).
+    if (result.status === 'expired' && state?.kind !== 'allow' && state?.kind !== 'deny') {
+      throw new GatedCallError(result, lateApproval(state?.pending?.deadline));
+    }
     throw new GatedCallError(result);
   }
 
