@@ -13,7 +13,16 @@ covered without a change here. What each kind of block goes through:
   JSON that holds `"mcpServers"` is a client's settings, and every server
   whose command is `toolgate` is started as written, in front of the
   reference filesystem server (from host-js's node_modules instead of `npx
-  -y`), and must answer MCP's `initialize` and `tools/list`.
+  -y`), and must answer MCP's `initialize` and `tools/list`. A client's
+  entry for a server over Streamable HTTP (`url` or Gemini CLI's `httpUrl`
+  under `mcpServers`, VS Code's `servers` of `type` `http`, Codex CLI's
+  TOML `[mcp_servers.NAME]` with `url` and `bearer_token_env_var`) is
+  reached as the client would: a gateway is started with `--listen` on a
+  free loopback port and `--token-file`, the entry's URL is kept but for its
+  port, its headers are sent with their variable references (`${VAR}`,
+  `$VAR`, `${env:VAR}`, `${input:ID}`) standing for the token, and it must
+  answer `initialize` and `tools/list`, and refuse the same request without
+  the entry's `Authorization`.
 - Shell (`sh`, `bash`, `console`, and `text` blocks that start with `$ `):
   each command must be a toolgate CLI command (`toolgate …`, `python -m
   toolgate …`, `cargo run --release -p toolgate -- …`, which runs as
@@ -226,6 +235,20 @@ class Context:
         except tomllib.TOMLDecodeError as e:
             self.result.fail(block, f"not TOML: {e}")
             return
+        value = tomllib.loads(block.text)
+        if "mcp_servers" in value:
+            # Codex CLI's config.toml: servers over Streamable HTTP.
+            entries = []
+            for name, server in (value.get("mcp_servers") or {}).items():
+                if isinstance(server, dict) and isinstance(server.get("url"), str):
+                    headers = dict(server.get("http_headers") or {})
+                    if server.get("bearer_token_env_var"):
+                        headers["Authorization"] = "Bearer ${" + str(server["bearer_token_env_var"]) + "}"
+                    entries.append((name, server["url"], headers))
+            if not entries:
+                self.result.fail(block, "Codex settings without a server reached by url")
+            self.http_clients(block, page, entries)
+            return
         path = page.place(block.file, block.text) if block.file else page.scratch_file(".toml", block.text)
         self.config_check(block, page, path)
 
@@ -245,6 +268,16 @@ class Context:
             self.agent_settings(block, page, value)
         elif "mcpServers" in value:
             self.client_settings(block, page, value)
+        elif isinstance(value.get("servers"), dict):
+            # VS Code's mcp.json: `servers`, each with a `type`.
+            entries = [
+                (name, v["url"], dict(v.get("headers") or {}))
+                for name, v in value["servers"].items()
+                if isinstance(v, dict) and v.get("type") == "http" and isinstance(v.get("url"), str)
+            ]
+            if not entries:
+                self.result.fail(block, "VS Code settings without a server of type http")
+            self.http_clients(block, page, entries)
         else:
             path = page.place(block.file, block.text) if block.file else page.scratch_file(".json", block.text)
             self.config_check(block, page, path)
@@ -290,8 +323,15 @@ class Context:
     def client_settings(self, block: Block, page: Page, value: dict) -> None:
         servers = value.get("mcpServers") or {}
         gated = {k: v for k, v in servers.items() if isinstance(v, dict) and v.get("command") == "toolgate"}
-        if not gated:
+        remote = [
+            (k, v.get("httpUrl") or v.get("url"), dict(v.get("headers") or {}))
+            for k, v in servers.items()
+            if isinstance(v, dict) and isinstance(v.get("httpUrl") or v.get("url"), str)
+        ]
+        if not gated and not remote:
             self.result.fail(block, "MCP client settings without a toolgate server")
+        if remote:
+            self.http_clients(block, page, remote)
         fs_server = ROOT / "host-js" / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
         for name, server in gated.items():
             args = [page.substitute(a) for a in server.get("args", [])]
@@ -310,6 +350,31 @@ class Context:
                 self.result.ran.append(f"{block.where} {name}: {message}")
             else:
                 self.result.fail(block, f"server {name} ({shlex.join(['toolgate', *args[:at]])} -- …): {message}")
+
+    def http_clients(self, block: Block, page: Page, entries: list) -> None:
+        """Each (name, url, headers) entry, reached as its client would reach
+        a gateway listening over Streamable HTTP."""
+        fs_server = ROOT / "host-js" / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+        served = page.dir / "served"
+        served.mkdir(exist_ok=True)
+        (served / "note.txt").write_text("a note\n")
+        for name, url, headers in entries:
+            m = re.fullmatch(r"http://(127\.0\.0\.1|localhost|\[::1\]):(\d+)(/mcp)", url)
+            if m is None:
+                self.result.fail(block, f"server {name}: `{url}` is not the gateway's loopback endpoint http://127.0.0.1:PORT/mcp")
+                continue
+            token = os.urandom(16).hex()
+            token_file = page.dir / f"token-{name}"
+            token_file.write_text(token + "\n")
+            sent = {k: re.sub(r"\$\{(?:env:|input:)?[A-Za-z0-9_.-]+\}|\$[A-Za-z_][A-Za-z0-9_]*", token, str(v)) for k, v in headers.items()}
+            argv = [self.bin, "mcp-proxy", "--listen", "127.0.0.1:0", "--token-file", str(token_file), "--name", name,
+                    "--audit", str(page.dir / f"audit-{name}.jsonl"), "--pins", str(page.dir / f"pins-{name}.json"),
+                    "--", "node", str(fs_server), str(served)]
+            ok, message = http_handshake(argv, page.dir, m.group(1), m.group(3), sent)
+            if ok:
+                self.result.ran.append(f"{block.where} {name}: {message}")
+            else:
+                self.result.fail(block, f"server {name} at {url}: {message}")
 
     # --- shell ----------------------------------------------------------
 
@@ -671,6 +736,68 @@ def mcp_handshake(argv: list[str], cwd: Path) -> tuple[bool, str]:
         return True, f"{len(tools)} tools listed through the gateway"
     finally:
         if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def http_handshake(argv: list[str], cwd: Path, host: str, path: str, headers: dict) -> tuple[bool, str]:
+    """Starts a gateway listening over Streamable HTTP; POSTs `initialize`,
+    `notifications/initialized` and `tools/list` with `headers`, as a client
+    does, and the same `initialize` without `Authorization`, which must be
+    refused."""
+    import urllib.error
+    import urllib.request
+
+    log = cwd / f"gateway-{os.getpid()}-{time.monotonic_ns()}.log"
+    with open(log, "w") as err:
+        proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, text=True)
+    try:
+        endpoint = None
+        deadline = time.monotonic() + 60
+        while endpoint is None and time.monotonic() < deadline and proc.poll() is None:
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/mcp", log.read_text())
+            if m:
+                endpoint = m.group(1)
+            else:
+                time.sleep(0.05)
+        if endpoint is None:
+            return False, f"the gateway did not start listening: {log.read_text().strip()[-800:]}"
+        url = f"http://{host}:{endpoint}{path}"
+
+        def post(message: dict, extra: dict, session: str | None = None):
+            h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **extra}
+            if session:
+                h["Mcp-Session-Id"] = session
+            request = urllib.request.Request(url, data=json.dumps(message).encode(), headers=h, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=60) as r:
+                    body = r.read().decode()
+                    answers = [json.loads(l[5:]) for l in body.splitlines() if l.startswith("data:") and l[5:].strip()]
+                    if not answers and body.strip():
+                        answers = [json.loads(body)]
+                    return r.status, r.headers.get("Mcp-Session-Id"), answers
+            except urllib.error.HTTPError as e:
+                return e.code, None, []
+
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "docs-blocks", "version": "0"}}}
+        bare = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+        refused, _, _ = post(init, bare)
+        if refused != 401:
+            return False, f"a request without the entry's Authorization was answered {refused}, not 401"
+        status, session, answers = post(init, headers)
+        if status != 200 or not any("result" in a for a in answers):
+            return False, f"initialize was answered {status}: {answers}"
+        post({"jsonrpc": "2.0", "method": "notifications/initialized"}, headers, session)
+        status, _, answers = post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers, session)
+        tools = next((a.get("result", {}).get("tools") for a in answers if a.get("id") == 2), None)
+        if not tools:
+            return False, f"no tools/list answer ({status}): {answers}"
+        return True, f"{len(tools)} tools listed through the gateway over HTTP"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
 
