@@ -3,9 +3,10 @@ its records (`interface records`), as Python calls.
 
 Each `Flow` method is one crossing into the component and returns the
 component's JSON text unchanged (a step, a pending approval, an audit line),
-so Python hands its callers the bytes every other host hands its own. The
-gate (`toolgate.gate`) is a shell over it: ids, clocks, waiting, stores,
-audit sinks and running tools.
+so Python hands its callers the bytes every other host hands its own. `Flow.drive`
+starts one of the gate's operations, whose effects a `Driver` hands out one
+at a time; the gate (`toolgate.gate`) carries them out on its stores, clock
+and audit sinks.
 """
 
 from __future__ import annotations
@@ -153,6 +154,16 @@ class Flow:
         """The audit line recording that a sealed grant was revoked at `now`."""
         return self._step("revoke", str(grant), _time(now), _opt(previous))
 
+    def drive(self, op: str) -> "Driver":
+        """Starts one operation of the gate (`op`, JSON text: `check`,
+        `settle`, `execute`, `sweep`, …), carried out effect by effect
+        through the returned `Driver` (docs/gate-steps.md)."""
+        try:
+            live, handle = self._policy._drive_flow(self._id, str(op))
+        except Fault as fault:
+            raise PolicyFaultError(fault.kind) from None
+        return Driver(self._policy, live, handle)
+
 
 class Records:
     """The `records` interface: checkpoints and the audit chain's lines, the
@@ -205,3 +216,40 @@ class Records:
         if not ok:
             raise RejectedError(value)
         return value
+
+
+class Driver:
+    """One operation of the gate in the component (`resource driver`): each
+    `next(outcome)` returns the next effect (JSON text) given the outcome of
+    the last one, until the effect is `done` or `fail`
+    (docs/gate-steps.md). Made by `Flow.drive`; used by one thread at a
+    time; `close()` it when the operation is over."""
+
+    def __init__(self, policy: Any, live: Any, handle: Any):
+        self._policy = policy
+        self._live = live
+        self._handle = handle
+
+    def next(self, outcome: Optional[str] = None) -> str:
+        def run(live: Any) -> Any:
+            if live is not self._live:
+                # The instance that held this operation was discarded after a fault.
+                raise Fault("host error")
+            return live.func(GATE, "[method]driver.next")(live.store, self._handle, outcome)
+
+        try:
+            ok, value = self._policy._runtime.call(run)
+        except Fault as fault:
+            raise PolicyFaultError(fault.kind) from None
+        if not ok:
+            raise step_error(value)
+        return value
+
+    def close(self) -> None:
+        handle, self._handle = self._handle, None
+        live = self._policy._runtime._live
+        if handle is not None and live is self._live:
+            try:
+                self._policy._runtime.call(lambda live: handle.drop(live.store))
+            except Exception:
+                pass

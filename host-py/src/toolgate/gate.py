@@ -1,20 +1,21 @@
-"""The approval gate in Python: a shell over the component's approval flow.
+"""The approval gate in Python: an interpreter of the component's gate driver.
 
-The flow (`toolgate.flow.Flow`) decides and formats everything: the
-decision, what a person's answer allows, the result and the text for the
-model, the events, the checkpoint and every audit line. This module keeps
-only what a host must: ids, the clock, waiting (threads), the checkpoint
-store (claimed before anything runs, exactly once, across hosts and
-processes), the audit sinks (one writer: each step is sealed after the last
-line and appended before the next step seals), events and running the tool.
+The choreography — when an approval is claimed, where its checkpoint and
+grants are kept and removed, which audit line is appended under which lock,
+what a sweep closes, what a dead holder's claim means — is defined once, in
+the component (`policy/src/gate/driver.rs`, exported as the WIT `driver`
+resource; docs/gate-steps.md is the contract). Each operation of this gate
+starts the component's operation (`Flow.drive`) and carries out the effects
+it returns, one at a time, on this host's stores, clock and audit sinks
+(`toolgate.stores`), feeding each outcome back until the operation is done.
 
-It carries out the same choreography as the Rust gate (`host-rs/src/gate/`)
-and the JavaScript gate (`host-js/src/gate.js`), line for line with the
-latter: check now and settle later (`check`, `settle`), and the blocking form
-(`run`, answered by `respond` from another thread or by an `approve`
-function). `docs/gate-steps.md` describes the protocol that moves this
-choreography into the component; once the component drives it, this class
-becomes an interpreter of its effects over the same stores and sinks.
+This module keeps only what the component cannot have: ids (from the
+CSPRNG), the clock, threads waiting for a person's answer, the stores and
+sinks with their own atomicity (a sink that seals under its own writer lock
+is driven from inside its callback, and a sink that can wait for the disk
+outside that lock does so), events' listeners and the tools. Check now and
+settle later (`check`, `settle`), and the blocking form (`run`, answered by
+`respond` from another thread or by an `approve` function).
 """
 
 from __future__ import annotations
@@ -24,28 +25,27 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _json
 from .errors import RejectedError, ToolgateError
-from .flow import Flow, StepError, key_bytes
+from .flow import Driver, Flow, StepError, key_bytes
 from .shapes import Decision, Finding
-from .stores import GRANT_PREFIX, REVOKED_PREFIX, MemoryStore, Sink, Store, StoreError
+from .stores import MemoryStore, Sink, Store
 
 #: The default time a person has to answer (seed 004: 30 s).
 DEFAULT_TIMEOUT_MS = 30_000
 #: The shortest key, in bytes (the component refuses shorter ones).
 MIN_KEY_LENGTH = 16
-#: How far before an approval's request its settling record is looked for
-#: (clocks of machines sharing a log may disagree this much).
-CLOCK_SLACK_MS = 10 * 60 * 1000
 
 Execute = Callable[[str], Any]
 
 
 class GateError(ToolgateError):
     """A gate operation was refused; `code` says why: `unknown`,
-    `already-answered`, `invalid-edit`, `checkpoint`, `key` or `audit`."""
+    `already-answered`, `invalid-edit`, `checkpoint` (a checkpoint refused,
+    or the store failed), `key`, `audit` (the audit log failed), `policy` or
+    `invalid` (the component refused the operation)."""
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -180,16 +180,6 @@ def _detail(event: Dict[str, Any]) -> Any:
     return {"id": event.get("id"), "tool": event.get("tool"), "status": event.get("status")}
 
 
-def _sealed_field(sealed: str, name: str) -> Optional[str]:
-    try:
-        value = json.loads(sealed)
-    except ValueError:
-        return None
-    grant = value.get("grant") if isinstance(value, dict) else None
-    found = grant.get(name) if isinstance(grant, dict) else None
-    return found if isinstance(found, str) else None
-
-
 def _call_text(call: Dict[str, Any], grants: List[str]) -> str:
     if not isinstance(call, dict):
         raise TypeError("a call is a dict with `tool` and `args`")
@@ -228,47 +218,218 @@ def _answer_text(response: Any) -> str:
     return _dumps(a)
 
 
-def _deadline_in(checkpoint: str) -> int:
+
+class _Failed(Exception):
+    """The operation ended with a `fail` effect."""
+
+    def __init__(self, effect: Dict[str, Any]):
+        super().__init__(effect.get("message"))
+        self.effect = effect
+
+
+class _Unlocked(Exception):
+    """The lock was left without an append: the sink writes nothing."""
+
+
+#: The driver's failure codes as this gate's: a sink's failure is the audit
+#: log's, a store's is the checkpoint's (as the gate has always said).
+_CODES = {"sink": "audit", "store": "checkpoint"}
+
+
+def _gate_error(failed: Dict[str, Any]) -> GateError:
+    code = str(failed.get("code") or "invalid")
+    message = str(failed.get("message") or code)
+    if code == "checkpoint" and failed.get("id"):
+        message = f"checkpoint `{failed['id']}`: {message}"
+    return GateError(_CODES.get(code, code), message)
+
+
+def _run_tool(execute: Optional["Execute"], args: str) -> Dict[str, Any]:
+    started = time.monotonic()
     try:
-        d = json.loads(checkpoint)["pending"]["deadline"]
-        if isinstance(d, int) and not isinstance(d, bool) and d >= 0:
-            return d
-    except (ValueError, KeyError, TypeError):
-        pass
-    # Kept until swept by hand: a longer tombstone is the safe side.
-    return 2**53 - 1
+        if execute is None:
+            raise ToolgateError("no tool was given to run it")
+        ran: Dict[str, Any] = {"output": _text_of(execute(args))}
+    except Exception as e:
+        ran = {"error": str(e) or type(e).__name__}
+    ran["elapsed_ms"] = max(0, int((time.monotonic() - started) * 1000))
+    return ran
 
 
-class _Taken:
-    """A step taken after the chain's last line `used`; `redo(previous)` takes it again."""
+class _Operation:
+    """One operation of the component's driver, carried out on a gate's
+    stores, sinks and listeners (`run` returns the `done` value)."""
 
-    def __init__(self, take: Callable[[Optional[str]], str], used: Optional[str]):
-        self.used = used
-        self._take = take
-        self.step: Dict[str, Any] = json.loads(take(used))
+    def __init__(self, gate: "Gate", op: Dict[str, Any], execute: Optional["Execute"] = None):
+        self._gate = gate
+        self._execute = execute
+        self._driver: Driver = gate._flow.drive(_dumps(op))
 
-    def redo(self, previous: Optional[str]) -> None:
-        self.step = json.loads(self._take(previous))
-        self.used = previous
+    def run(self) -> Dict[str, Any]:
+        try:
+            effect = self._next(None)
+            while True:
+                kind = effect["effect"]
+                if kind == "done":
+                    return effect["value"]
+                if kind == "fail":
+                    raise _Failed(effect)
+                if kind == "lock":
+                    effect = self._locked(effect)
+                else:
+                    effect = self._next(self._perform(effect))
+        finally:
+            self._driver.close()
 
+    def _next(self, outcome: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+        return json.loads(self._driver.next(None if outcome is None else _dumps(outcome)))
 
-@dataclass
-class _Committed:
-    step: Dict[str, Any]
-    error: Optional[str]
-    primary: bool
+    def _region(self, outcome: Dict[str, Any]) -> Dict[str, Any]:
+        """Answers `lock` and carries out the effects inside it, up to the
+        `append` or `unlock` that ends it (or the operation's end)."""
+        effect = self._next(outcome)
+        while effect["effect"] not in ("append", "unlock", "done", "fail"):
+            if effect["effect"] == "lock":
+                effect = self._next({"previous": None, "refused": "the audit chain's lock is already held"})
+            else:
+                effect = self._next(self._perform(effect))
+        return effect
+
+    def _locked(self, lock: Dict[str, Any]) -> Dict[str, Any]:
+        """`lock` … `append` or `unlock`: one writer per audit chain. A sink
+        that seals under its own lock is driven from inside its callback;
+        the line is written there, and the disk waited for after the lock is
+        left. Returns the effect after the region."""
+        g = self._gate
+        if not g._sinks:
+            return self._unlocked(self._region({"previous": None, "locked": False}))
+        first = g._sinks[0]
+        claim = lock.get("claim")
+        deferred = first.defers_sync and claim is None
+        ended: List[Dict[str, Any]] = []
+        inner: List[BaseException] = []
+
+        def seal(previous: Optional[str]) -> str:
+            try:
+                ended.append(self._region({"previous": previous, "locked": True}))
+            except BaseException as e:
+                inner.append(e)
+                raise
+            if ended[-1]["effect"] == "append":
+                return ended[-1]["line"]
+            raise _Unlocked()
+
+        outcome: Dict[str, Any]
+        with g._chain_lock:
+            if g._chain_error is not None:
+                return self._unlocked(self._region({"previous": None, "refused": g._chain_error}))
+            if not first.seals and claim is None:
+                effect = self._region({"previous": g._chain, "locked": False})
+                if effect["effect"] != "append":
+                    return self._unlocked(effect)
+                try:
+                    first.append(effect["line"])
+                except Exception as e:
+                    return self._next({"error": str(e)})
+                line: Optional[str] = effect["line"]
+            else:
+                try:
+                    if claim is not None and hasattr(first, "append_claimed"):
+                        line = first.append_claimed(claim["key"], claim["deadline"], seal)
+                    elif deferred:
+                        line = first.append_sealed(seal, sync=False)
+                    else:
+                        line = first.append_sealed(seal)
+                except _Unlocked:
+                    return self._unlocked(ended[-1])
+                except Exception as e:
+                    if inner:
+                        raise
+                    if not ended:
+                        # The lock could not be taken (or the last line read): nothing is claimed.
+                        return self._unlocked(self._region({"previous": None, "refused": str(e)}))
+                    if ended[-1]["effect"] != "append":
+                        raise
+                    return self._next({"error": str(e)})
+                if line is None:
+                    # Another gate claimed it first (nothing was written).
+                    return self._next({"taken": True})
+            g._chain = line
+            outcome = {}
+            # Secondary sinks copy the primary, in its order: one failing loses its copy, never the chain.
+            for sink in g._sinks[1:]:
+                try:
+                    sink.append(line)
+                except Exception as e:
+                    outcome.setdefault("secondary", str(e))
+        if deferred:
+            try:
+                first.sync()
+            except Exception as e:
+                outcome = {"error": str(e)}
+        return self._next(outcome)
+
+    def _unlocked(self, effect: Dict[str, Any]) -> Dict[str, Any]:
+        """The effect after a region that ended without an append."""
+        if effect["effect"] == "unlock":
+            return self._next({})
+        if effect["effect"] == "append":
+            return self._next({"error": "the audit log's writer lock was not held"})
+        return effect
+
+    def _perform(self, effect: Dict[str, Any]) -> Dict[str, Any]:
+        g = self._gate
+        kind = effect["effect"]
+        key = effect.get("key")
+        try:
+            if kind == "now":
+                now = g._store.now() if effect.get("clock") == "store" else None
+                return {"now": _now() if now is None else now}
+            if kind in ("list", "get", "put", "remove") and effect.get("store") == "session":
+                return g._session_effect(kind, key, effect.get("value"))
+            if kind == "list":
+                return {"entries": [list(entry) for entry in sorted(g._store.list())]}
+            if kind == "get":
+                return {"value": g._store.get(key)}
+            if kind == "put":
+                g._store.put(key, effect["value"])
+                return {}
+            if kind == "remove":
+                g._store.remove(key)
+                return {}
+            if kind == "claim":
+                return {"claimed": g._store.claim(key, effect["deadline"])}
+            if kind == "claimed":
+                return {"claimed": g._store.claimed(key)}
+            if kind == "release":
+                return {"released": g._store.release(key)}
+            if kind == "sweep-claims":
+                g._store.sweep(effect["now"])
+                return {}
+            if kind == "recorded":
+                return {"recorded": g._sinks[0].recorded(effect["id"], effect["since"]) if g._sinks else None}
+            if kind == "notify":
+                g._emit(effect.get("events"))
+                return {}
+            if kind == "run":
+                return _run_tool(self._execute, effect["args"])
+            if kind == "unlock":
+                return {}
+        except (ToolgateError, OSError) as e:
+            return {"error": str(e)}
+        return {"error": f"this gate carries out no effect `{kind}`"}
 
 
 class _Slot:
+    """A blocking call's wait for a person's answer (the answer's JSON text)."""
+
     def __init__(self, checkpoint: str):
         self.checkpoint = checkpoint
-        self.taken = False
-        self.value: Any = None
+        self.answer: Optional[str] = None
         self.event = threading.Event()
 
-    def take(self, value: Any) -> None:
-        self.taken = True
-        self.value = value
+    def take(self, answer: str) -> None:
+        self.answer = answer
         self.event.set()
 
 
@@ -320,8 +481,6 @@ class Gate:
             "audit": bool(self._sinks),
             "audit_required": bool(audit_required),
         }
-        self._lock = threading.RLock()
-        self._policy = policy
         # The configuration is refused (RejectedError) before the keys are.
         self.engine = policy.engine(config)
         try:
@@ -333,35 +492,64 @@ class Gate:
             if str(e).startswith("invalid gate settings"):
                 raise TypeError(str(e)) from None
             raise GateError("key", str(e)) from None
-        self._audit_required = bool(audit_required)
-        self._keyed = key is not None
         self._store: Store = store if store is not None else MemoryStore()
         self._approve = approve
         self._warn_before_ms = warn_before_ms
         self._listeners: Dict[str, List[Callable[[Any], Any]]] = {}
+        self._lock = threading.Lock()
+        #: One writer per audit chain in this process (the sink's own lock spans processes).
+        self._chain_lock = threading.Lock()
         self._waiting: Dict[str, _Slot] = {}
         self._finished: set = set()
         self._next_id = 0
-        self._session_grants: Dict[str, str] = {}
-        self._revoked: set = set()
+        #: The `session` store of the effects: grants for this session, the ids this gate revoked.
+        self._session: Dict[str, str] = {}
         self._chain: Optional[str] = None
         self._chain_error: Optional[str] = None
+        if self._sinks:
+            try:
+                self._chain = self._sinks[0].last()
+                gap = self._sinks[0].gap()
+                if gap is not None:
+                    # Recorded first: the torn tail was set aside by the sink.
+                    self._op({"op": "gap", "what": gap})
+            except (ToolgateError, OSError) as e:
+                # A sink that cannot be read fails each record (reported as
+                # `audit_error`), never the gate's construction.
+                self._chain_error = str(e)
+
+    # -- carrying out the component's operations ------------------------------
+
+    def _op(self, op: Dict[str, Any], execute: Optional[Execute] = None) -> Dict[str, Any]:
+        """Drives one operation to its end: its `done` value, or `GateError`."""
+        try:
+            return _Operation(self, op, execute).run()
+        except _Failed as failed:
+            raise _gate_error(failed.effect) from None
+
+    def _session_effect(self, kind: str, key: str, value: Optional[str]) -> Dict[str, Any]:
+        if kind == "list":
+            return {"entries": [[k, v] for k, v in sorted(self._session.items())]}
+        if kind == "get":
+            return {"value": self._session.get(key)}
+        if kind == "put":
+            self._session[key] = str(value)
+        else:
+            self._session.pop(key, None)
+        return {}
+
+    def _joint(self) -> bool:
+        """Whether the first sink keeps the store's claims in its own database
+        (PostgreSQL): claim, checkpoint removal and record are then one
+        transaction."""
+        if not self._sinks or self._chain_error is not None:
+            return False
+        name = self._store.database()
+        return name is not None and name == self._sinks[0].database() and hasattr(self._sinks[0], "append_claimed")
+
+    def _waiting_ids(self) -> List[str]:
         with self._lock:
-            if self._sinks:
-                try:
-                    self._chain = self._sinks[0].last()
-                    gap = self._sinks[0].gap()
-                    if gap is not None:
-                        # Recorded first: the torn tail was set aside by the sink.
-                        now = _now()
-                        taken = _Taken(lambda previous: _dumps({"audit": self._flow.gap(gap, now, previous)}), self._chain)
-                        done = self._commit(taken)
-                        if done.error is not None:
-                            raise StoreError(done.error)
-                except ToolgateError as e:
-                    # A sink that cannot be read fails each record (reported as
-                    # `audit_error`), never the gate's construction.
-                    self._chain_error = str(e)
+            return list(self._waiting)
 
     # -- events ---------------------------------------------------------------
 
@@ -382,101 +570,7 @@ class Gate:
                     # A listener's failure is its own; the gate goes on.
                     pass
 
-    # -- the audit chain --------------------------------------------------------
-
-    def _commit(self, taken: _Taken, before: Optional[Callable[[bool], None]] = None) -> _Committed:
-        """Appends a step's audit line (held: the writer lock). Should another
-        line have landed since it was taken (another gate on the same log),
-        the step is taken again after it. `before` (a claim) runs in the
-        sink's writer turn, just before the line is sealed and appended;
-        what it raises is raised, never reported as an audit failure."""
-        step = taken.step
-        if not self._sinks or step.get("audit") is None:
-            if before is not None:
-                before(False)
-            return _Committed(taken.step, None, True)
-        if self._chain_error is not None:
-            return _Committed(taken.step, self._chain_error, False)
-        first, others = self._sinks[0], self._sinks[1:]
-        refused: List[BaseException] = []
-
-        def sealed(previous: Optional[str]) -> str:
-            if previous != taken.used:
-                taken.redo(previous)
-            line = taken.step.get("audit")
-            if not isinstance(line, str):
-                raise StoreError(taken.step.get("audit_error") or "no audit line was sealed")
-            return line
-
-        def guarded(previous: Optional[str], locked: bool) -> str:
-            if before is not None:
-                try:
-                    before(locked)
-                except BaseException as e:
-                    refused.append(e)
-                    raise
-            return sealed(previous)
-
-        try:
-            if first.seals:
-                line = first.append_sealed(lambda previous: guarded(previous, True) if before is not None else sealed(previous))
-            else:
-                line = guarded(self._chain, False)
-                first.append(line)
-        except Exception as e:
-            if refused:
-                raise refused[0]
-            return _Committed(taken.step, str(e), False)
-        self._chain = line
-        # Secondary sinks copy the primary: one failing loses its copy, never the chain.
-        error = None
-        for sink in others:
-            try:
-                sink.append(line)
-            except Exception as e:
-                error = error or str(e)
-        return _Committed(taken.step, error, True)
-
-    def _result(self, done: _Committed) -> ToolResult:
-        result = ToolResult(done.step["result"])
-        if done.error is not None:
-            result.audit_error = done.error
-        self._emit(done.step.get("events"))
-        return result
-
-    # -- running ------------------------------------------------------------
-
-    def _run(self, taken: _Taken, execute: Execute) -> ToolResult:
-        with self._lock:
-            ahead = self._commit(taken)
-        return self._carry(ahead, execute)
-
-    def _carry(self, ahead: _Committed, execute: Execute) -> ToolResult:
-        """Runs the tool of a `run` step whose write-ahead line is committed, and finishes."""
-        run = ahead.step
-        self._emit(run.get("events"))
-        ticket = run["ticket"]
-
-        def finish(ran: Dict[str, Any]) -> ToolResult:
-            now = _now()
-            text = _dumps(ran)
-            with self._lock:
-                done = self._commit(_Taken(lambda previous: self._flow.finish(ticket, text, now, previous), self._chain))
-            return self._result(done)
-
-        if not ahead.primary and self._audit_required:
-            # The write-ahead line was not written, and this gate runs nothing it cannot record.
-            return finish({"unrecorded": ahead.error or "unknown", "elapsed_ms": 0})
-        started = time.monotonic()
-        try:
-            ran: Dict[str, Any] = {"output": _text_of(execute(run["args"]))}
-        except Exception as e:
-            ran = {"error": str(e) or type(e).__name__}
-        ran["elapsed_ms"] = max(0, int((time.monotonic() - started) * 1000))
-        result = finish(ran)
-        if result.audit_error is None:
-            result.audit_error = ahead.error or run.get("audit_error")
-        return result
+    # -- check now, settle later ------------------------------------------------
 
     def _new_id(self) -> str:
         """This gate's prefix, a counter and 64 bits from the CSPRNG."""
@@ -485,26 +579,30 @@ class Gate:
             n = self._next_id
         return f"{self._prefix}-{n}-{secrets.token_hex(8)}"
 
-    def _begin(self, call: Dict[str, Any], runs: bool) -> Tuple[_Taken, Optional[_Committed]]:
-        _call_text(call, [])
-        text = _call_text(call, [sealed for _, sealed in self._sealed_grants()])
-        id = self._new_id()
-        now = _now()
-        with self._lock:
-            try:
-                taken = _Taken(lambda previous: self._flow.begin(text, id, now, previous), self._chain)
-            except StepError as e:
-                raise TypeError(f"the call was refused: {e}") from None
-            kind = taken.step["step"]
-            committed = self._commit(taken) if kind == "done" or (kind == "run" and runs) else None
-            return taken, committed
-
-    def _park(self, step: Dict[str, Any]) -> None:
-        id = step["pending"]["id"]
+    def _check(self, call: Dict[str, Any]) -> Dict[str, Any]:
+        op = {"op": "check", "id": self._new_id(), "call": json.loads(_call_text(call, []))}
         try:
-            self._store.put(id, step["checkpoint"])
-        except ToolgateError as e:
-            raise GateError("checkpoint", f"checkpoint `{id}` could not be stored: {e}") from None
+            return self._op(op)
+        except GateError as e:
+            if e.code in ("policy", "invalid"):
+                raise TypeError(f"the call was refused: {e}") from None
+            raise
+
+    def _done(self, value: Dict[str, Any]) -> ToolResult:
+        result = ToolResult(value["result"])
+        self._emit(value.get("events"))
+        return result
+
+    def _execute(self, ready: Dict[str, Any], execute: Execute) -> ToolResult:
+        """Runs the tool of a `run` outcome and records how it ended."""
+        return ToolResult(self._op({"op": "execute", "ready": ready}, execute)["result"])
+
+    def _settled(self, id: str, value: Dict[str, Any], execute: Optional[Execute]) -> ToolResult:
+        if value["outcome"] != "run":
+            return self._done(value)
+        if execute is None:
+            raise GateError("unknown", f"approval `{id}` may run, but no tool was given to run it")
+        return self._execute(value["ready"], execute)
 
     def check(self, call: Dict[str, Any]) -> Checked:
         """Decides `call` now and leaves any answer for later, for callers that
@@ -514,25 +612,24 @@ class Gate:
         `approval-requested` reported, and `pending` is the request: answer it
         with `settle` (in this process or any other sharing the store).
         `allow` (or shadow mode): `proceed(execute)` runs it."""
-        taken, committed = self._begin(call, False)
-        step = taken.step
-        if step["step"] == "ask":
-            self._park(step)
-            self._emit(step.get("events"))
-            return Checked(decision=_decision(step["pending"]["decision"]), pending=Request._of(step["pending"]))
-        if step["step"] == "done":
-            assert committed is not None
-            result = self._result(committed)
+        value = self._check(call)
+        if value["outcome"] == "ask":
+            self._emit(value.get("events"))
+            pending = value["pending"]
+            return Checked(decision=_decision(pending["decision"]), pending=Request._of(pending))
+        if value["outcome"] == "done":
+            result = self._done(value)
             return Checked(decision=result.decision, result=result)
+        ready = value["ready"]
         proceeded = []
 
         def proceed(execute: Execute) -> ToolResult:
             if proceeded:
                 raise GateError("already-answered", "this check has already been run")
             proceeded.append(True)
-            return self._run(taken, execute)
+            return self._execute(ready, execute)
 
-        return Checked(decision=_decision(step["decision"]), proceed=proceed)
+        return Checked(decision=_decision(ready["decision"]), proceed=proceed)
 
     def settle(self, id: str, response: Any, execute: Optional[Execute] = None) -> ToolResult:
         """Answers an approval `check` left pending (here or in any process of
@@ -541,271 +638,12 @@ class Gate:
         then runs `execute(args)` if the flow allows. Raises `GateError`:
         `invalid-edit` (it stays pending), `unknown`, `already-answered`,
         `checkpoint`, `audit`."""
-        if id in self._waiting:
-            raise GateError("already-answered", f"approval `{id}` is being waited for: answer it with `respond`")
+        with self._lock:
+            if id in self._waiting:
+                raise GateError("already-answered", f"approval `{id}` is being waited for: answer it with `respond`")
         answer = _answer_text(response)
-        checkpoint = self._store.get(id)
-        if checkpoint is None:
-            raise GateError("unknown", f"no pending approval `{id}`")
-        now = _now()
-        return self._conclude(id, _deadline_in(checkpoint), lambda: self._settled(id, checkpoint, answer, now), execute)
-
-    def _settled(self, id: str, checkpoint: str, answer: str, now: int) -> _Taken:
-        try:
-            taken = _Taken(lambda previous: self._flow.settle(checkpoint, answer, now, previous), self._chain)
-        except StepError as e:
-            if e.kind == "invalid":
-                raise GateError("invalid-edit", str(e)) from None
-            raise GateError("checkpoint", f"checkpoint `{id}`: {e}") from None
-        step = taken.step
-        named = step.get("approval_id") if step["step"] == "run" else (step.get("result") or {}).get("approval_id")
-        if named != id:
-            raise GateError("checkpoint", f"checkpoint `{id}`: it is stored as `{id}` but names `{named}`")
-        return taken
-
-    def _conclude(self, id: str, deadline: int, taken: Union[_Taken, Callable[[], _Taken]], execute: Optional[Execute]) -> ToolResult:
-        """Claims the approval (exactly once, across gates and processes) and
-        records it as one step, then runs what the flow says. With an audit
-        log the claim is made in the log's writer turn, just before the
-        record is appended under the same lock, and the checkpoint is removed
-        only once the record is written."""
-        recorded = bool(self._sinks)
-        with self._lock:
-            step = taken() if callable(taken) else taken
-            grant = step.step.get("grant") if step.step["step"] == "run" else None
-            if self._joint():
-                done = self._conclude_joint(id, deadline, step, grant)
-                if done.step["step"] == "run":
-                    return self._carry(done, execute) if execute is not None else self._no_tool(id)
-                return self._result(done)
-            claimed = []
-
-            def claim(locked: bool) -> None:
-                # Claimed already: under the lock, a claim with no record of the
-                # approval is a dead holder's, and this answer takes it over.
-                if not self._store.claim(id, deadline) and not (locked and self._sinks[0].recorded(id, 0) is False):
-                    raise GateError("already-answered", f"approval `{id}` was already answered")
-                claimed.append(True)
-                if not recorded:
-                    self._store.remove(id)
-                # The grant is kept before its record is written: one that
-                # cannot be kept raises, and nothing runs.
-                if grant is not None:
-                    self._keep(grant["grant"], grant["sealed"])
-
-            done = self._commit(step, claim)
-            if not claimed:
-                # The chain could not be read, so nothing was sealed or claimed.
-                if self._audit_required:
-                    raise GateError("audit", f"approval `{id}` was not settled (it stays pending): its record could not be written: {done.error}")
-                claim(False)
-            if recorded:
-                if done.primary or not self._audit_required:
-                    try:
-                        self._store.remove(id)
-                    except ToolgateError:
-                        pass
-                else:
-                    if grant is not None:
-                        self._forget(grant["grant"])
-                    released = self._release_unrecorded(id, 0)
-                    state = "it stays pending" if released is False else "its claim could not be taken back"
-                    raise GateError("audit", f"approval `{id}` was not settled ({state}): its record could not be written: {done.error}")
-        if done.step["step"] == "run":
-            if execute is None:
-                return self._no_tool(id)
-            return self._carry(done, execute)
-        return self._result(done)
-
-    @staticmethod
-    def _no_tool(id: str) -> ToolResult:
-        raise GateError("unknown", f"approval `{id}` may run, but no tool was given to run it")
-
-    def _joint(self) -> bool:
-        """Whether the first sink keeps the store's claims in its own database
-        (PostgreSQL): claim, checkpoint removal and record are then one
-        transaction, as the Rust gate makes them."""
-        if not self._sinks or self._chain_error is not None:
-            return False
-        name = self._store.database()
-        return name is not None and name == self._sinks[0].database() and hasattr(self._sinks[0], "append_claimed")
-
-    def _conclude_joint(self, id: str, deadline: int, taken: _Taken, grant: Optional[Dict[str, Any]]) -> _Committed:
-        """Claims, removes the checkpoint and records in one transaction: a
-        process killed anywhere in it, or a database that cannot write, leaves
-        the approval pending and unclaimed."""
-        first = self._sinks[0]
-
-        def seal(previous: Optional[str]) -> str:
-            if previous != taken.used:
-                taken.redo(previous)
-            line = taken.step.get("audit")
-            if not isinstance(line, str):
-                raise StoreError(taken.step.get("audit_error") or "no audit line was sealed")
-            if grant is not None:
-                # Kept before its record is written: one that cannot be kept writes nothing.
-                self._keep(grant["grant"], grant["sealed"])
-            return line
-
-        try:
-            line = first.append_claimed(id, deadline, seal)
-        except GateError:
-            raise
-        except Exception as e:
-            if grant is not None:
-                self._forget(grant["grant"])
-            raise GateError("audit", f"approval `{id}` was not settled (it stays pending): its record could not be written: {e}") from None
-        if line is None:
-            raise GateError("already-answered", f"approval `{id}` was already answered")
-        self._chain = line
-        error = None
-        for sink in self._sinks[1:]:
-            try:
-                sink.append(line)
-            except Exception as e:
-                error = error or str(e)
-        return _Committed(taken.step, error, True)
-
-    def _release_unrecorded(self, id: str, since: int) -> Optional[bool]:
-        """Under the first sink's writer lock: True when the claim on `id` has
-        its record; False when it had none and was taken back; None when
-        there is no claim or nothing can say. Held: the gate's lock."""
-        if not self._sinks or not self._sinks[0].seals:
-            return None
-        first = self._sinks[0]
-        found: List[Optional[bool]] = [None]
-
-        class _Nothing(Exception):
-            pass
-
-        def look(previous: Optional[str]) -> str:
-            if self._store.claimed(id):
-                was = first.recorded(id, since)
-                if was is True:
-                    found[0] = True
-                elif was is False and self._store.release(id):
-                    found[0] = False
-            # Nothing is written.
-            raise _Nothing()
-
-        try:
-            first.append_sealed(look)
-        except _Nothing:
-            return found[0]
-        except ToolgateError:
-            return None
-        return found[0]
-
-    def recover(self) -> int:
-        """Recovers the claims whose holder died between its claim and its
-        record: a recorded one's checkpoint goes; an unrecorded one never ran,
-        and its claim is taken back (pending again). Returns how many."""
-        if not self._sinks:
-            return 0
-        recovered = 0
-        for id, text in self._store.list():
-            if id.startswith(GRANT_PREFIX) or id.startswith(REVOKED_PREFIX) or id in self._waiting:
-                continue
-            if not self._store.claimed(id):
-                continue
-            since = 0
-            try:
-                since = max(0, self._open(id, text)["requested_at"] - CLOCK_SLACK_MS)
-            except GateError:
-                pass
-            with self._lock:
-                found = self._release_unrecorded(id, since)
-            if found is True:
-                self._store.remove(id)
-            if found is not None:
-                recovered += 1
-        return recovered
-
-    # -- grants ---------------------------------------------------------------
-
-    def _keep(self, grant: Dict[str, Any], sealed: str) -> None:
-        if grant.get("scope") == "session":
-            self._session_grants[grant["id"]] = sealed
-            return
-        try:
-            self._store.put(GRANT_PREFIX + grant["id"], sealed)
-        except ToolgateError as e:
-            raise GateError("checkpoint", f"grant `{grant['id']}` could not be stored: {e}") from None
-
-    def _forget(self, grant: Dict[str, Any]) -> None:
-        self._session_grants.pop(grant["id"], None)
-        if grant.get("scope") != "session":
-            try:
-                self._store.remove(GRANT_PREFIX + grant["id"])
-            except ToolgateError:
-                pass
-
-    def _sealed_grants(self) -> List[Tuple[str, str]]:
-        """The grants of the session and the store, but those revoked (by key
-        or by the id sealed inside), a stored one claiming the session scope,
-        and every stored one when the gate has no key."""
-        listed = self._store.list() if self._keyed else []
-        revoked = set(self._revoked)
-        for key, _ in listed:
-            if key.startswith(REVOKED_PREFIX):
-                revoked.add(key[len(REVOKED_PREFIX) :])
-        stored = [
-            (key[len(GRANT_PREFIX) :], text)
-            for key, text in listed
-            if key.startswith(GRANT_PREFIX) and _sealed_field(text, "scope") != "session"
-        ]
-        return [
-            (key, text)
-            for key, text in list(self._session_grants.items()) + stored
-            if key not in revoked and (_sealed_field(text, "id") or key) not in revoked
-        ]
-
-    def grants(self) -> List[Dict[str, Any]]:
-        """Every grant this gate holds or its store keeps, each opened by the
-        component: `{"ok": True, "id", "grant"}` or `{"ok": False, "id",
-        "error"}` (finding code first) for one that does not apply."""
-        now = _now()
-        out = []
-        for id, sealed in self._sealed_grants():
-            try:
-                with self._lock:
-                    opened = self._flow.open_grant(sealed, now)
-                out.append({"ok": True, "id": id, "grant": json.loads(opened)})
-            except StepError as e:
-                out.append({"ok": False, "id": id, "error": str(e)})
-        return out
-
-    def revoke(self, id: str) -> bool:
-        """Revokes grant `id`: the revocation is audited and the grant removed
-        (a tombstone stays until it would have expired). Whether there was one."""
-        found = [sealed for key, sealed in self._sealed_grants() if key == id]
-        if not found:
-            return False
-        sealed = found[0]
-        with self._lock:
-            if self._sinks:
-                now = _now()
-                done = self._commit(_Taken(lambda previous: _dumps({"audit": self._flow.revoke(sealed, now, previous)}), self._chain))
-                if done.error is not None:
-                    raise GateError("audit", f"the revocation could not be recorded: {done.error}")
-            sealed_as = _sealed_field(sealed, "id") or id
-            self._revoked.add(id)
-            self._revoked.add(sealed_as)
-            if id in self._session_grants:
-                del self._session_grants[id]
-                return True
-            until = "never"
-            try:
-                expires = json.loads(self._flow.open_grant(sealed, _now())).get("expires_at")
-                if isinstance(expires, int):
-                    until = str(expires)
-            except StepError:
-                pass
-            self._store.put(REVOKED_PREFIX + sealed_as, until)
-            if sealed_as != id:
-                self._store.put(REVOKED_PREFIX + id, until)
-            self._store.remove(GRANT_PREFIX + id)
-        return True
+        value = self._op({"op": "settle", "id": id, "answer": answer, "joint": self._joint()})
+        return self._settled(id, value, execute)
 
     # -- the blocking form --------------------------------------------------
 
@@ -815,42 +653,45 @@ class Gate:
         blocks until `respond` (from another thread), the `approve` function,
         or the deadline. Raises only when a pending approval cannot be
         checkpointed or claimed (nothing is then run)."""
-        taken, committed = self._begin(call, True)
-        step = taken.step
-        if step["step"] == "run":
-            assert committed is not None
-            return self._carry(committed, execute)
-        if step["step"] == "done":
-            assert committed is not None
-            return self._result(committed)
-        self._park(step)
-        return self._wait(step["pending"], step["checkpoint"], step.get("events"), execute)
+        value = self._check(call)
+        if value["outcome"] == "run":
+            return self._execute(value["ready"], execute)
+        if value["outcome"] == "done":
+            return self._done(value)
+        return self._wait(value["pending"], value["checkpoint"], value.get("events"), execute)
 
     def respond(self, id: str, response: Any) -> None:
         """Answers a pending approval a `run` of this gate waits for. The flow
         takes the answer at once: an invalid one raises
         `GateError("invalid-edit")` and the call keeps waiting."""
+        answer = _answer_text(response)
         with self._lock:
             slot = self._slot(id)
-            answer = _answer_text(response)
-            slot.take(self._settled(id, slot.checkpoint, answer, _now()))
+            try:
+                # The component reads the answer now (nothing is recorded by
+                # this step): an invalid edit is the responder's to hear.
+                self._flow.settle(slot.checkpoint, answer, _now())
+            except StepError as e:
+                if e.kind == "invalid":
+                    raise GateError("invalid-edit", str(e)) from None
+            slot.take(answer)
 
     def cancel(self, id: str) -> None:
         """Cancels a pending approval: the call is not run and the model is told."""
         with self._lock:
-            slot = self._slot(id)
-            now = _now()
-            slot.take(lambda: self._settled(id, slot.checkpoint, '{"answer":"cancel"}', now))
+            self._slot(id).take('{"answer":"cancel"}')
 
     def _slot(self, id: str) -> _Slot:
         slot = self._waiting.get(id)
-        if slot is None or slot.taken:
-            if id in self._finished or (slot is not None and slot.taken):
+        if slot is None or slot.event.is_set():
+            if id in self._finished or slot is not None:
                 raise GateError("already-answered", f"approval `{id}` was already answered")
             raise GateError("unknown", f"no pending approval `{id}`")
         return slot
 
     def _wait(self, pending: Dict[str, Any], checkpoint: str, events: Any, execute: Execute) -> ToolResult:
+        """Waits for the answer to a pending approval (or its deadline), then
+        settles it with the checkpoint this call holds and runs what it allows."""
         id = pending["id"]
         deadline = pending["deadline"]
         slot = _Slot(checkpoint)
@@ -878,91 +719,86 @@ class Gate:
                     continue
                 if left <= 0:
                     with self._lock:
-                        if not slot.taken:
-                            now = _now()
-                            slot.take(lambda: self._settled(id, checkpoint, '{"answer":"none"}', now))
+                        if not slot.event.is_set():
+                            slot.take('{"answer":"none"}')
                     break
                 wait = left if warned else min(left, left - self._warn_before_ms)
                 slot.event.wait(max(0.001, min(wait / 1000.0, 3600.0)))
+            op = {"op": "settle", "id": id, "answer": slot.answer, "checkpoint": checkpoint, "deadline": deadline, "joint": self._joint()}
+            return self._settled(id, self._op(op), execute)
         finally:
             with self._lock:
                 self._waiting.pop(id, None)
                 self._finished.add(id)
-        return self._conclude(id, deadline, slot.value, execute)
 
     # -- the store ------------------------------------------------------------
-
-    def _open(self, id: str, text: str) -> Dict[str, Any]:
-        try:
-            with self._lock:
-                pending = json.loads(self._flow.open(text))
-        except StepError as e:
-            raise GateError("checkpoint", f"checkpoint `{id}`: {e}") from None
-        if pending.get("id") != id:
-            raise GateError("checkpoint", f"checkpoint `{id}`: it is stored as `{id}` but names `{pending.get('id')}`")
-        return pending
 
     def pending(self) -> List[Dict[str, Any]]:
         """The pending approvals in the store (those any host's gate left),
         each opened and checked: `{"ok": True, "request"}` or `{"ok": False,
         "id", "error"}` for a forged or unreadable one."""
-        self.recover()
-        out = []
-        for id, text in self._store.list():
-            if id.startswith(GRANT_PREFIX) or id.startswith(REVOKED_PREFIX):
-                continue
-            if self._store.claimed(id):
-                continue
-            try:
-                out.append({"ok": True, "request": Request._of(self._open(id, text))})
-            except GateError as e:
-                out.append({"ok": False, "id": id, "error": e})
+        value = self._op({"op": "pending", "waiting": self._waiting_ids(), "joint": self._joint()})
+        out: List[Dict[str, Any]] = []
+        for item in value["pending"]:
+            if "pending" in item:
+                out.append({"ok": True, "request": Request._of(item["pending"])})
+            else:
+                out.append({"ok": False, "id": item["id"], "error": _gate_error(item["error"])})
         return out
 
     def resume(self, id: str, execute: Execute) -> ToolResult:
         """Resumes a pending approval from the store: reports
         `approval-requested` again, waits until the original deadline, and
         finishes the call as `run` would."""
-        if id in self._waiting:
+        if id in self._waiting_ids():
             raise GateError("already-answered", f"approval `{id}` is already being waited for")
-        text = self._store.get(id)
-        if text is None:
-            raise GateError("unknown", f"no pending approval `{id}`")
-        pending = self._open(id, text)
-        return self._wait(pending, text, [{"type": "requested", "request": pending}], execute)
+        checkpoint = self._store.get(id)
+        listed = self._op({"op": "pending", "waiting": self._waiting_ids(), "joint": self._joint()})["pending"]
+        for item in listed:
+            if item["id"] != id or checkpoint is None:
+                continue
+            if "error" in item:
+                raise _gate_error(item["error"])
+            pending = item["pending"]
+            return self._wait(pending, checkpoint, [{"type": "requested", "request": pending}], execute)
+        raise GateError("unknown", f"no pending approval `{id}`")
+
+    def recover(self) -> int:
+        """Recovers the claims whose holder died between its claim and its
+        record: a recorded one's checkpoint goes; an unrecorded one never ran,
+        and its claim is taken back (pending again). Returns how many."""
+        return self._op({"op": "recover", "waiting": self._waiting_ids(), "joint": self._joint()})["recovered"]
 
     def sweep(self) -> int:
         """Closes every pending approval past its deadline that no call of
         this gate waits for (claimed, removed, audited as expired; never run),
         drops tombstones past their deadline, expired grants and expired
         revoked grants' tombstones. Returns how many approvals were closed."""
-        now = _now()
-        closed = 0
-        self.recover()
-        for id, text in self._store.list():
-            if id.startswith(GRANT_PREFIX) or id.startswith(REVOKED_PREFIX):
-                continue
-            try:
-                pending = self._open(id, text)
-            except GateError:
-                continue
-            if pending["deadline"] > now or id in self._waiting:
-                continue
-            try:
-                self._conclude(id, pending["deadline"], lambda: self._settled(id, text, '{"answer":"none"}', now), None)
-                closed += 1
-            except GateError as e:
-                if e.code != "already-answered":
-                    raise
-                self._store.remove(id)
-        self._store.sweep(now)
-        for listed in self.grants():
-            if not listed["ok"] and listed["error"].startswith("grant.expired") and listed["id"] not in self._session_grants:
-                self._store.remove(GRANT_PREFIX + listed["id"])
-        for id, until in self._store.list():
-            if id.startswith(REVOKED_PREFIX) and until.isdigit() and int(until) < now:
-                self._store.remove(id)
-        return closed
+        return self._op({"op": "sweep", "waiting": self._waiting_ids(), "joint": self._joint()})["closed"]
+
+    # -- grants ---------------------------------------------------------------
+
+    def grants(self) -> List[Dict[str, Any]]:
+        """Every grant this gate holds or its store keeps, each opened by the
+        component: `{"ok": True, "id", "grant"}` or `{"ok": False, "id",
+        "error"}` (finding code first) for one that does not apply."""
+        out = []
+        for item in self._op({"op": "grants"})["grants"]:
+            if "grant" in item:
+                out.append({"ok": True, "id": item["id"], "grant": item["grant"]})
+            else:
+                out.append({"ok": False, "id": item["id"], "error": item["refused"]})
+        return out
+
+    def revoke(self, id: str) -> bool:
+        """Revokes grant `id`: the revocation is audited and the grant removed
+        (a tombstone stays until it would have expired). Whether there was one."""
+        try:
+            return bool(self._op({"op": "revoke", "id": id})["revoked"])
+        except GateError as e:
+            if e.code == "audit":
+                raise GateError("audit", f"the revocation could not be recorded: {e}") from None
+            raise
 
     def close(self) -> None:
         self.engine.close()

@@ -252,16 +252,31 @@ class Policy:
         if handle_id not in self._flows:
             raise ToolgateError("this flow was closed")
 
-        def run(live: Instance) -> Any:
-            handle = live.flows.get(handle_id)
-            if handle is None:
-                ok, handle = live.func(GATE, "[static]flow.create")(live.store, *self._flows[handle_id])
-                if not ok:
-                    raise Fault("host error")
-                live.flows[handle_id] = handle
-            return live.func(GATE, f"[method]flow.{method}")(live.store, handle, *args)
+        return self._runtime.call(lambda live: self._call_flow_in(live, handle_id, method, *args))
 
+    def _drive_flow(self, handle_id: int, op: str) -> Any:
+        """Starts an operation on a flow: the instance it lives in and the
+        driver's handle (a step error raises `StepError`)."""
+        from .flow import step_error
+
+        def run(live: Instance) -> Any:
+            ok, value = self._call_flow_in(live, handle_id, "drive", op)
+            if not ok:
+                raise step_error(value)
+            return live, value
+
+        if handle_id not in self._flows:
+            raise ToolgateError("this flow was closed")
         return self._runtime.call(run)
+
+    def _call_flow_in(self, live: Instance, handle_id: int, method: str, *args: Any) -> Any:
+        handle = live.flows.get(handle_id)
+        if handle is None:
+            ok, handle = live.func(GATE, "[static]flow.create")(live.store, *self._flows[handle_id])
+            if not ok:
+                raise Fault("host error")
+            live.flows[handle_id] = handle
+        return live.func(GATE, f"[method]flow.{method}")(live.store, handle, *args)
 
     def _close_flow(self, handle_id: int) -> None:
         self._flows.pop(handle_id, None)

@@ -392,6 +392,13 @@ class Sink:
     #: Whether `append_sealed` seals under the sink's own writer lock.
     seals = False
 
+    #: Whether `append_sealed(seal, sync=False)` writes without waiting for
+    #: the disk, `sync()` waiting afterwards (outside the writer lock).
+    defers_sync = False
+
+    def sync(self) -> None:
+        """Waits until the lines appended so far are durable."""
+
     def append_sealed(self, seal: Seal) -> str:
         """Seals and appends one line as the single writer: under the sink's
         lock, reads its own last line, hands it to `seal` and appends what
@@ -651,6 +658,7 @@ class JsonlSink(Sink):
     chain. A log found torn when it opens is repaired (see `gap`)."""
 
     seals = True
+    defers_sync = True
 
     def __init__(self, path: Union[str, Path]):
         self.path = Path(path)
@@ -669,14 +677,15 @@ class JsonlSink(Sink):
         except OSError:
             pass
 
-    def _write(self, line: str) -> None:
+    def _write(self, line: str, sync: bool = True) -> None:
         data = (line + "\n").encode("utf-8", "surrogatepass")
         before = os.fstat(self._fd).st_size
         try:
             view = memoryview(data)
             while view:
                 view = view[os.write(self._fd, view) :]
-            os.fdatasync(self._fd)
+            if sync:
+                os.fdatasync(self._fd)
         except OSError as e:
             # A partial line must not stay for the next record to glue onto.
             try:
@@ -703,10 +712,20 @@ class JsonlSink(Sink):
     def gap(self) -> Optional[str]:
         return self._gap
 
-    def append_sealed(self, seal: Seal) -> str:
+    def sync(self) -> None:
+        """Waits until every line written so far is on the disk."""
+        try:
+            os.fdatasync(self._fd)
+        except OSError as e:
+            raise StoreError(f"audit sink: {e}") from e
+
+    def append_sealed(self, seal: Seal, sync: bool = True) -> str:
         """Under an exclusive `flock` on the log (released by the kernel if
         this process dies) and `<log>.lock`: reads the last line, seals the
-        new one after it and appends it."""
+        new one after it and appends it. With `sync=False` the line is
+        written but not waited for: the caller calls `sync()` once it has
+        left the lock, so that writers appending at once share one sync
+        instead of queueing behind each other's."""
         import fcntl
 
         with self._mutex:
@@ -718,7 +737,7 @@ class JsonlSink(Sink):
                 shared = _WriterLock(self.path)
                 try:
                     line = seal(self.last())
-                    self._write(line)
+                    self._write(line, sync)
                     return line
                 finally:
                     shared.release()
