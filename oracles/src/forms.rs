@@ -22,7 +22,7 @@
 //! run them.
 
 use std::collections::BTreeSet;
-use toolgate_policy::assess::command::forms::{declared, Declared, Operands, Options};
+use toolgate_policy::readings::{declared, Declared, Operands, Options};
 
 use crate::rng::Rng;
 

@@ -40,7 +40,7 @@ use toolgate_oracles::fixture::{schema, Flavor};
 use toolgate_oracles::report::Report;
 use toolgate_oracles::sql::{engine_for, proven, vectors, SqlCall, Target};
 use toolgate_oracles::sqlgen::sample;
-use toolgate_policy::assess::sql::sql_facts;
+use toolgate_policy::readings::sql_facts;
 
 /// Fuzzed texts proposed to the policy per dialect.
 const FUZZ_TEXTS: usize = 4_000;

@@ -58,13 +58,13 @@ pub const FLOOR_SENSITIVE: &str = "floor.sensitive";
 /// The call reaches the approval channel (`toolgate approvals …`, the grant
 /// or checkpoint store, toolgate's configuration, an approval page on this
 /// machine): denied in every mode and never granted, since the agent must
-/// not answer for the person (see [`crate::channel`]).
+/// not answer for the person (see the policy's `channel` module).
 pub const FLOOR_APPROVAL_CHANNEL: &str = "floor.approval-channel";
 /// A call that is not proven read-only names toolgate's configuration, a
 /// coding agent's settings, git hooks or CI files: a person confirms it
 /// whatever allowed it (a mode, a rule, a grant, an auto-approval, the
 /// model's rating), since writing them changes what runs unasked later (see
-/// [`crate::selfprotect`]).
+/// `selfprotect` module).
 pub const FLOOR_SELF_PROTECTION: &str = "floor.self-protection";
 /// Findings that name a harm other than destruction: a secret read, an
 /// internal address, credentials in a URL, a host the deployment denies. A
@@ -246,7 +246,7 @@ pub const HTTP_SCHEME: &str = "http.scheme";
 pub const HTTP_USERINFO: &str = "http.userinfo";
 /// A URL that carries a credential: a query parameter named as one
 /// (`token`, `key`, `access_token`, `api_key`, …) or a value shaped as a
-/// provider's token (gitleaks' rules); see [`crate::assess::urls::secrets`].
+/// provider's token (gitleaks' rules); see the URL assessor's `secrets` table.
 pub const HTTP_SECRET_URL: &str = "http.secret-url";
 /// A loopback, private, link-local or cloud-metadata target.
 pub const HTTP_LOCAL_TARGET: &str = "http.local-target";

@@ -57,7 +57,7 @@ pub struct ContextError {
 
 impl Context {
     /// Reads a context; empty text is the empty context. A list of
-    /// contexts is one context, merged in order (see [`merge`]): a CLI
+    /// contexts is one context, merged in order (see `merge`): a CLI
     /// passes the `--context` file's text and its flags as `[file, flags]`
     /// without reading the file itself, so the file's numbers and strings
     /// reach this reader exactly as written, in every host.

@@ -126,9 +126,9 @@ impl Guest for Component {
     }
 
     fn layer_config(layers: String) -> Result<String, String> {
-        let layers: Vec<crate::config::layers::LayerText> =
+        let layers: Vec<crate::configure::layers::LayerText> =
             serde_json::from_str(&layers).map_err(|e| format!("invalid layers: {e}"))?;
-        crate::config::layers::layered(&layers)
+        crate::configure::layers::layered(&layers)
             .map(|merged| serde_json::to_string(&merged).unwrap_or_default())
             .map_err(|e| e.to_string())
     }

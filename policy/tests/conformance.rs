@@ -66,17 +66,13 @@ impl Runtime for Native {
         category: Option<&str>,
         limit: u32,
     ) -> String {
-        let found = toolgate_policy::api::discover(
-            engine(config).config(),
-            intent,
-            category,
-            limit as usize,
-        );
+        let found =
+            toolgate_policy::discover(engine(config).config(), intent, category, limit as usize);
         serde_json::to_string(&found).unwrap()
     }
 
     fn tool_prompt(&self, config: Option<&str>, tools: &[String], language: &str) -> String {
-        toolgate_policy::api::tool_prompt(
+        toolgate_policy::tool_prompt(
             engine(config).config(),
             tools,
             toolgate_policy::Language::from_tag(language),
@@ -102,18 +98,15 @@ impl Runtime for Native {
         body: &str,
     ) -> Result<String, String> {
         match tool {
-            Some(tool) => toolgate_policy::api::read_tool_response(
-                engine(config).config(),
-                tool,
-                status,
-                body,
-            ),
+            Some(tool) => {
+                toolgate_policy::read_tool_response(engine(config).config(), tool, status, body)
+            }
             None => toolgate_policy::read_response(status, body),
         }
     }
 
     fn import_openapi(&self, spec: &str, options: &str) -> Result<String, String> {
-        toolgate_policy::api::openapi::import_openapi(spec, options)
+        toolgate_policy::import_openapi(spec, options)
             .map(|imported| serde_json::to_string(&imported).unwrap())
             .map_err(|e| e.to_string())
     }

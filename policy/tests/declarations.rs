@@ -19,7 +19,7 @@
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::collections::BTreeSet;
-use toolgate_policy::assess::mcp::Annotations;
+use toolgate_policy::config::Annotations;
 use toolgate_policy::config::{
     Commands, Egress, Exec, Level2, Locks, McpServer, Mode, ToolConfig, ToolKind, Unconfined,
 };

@@ -13,9 +13,7 @@
 
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use toolgate_policy::gate::driver::Driver;
-use toolgate_policy::gate::Flow;
-use toolgate_policy::records::verify_audit_keyed;
+use toolgate_policy::{verify_audit_keyed, Driver, Flow};
 
 const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
 

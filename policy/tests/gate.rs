@@ -6,8 +6,7 @@ mod runner;
 
 use runner::{GateRuntime, Output, Refusal};
 use serde_json::{json, Value};
-use toolgate_policy::gate::{Flow, StepError};
-use toolgate_policy::CheckpointError;
+use toolgate_policy::{CheckpointError, Flow, StepError};
 
 struct Native;
 

@@ -12,8 +12,8 @@
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use toolgate_policy::assess::paths::secret_path;
-use toolgate_policy::assess::secrets::{Match, SECRET_RULES};
+use toolgate_policy::readings::secret_path;
+use toolgate_policy::readings::{Match, SECRET_RULES};
 
 /// One path to hide, and whether it is a directory (hidden by an empty
 /// directory) or a file (hidden by an empty file nobody may read).

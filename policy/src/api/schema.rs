@@ -162,6 +162,7 @@ pub fn call_problems(tool: &ToolConfig, args: &Map<String, Value>) -> Vec<Proble
 
 /// The problems of `value` against `schema`, at most `MAX_PROBLEMS`; `path`
 /// names the value.
+#[cfg(test)]
 pub fn problems(schema: &Value, value: &Value, path: &str) -> Vec<Problem> {
     let mut out = Vec::new();
     check(schema, value, path, 0, &mut out);

@@ -15,28 +15,10 @@
 
 use super::{Assessment, Assessor, Verdict};
 use crate::codes;
+use crate::config::Annotations;
 use crate::context::Context;
 use crate::decision::{Finding, Source};
-use serde::Deserialize;
 use serde_json::{Map, Value};
-
-/// A tool's MCP annotations, as `tools/list` reports them. Unknown annotations
-/// are ignored (the specification adds hints over time); that can only make the
-/// policy stricter, since every hint's default is the cautious one.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct Annotations {
-    /// The tool does not modify its environment.
-    pub read_only_hint: Option<bool>,
-    /// The tool may perform destructive updates (only meaningful when not read-only).
-    pub destructive_hint: Option<bool>,
-    /// Calling it again with the same arguments has no further effect.
-    pub idempotent_hint: Option<bool>,
-    /// The tool interacts with an open world of external entities.
-    pub open_world_hint: Option<bool>,
-    /// A human-readable title (ignored by the policy).
-    pub title: Option<String>,
-}
 
 /// An MCP tool.
 #[derive(Clone, Debug)]

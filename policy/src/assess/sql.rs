@@ -226,6 +226,7 @@ impl Assessor for SqlAssessor {
 }
 
 /// Assesses SQL text in the generic dialect with the built-in function list.
+#[cfg(test)]
 pub fn assess_sql(sql: &str) -> Assessment {
     assess_sql_with(sql, "generic", &[])
 }

@@ -114,7 +114,7 @@ impl std::error::Error for UnknownFormat {}
 /// Why an event could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Malformed {
-    /// Longer than [`MAX_EVENT_BYTES`] (its length).
+    /// Longer than `MAX_EVENT_BYTES` (1 MiB; its length).
     TooLarge(usize),
     /// Not UTF-8.
     NotUtf8,

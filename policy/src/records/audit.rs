@@ -12,9 +12,7 @@
 
 use super::mac;
 use serde::{Deserialize, Serialize};
-pub use toolgate_shapes::records::{
-    AuditApproval, AuditDecision, AuditEntry, DiffEntry, Outcome, Status,
-};
+pub use toolgate_shapes::records::AuditEntry;
 
 /// The format tag mixed into every hash.
 pub const FORMAT: &str = "toolgate.audit/1";

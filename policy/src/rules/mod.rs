@@ -43,13 +43,13 @@ mod judge;
 mod narrow;
 mod validate;
 
-pub use glob::{glob, literal_name, name_glob, name_glob_exact, name_of_literal, path_glob};
+pub use glob::{literal_name, name_glob, name_of_literal};
 pub use implied::implied;
 pub use judge::escape_word;
 pub(crate) use judge::{judge, Judged};
 pub use narrow::narrowest;
 pub use toolgate_shapes::rules::{Effect, FileMatch, HttpMatch, Rule, SqlMatch};
-pub use validate::{check_rule, RuleProblem};
+pub use validate::check_rule;
 
 use crate::config::ToolKind;
 

@@ -7,7 +7,8 @@
 )]
 
 use super::narrow::candidates;
-use super::{narrowest, Effect, Rule, RuleProblem};
+use super::{narrowest, Effect, Rule};
+use crate::config::RuleProblem;
 use crate::config::{Config, ConfigError, Mode};
 use crate::context::Context;
 use crate::decision::{Action, Source};

@@ -3,49 +3,7 @@
 //! nothing, or more than its author meant, is refused with the reason.
 
 use super::{matcher_kind, Rule, SQL_KINDS};
-use crate::config::{Config, ToolKind};
-
-/// Why a rule was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleProblem {
-    /// Neither `tool` nor a matcher: it would match every call.
-    #[error("a rule needs `tool`, a matcher (`command`, `sql`, `file`, `http`) or both")]
-    NoTarget,
-    /// More than one matcher in one rule.
-    #[error("a rule holds one matcher; `{0}` and `{1}` are both set (write two rules)")]
-    TwoMatchers(&'static str, &'static str),
-    /// The matcher is for another kind of tool than the one named.
-    #[error("a `{matcher}` matcher cannot apply to `{tool}`, a {kind} tool")]
-    WrongKind {
-        /// The matcher.
-        matcher: &'static str,
-        /// The tool named.
-        tool: String,
-        /// Its kind (`unknown` when it has none).
-        kind: &'static str,
-    },
-    /// `command: []`.
-    #[error("`command` must name at least the program")]
-    EmptyArgv,
-    /// `*` in `command` other than as its last word.
-    #[error("`*` may only be the last word of `command` (it stands for the remaining arguments)")]
-    WildcardNotLast,
-    /// A required list is empty.
-    #[error("`{0}` must not be empty")]
-    Empty(&'static str),
-    /// An SQL statement kind the rules do not know.
-    #[error("unknown SQL statement kind `{0}` (known: SELECT, INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE, ALTER, DROP)")]
-    UnknownStatement(String),
-    /// A file operation the file assessor does not know.
-    #[error("unknown file operation `{0}`")]
-    UnknownOperation(String),
-    /// An HTTP method that is not a token of letters.
-    #[error("`{0}` is not an HTTP method")]
-    BadMethod(String),
-    /// An empty pattern.
-    #[error("`{0}` holds an empty pattern")]
-    EmptyPattern(&'static str),
-}
+use crate::config::{Config, RuleProblem, ToolKind};
 
 /// Checks one rule against the configuration it belongs to.
 pub fn check_rule(config: &Config, rule: &Rule) -> Result<(), RuleProblem> {

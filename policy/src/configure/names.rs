@@ -6,7 +6,7 @@
 //! `auto_approved_tools`): `Execute_SQL` beside `execute_sql` would let a
 //! look-alike escape the other's settings.
 
-use super::{Config, ConfigError};
+use crate::config::{Config, ConfigError};
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 

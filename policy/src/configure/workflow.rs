@@ -20,7 +20,7 @@
 //! `maxSteps`, …) are the workflow engine's and are left to it. Unknown keys
 //! inside `toolApproval` are refused, as everywhere in the configuration.
 
-use super::ConfigError;
+use crate::config::ConfigError;
 use serde_json::{Map, Value};
 
 /// Whether JSON text may hold the `workflow` key (a cheap test that spares

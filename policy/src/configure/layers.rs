@@ -30,7 +30,7 @@
 //! Each layer is first read on its own (JSON or TOML, seed 004's shape
 //! included), so an error names the layer it is in.
 
-use super::{Config, ConfigError, Locks};
+use crate::config::{Config, ConfigError, Locks};
 use crate::rules::{name_glob, name_of_literal, Effect, Rule};
 use serde_json::{Map, Value};
 

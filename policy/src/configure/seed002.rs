@@ -17,7 +17,7 @@
 //! the policy's own rules, unknown fields included: a misspelt column is an
 //! error, as everywhere in the configuration.
 
-use super::ConfigError;
+use crate::config::ConfigError;
 use serde_json::{Map, Value};
 
 /// Columns of the table that are the database's own bookkeeping.
