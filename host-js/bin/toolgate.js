@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { loadPolicy, decisionJson, RejectedError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
+import { loadPolicy, decisionJson, RejectedError, RequestError, ToolgateError, AuditBrokenError, PolicyFaultError } from '../src/index.js';
 import { EXIT, UsageError, fill, grammar, helpText, parseArgs, printable, runsHere } from './grammar.js';
 
 /** The component's merge of configuration layers, as its JSON text; a refusal is the error. */
@@ -196,6 +196,62 @@ function byteLines(bytes) {
   return lines;
 }
 
+/** The largest `--now` every CLI takes exactly (2^53 - 1: a JavaScript number's whole numbers). */
+const MAX_NOW_MS = 2 ** 53 - 1;
+
+/** An option's value as a whole number from 0 to `max`: ASCII digits only, worded as in the Rust CLI. */
+function wholeNumber(text, option, max) {
+  const n = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!(n <= max)) throw new ToolgateError(`${option} ${printable(text)}: give a whole number from 0 to ${max}`);
+  return n;
+}
+
+/** An id given on the command line as JSON: a whole number written as one, anything else a string. */
+function idJson(text) {
+  return /^(0|[1-9][0-9]*)$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** Why the component cannot read a context, in its own words; null when it can. */
+function contextError(engine, context) {
+  const found = engine.assess('', '{}', context).findings.find((f) => f.code === 'context.invalid');
+  return found === undefined ? null : found.message;
+}
+
+/**
+ * The caller's context the command line gives, as the component reads it
+ * (null when it gives none): the flags as one context, and with `--context
+ * FILE` the list `[FILE, flags]`, which the component merges; the file's text
+ * goes as written (see `context_text` in the Rust CLI).
+ */
+async function contextText(engine, opts) {
+  const strings = (name) => `[${list(opts.value(name)).map((s) => JSON.stringify(s)).join(',')}]`;
+  const fields = [];
+  if (opts.value('--permissions') !== null) fields.push(`"permissions":${strings('--permissions')}`);
+  if (opts.value('--roles') !== null) fields.push(`"roles":${strings('--roles')}`);
+  if (opts.value('--groups') !== null) fields.push(`"resources":{"group_id":[${list(opts.value('--groups')).map(idJson).join(',')}]}`);
+  if (opts.value('--default-group') !== null) fields.push(`"defaults":{"group_id":${idJson(opts.value('--default-group'))}}`);
+  const flags = fields.length === 0 ? null : `{${fields.join(',')}}`;
+  const path = opts.value('--context');
+  let file = null;
+  if (path !== null) {
+    const text = await readText(path);
+    const error = contextError(engine, text);
+    if (error !== null) throw new ToolgateError(`context ${path}: ${error}`);
+    if (!/^[ \t\r\n]*$/.test(text)) file = text;
+  }
+  if (file === null && flags === null) return null;
+  if (flags === null) return file;
+  const [what, text] = file === null ? ['context', flags] : [`context ${path}`, `[${file},${flags}]`];
+  const error = contextError(engine, text);
+  if (error !== null) throw new ToolgateError(`${what}: ${error}`);
+  return text;
+}
+
+/** Reasons as `code: message`, joined by `; `. */
+function findingsText(findings) {
+  return findings.map((f) => `${f.code}: ${f.message}`).join('; ');
+}
+
 /** The human-readable form of a decision (identical in the Rust CLI). */
 function render(d) {
   let text = `${d.action} · risk ${d.risk} · source ${d.source}`;
@@ -232,14 +288,14 @@ async function engineFor(policy, configPath) {
  * component, which says whether it is blank, malformed or a call, and what to
  * print: one crossing per line, and the same bytes in every runtime.
  */
-async function check(engine, path) {
+async function check(engine, context, path) {
   const lines = byteLines(await readBytes(path ?? '-'));
   const actions = [];
   const counts = { allow: 0, confirm: 0, deny: 0 };
   let malformed = 0;
   const out = [];
   lines.forEach((bytes, index) => {
-    const checked = engine.checkLine(index + 1, bytes);
+    const checked = context === null ? engine.checkLine(index + 1, bytes) : engine.checkLineIn(index + 1, bytes, context);
     if (checked === null) return;
     out.push(`${checked.output}\n`);
     if (checked.action === null) {
@@ -361,9 +417,10 @@ async function run(argv) {
   switch (opts.command) {
     case 'assess': {
       const engine = await engineFor(policy, opts.value('--config'));
+      const context = await contextText(engine, opts);
       const [tool, argsJson = '{}'] = opts.operands;
       const args = argsJson === '-' ? await readText('-') : argsJson;
-      const decision = engine.assess(tool, args);
+      const decision = context === null ? engine.assess(tool, args) : engine.assess(tool, args, context);
       if (decision.findings.some((f) => f.code === 'args.invalid')) {
         process.stderr.write(
           'toolgate: note: ARGS_JSON is not a JSON object; the policy answers confirm, as it would for a model\'s malformed arguments\n',
@@ -374,7 +431,66 @@ async function run(argv) {
     }
     case 'check': {
       const engine = await engineFor(policy, opts.value('--config'));
-      return check(engine, opts.operands[0]);
+      return check(engine, await contextText(engine, opts), opts.operands[0]);
+    }
+    case 'discover': {
+      const limit = opts.value('--limit') === null ? 0 : wholeNumber(opts.value('--limit'), '--limit', 0xffffffff);
+      const engine = await engineFor(policy, opts.value('--config'));
+      const found = engine.discover(opts.operands[0], { category: opts.value('--category') ?? undefined, limit });
+      await write(
+        found
+          .map((c) =>
+            jsonLine({
+              name: c.name,
+              display_name: c.displayName,
+              description: c.description,
+              category: c.category,
+              risk_level: c.riskLevel,
+              score: c.score,
+              matched: c.matched,
+            }),
+          )
+          .map((line) => `${line}\n`)
+          .join(''),
+      );
+      return EXIT.OK;
+    }
+    case 'tool-prompt': {
+      const engine = await engineFor(policy, opts.value('--config'));
+      const text = engine.toolPrompt(opts.operands, opts.value('--lang') ?? 'en');
+      await write(text.endsWith('\n') ? text : `${text}\n`);
+      return EXIT.OK;
+    }
+    case 'build-request': {
+      const now = opts.value('--now') === null ? Date.now() : wholeNumber(opts.value('--now'), '--now', MAX_NOW_MS);
+      const engine = await engineFor(policy, opts.value('--config'));
+      const context = await contextText(engine, opts);
+      const [tool, argsJson = '{}'] = opts.operands;
+      const args = argsJson === '-' ? await readText('-') : argsJson;
+      let request;
+      try {
+        request = engine.buildRequest(tool, engine.completeArgs(tool, args, context ?? '', now));
+      } catch (e) {
+        if (e instanceof RequestError) throw new ToolgateError(`no request for ${printable(tool)}: ${findingsText(e.findings)}`);
+        throw e;
+      }
+      await write(`${jsonLine({ method: request.method, path: request.path, query: request.query, url: request.url, body: request.body })}\n`);
+      return EXIT.OK;
+    }
+    case 'read-response': {
+      const given = opts.value('--status');
+      let status = 200;
+      if (given !== null) {
+        status = /^[0-9]+$/.test(given) ? Number(given) : NaN;
+        if (!(status >= 100 && status <= 599)) throw new ToolgateError(`--status ${printable(given)}: give an HTTP status code from 100 to 599`);
+      }
+      const engine = await engineFor(policy, opts.value('--config'));
+      const [tool, file] = opts.operands;
+      const body = await readText(file ?? '-');
+      const read = engine.readToolResponse(tool, status, body);
+      if (!read.ok) throw new ToolgateError(`the response is an error: ${read.error}`);
+      await write(`${read.result}\n`);
+      return EXIT.OK;
     }
     case 'augment': {
       const engine = await engineFor(policy, opts.value('--config'));

@@ -188,16 +188,21 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
         Command::Assess {
             config,
             json,
+            context,
             tool,
             args_json,
         } => {
             let engine = engine(policy, config.as_deref())?;
+            let context = context_text(&engine, context)?;
             let args = if args_json == "-" {
                 read_text(None)?
             } else {
                 args_json.clone()
             };
-            let decision = engine.assess(tool, &args);
+            let decision = match &context {
+                Some(context) => engine.assess_in(tool, &args, context),
+                None => engine.assess(tool, &args),
+            };
             if decision.has_finding("args.invalid") {
                 eprintln!(
                     "toolgate: note: ARGS_JSON is not a JSON object; the policy answers \
@@ -212,9 +217,122 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
             out.flush()?;
             Ok(exit_for(&[decision.action]))
         }
-        Command::Check { config, file } => {
+        Command::Check {
+            config,
+            context,
+            file,
+        } => {
             let engine = engine(policy, config.as_deref())?;
-            check(&engine, file.as_deref(), &mut out)
+            let context = context_text(&engine, context)?;
+            check(&engine, context.as_deref(), file.as_deref(), &mut out)
+        }
+        Command::Discover {
+            config,
+            category,
+            limit,
+            intent,
+        } => {
+            let limit = match limit {
+                Some(text) => whole_number(text, "--limit", u64::from(u32::MAX))
+                    .and_then(|n| u32::try_from(n).map_err(anyhow::Error::from))?,
+                None => 0,
+            };
+            let engine = engine(policy, config.as_deref())?;
+            for candidate in engine.discover(intent, category.as_deref(), limit)? {
+                writeln!(
+                    out,
+                    "{}",
+                    toolgate_shapes::jsonl::escape_controls(&candidate.to_json())
+                )?;
+            }
+            out.flush()?;
+            Ok(exit::OK)
+        }
+        Command::ToolPrompt {
+            config,
+            lang,
+            tools,
+        } => {
+            let engine = engine(policy, config.as_deref())?;
+            let text = engine.tool_prompt(tools, lang)?;
+            write!(out, "{text}")?;
+            if !text.ends_with('\n') {
+                writeln!(out)?;
+            }
+            out.flush()?;
+            Ok(exit::OK)
+        }
+        Command::BuildRequest {
+            config,
+            context,
+            now,
+            tool,
+            args_json,
+        } => {
+            let now = match now {
+                Some(text) => whole_number(text, "--now", MAX_NOW_MS)?,
+                None => std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+                    .unwrap_or(0),
+            };
+            let engine = engine(policy, config.as_deref())?;
+            let context = context_text(&engine, context)?;
+            let args = if args_json == "-" {
+                read_text(None)?
+            } else {
+                args_json.clone()
+            };
+            let built = engine
+                .complete_args(tool, &args, context.as_deref().unwrap_or_default(), now)
+                .and_then(|completed| engine.build_request(tool, &completed));
+            match built {
+                Ok(request) => {
+                    writeln!(
+                        out,
+                        "{}",
+                        toolgate_shapes::jsonl::escape_controls(&request.to_json())
+                    )?;
+                    out.flush()?;
+                    Ok(exit::OK)
+                }
+                Err(toolgate::api::RequestError::Refused(findings)) => anyhow::bail!(
+                    "no request for {}: {}",
+                    args::printable(tool),
+                    findings_text(&findings)
+                ),
+                Err(toolgate::api::RequestError::Policy(e)) => Err(e.into()),
+            }
+        }
+        Command::ReadResponse {
+            config,
+            status,
+            tool,
+            file,
+        } => {
+            let status = match status {
+                Some(text) => whole_number(text, "--status", 599)
+                    .ok()
+                    .filter(|n| *n >= 100)
+                    .and_then(|n| u16::try_from(n).ok())
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "--status {}: give an HTTP status code from 100 to 599",
+                            args::printable(text)
+                        )
+                    })?,
+                None => 200,
+            };
+            let engine = engine(policy, config.as_deref())?;
+            let body = read_text(file.as_deref())?;
+            match engine.read_tool_response(tool, status, &body)? {
+                Ok(result) => {
+                    writeln!(out, "{result}")?;
+                    out.flush()?;
+                    Ok(exit::OK)
+                }
+                Err(error) => anyhow::bail!("the response is an error: {error}"),
+            }
         }
         Command::Hook { config, format } => Ok(hook(policy, config.as_deref(), format)),
         Command::Augment {
@@ -784,10 +902,132 @@ fn hook(policy: &Policy, config: Option<&str>, format: &str) -> u8 {
     }
 }
 
-/// Decides every call of a JSON Lines input. Each line's bytes go to the
-/// component, which says whether it is blank, malformed or a call, and what to
-/// print: one crossing per line, and the same bytes in every runtime.
-fn check(engine: &Engine, file: Option<&str>, out: &mut impl Write) -> anyhow::Result<u8> {
+/// The largest `--now` every CLI takes exactly: JavaScript's numbers hold
+/// whole numbers up to 2^53 - 1 (about 285,000 years after 1970).
+const MAX_NOW_MS: u64 = (1 << 53) - 1;
+
+/// An option's value as a whole number from 0 to `max`: ASCII digits only,
+/// worded alike in every CLI.
+fn whole_number(text: &str, option: &str, max: u64) -> anyhow::Result<u64> {
+    text.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| text.parse::<u64>().ok())
+        .flatten()
+        .filter(|n| *n <= max)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{option} {}: give a whole number from 0 to {max}",
+                args::printable(text)
+            )
+        })
+}
+
+/// Reasons as `code: message`, joined by `; `.
+fn findings_text(findings: &[toolgate::Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("{}: {}", f.code, f.message))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// An id given on the command line as JSON: a whole number written as one
+/// (`1`), anything else a string (`"db-01"`).
+fn id_json(text: &str) -> String {
+    let number = text == "0"
+        || (text.starts_with(|c: char| matches!(c, '1'..='9'))
+            && text.bytes().all(|b| b.is_ascii_digit()));
+    if number {
+        text.to_owned()
+    } else {
+        serde_json::Value::from(text).to_string()
+    }
+}
+
+/// The caller's context the command line gives, as the component reads it
+/// (`None` when it gives none). The flags make one context, JSON written
+/// here; with `--context FILE` too, the two go as a list, `[FILE, flags]`,
+/// which the component merges (a flag's field replaces the file's; a
+/// group is added to the file's resources and defaults), so the file's
+/// text reaches the component as written, and what a file holds is read
+/// by one reader in every CLI. The file alone and the whole are each
+/// checked by the component first: a context it cannot read is an error
+/// naming the file, as a configuration is.
+fn context_text(engine: &Engine, given: &args::ContextArgs) -> anyhow::Result<Option<String>> {
+    let strings = |items: &[String]| {
+        let quoted: Vec<String> = items
+            .iter()
+            .map(|s| serde_json::Value::from(s.as_str()).to_string())
+            .collect();
+        format!("[{}]", quoted.join(","))
+    };
+    let mut fields = Vec::new();
+    if let Some(permissions) = &given.permissions {
+        fields.push(format!("\"permissions\":{}", strings(permissions)));
+    }
+    if let Some(roles) = &given.roles {
+        fields.push(format!("\"roles\":{}", strings(roles)));
+    }
+    if let Some(groups) = &given.groups {
+        let ids: Vec<String> = groups.iter().map(|g| id_json(g)).collect();
+        fields.push(format!(
+            "\"resources\":{{\"group_id\":[{}]}}",
+            ids.join(",")
+        ));
+    }
+    if let Some(group) = &given.default_group {
+        fields.push(format!("\"defaults\":{{\"group_id\":{}}}", id_json(group)));
+    }
+    let flags = (!fields.is_empty()).then(|| format!("{{{}}}", fields.join(",")));
+    let file = match &given.file {
+        Some(path) => {
+            let text = read_text(Some(path))?;
+            context_error(engine, &text)
+                .map_or(Ok(()), |e| Err(anyhow::anyhow!("context {path}: {e}")))?;
+            // Blank by JSON's reading (the component's empty context).
+            let blank = text
+                .bytes()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+            (!blank).then_some((path.as_str(), text))
+        }
+        None => None,
+    };
+    let whole = match (file, flags) {
+        (None, None) => return Ok(None),
+        (Some((_, text)), None) => return Ok(Some(text)),
+        (None, Some(flags)) => (String::from("context"), flags),
+        (Some((path, text)), Some(flags)) => {
+            (format!("context {path}"), format!("[{text},{flags}]"))
+        }
+    };
+    let (what, text) = whole;
+    if let Some(e) = context_error(engine, &text) {
+        anyhow::bail!("{what}: {e}");
+    }
+    Ok(Some(text))
+}
+
+/// Why the component cannot read a context, in its own words; `None` when
+/// it can.
+fn context_error(engine: &Engine, context: &str) -> Option<String> {
+    engine
+        .assess_in("", "{}", context)
+        .findings
+        .into_iter()
+        .find(|f| f.code == "context.invalid")
+        .map(|f| f.message)
+}
+
+/// Decides every call of a JSON Lines input, in the caller's context when
+/// one is given. Each line's bytes go to the component, which says whether
+/// it is blank, malformed or a call, and what to print: one crossing per
+/// line, and the same bytes in every runtime.
+fn check(
+    engine: &Engine,
+    context: Option<&str>,
+    file: Option<&str>,
+    out: &mut impl Write,
+) -> anyhow::Result<u8> {
     let (reader, what): (Box<dyn BufRead>, String) = match file {
         Some(path) if path != "-" => (
             Box::new(std::io::BufReader::new(
@@ -806,7 +1046,11 @@ fn check(engine: &Engine, file: Option<&str>, out: &mut impl Write) -> anyhow::R
     for (index, bytes) in reader.split(b'\n').enumerate() {
         let bytes = bytes.map_err(|e| unreadable(&what, &e))?;
         let number = u64::try_from(index).unwrap_or(u64::MAX).saturating_add(1);
-        let Some(checked) = engine.check_line(number, &bytes) else {
+        let checked = match context {
+            Some(context) => engine.check_line_in(number, &bytes, context),
+            None => engine.check_line(number, &bytes),
+        };
+        let Some(checked) = checked else {
             continue;
         };
         writeln!(out, "{}", checked.output)?;

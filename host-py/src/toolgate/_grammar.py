@@ -19,16 +19,16 @@ GRAMMAR_JSON = r'''{
   "commands": [
     {
       "name": "assess",
-      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--json" }],
+      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--json" }, { "name": "--context", "value": "FILE" }, { "name": "--permissions", "value": "LIST" }, { "name": "--roles", "value": "LIST" }, { "name": "--groups", "value": "LIST" }],
       "operands": ["TOOL"],
       "optional": ["ARGS_JSON"],
-      "help": "Decide one tool call. ARGS_JSON is the call's arguments exactly as the model sent them ({} when not given; - reads them from standard input)"
+      "help": "Decide one tool call. ARGS_JSON is the call's arguments exactly as the model sent them ({} when not given; - reads them from standard input). The caller's context (docs/cli.md): --context FILE (JSON: permissions, roles, role_permissions, resources, defaults), on which --permissions and --roles (LIST: comma-separated) replace the file's and --groups (the business groups the user owns) sets resources.group_id"
     },
     {
       "name": "check",
-      "options": [{ "name": "--config", "value": "FILE" }],
+      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--context", "value": "FILE" }, { "name": "--permissions", "value": "LIST" }, { "name": "--roles", "value": "LIST" }, { "name": "--groups", "value": "LIST" }],
       "optional": ["FILE|-"],
-      "help": "Decide every call of a JSON Lines file (standard input when not given): one {\"tool\": …, \"args\": …} a line, or a tool call in any supported format (OpenAI, Anthropic, MCP, Gemini). One decision (or error object) a line, in order; a summary on standard error"
+      "help": "Decide every call of a JSON Lines file (standard input when not given): one {\"tool\": …, \"args\": …} a line, or a tool call in any supported format (OpenAI, Anthropic, MCP, Gemini). One decision (or error object) a line, in order; a summary on standard error. A seed 002 plan (plan, tool_calls) is decided step by step. The context options are assess's"
     },
     {
       "name": "augment",
@@ -55,6 +55,34 @@ GRAMMAR_JSON = r'''{
       "operands": ["COMMAND_LINE"],
       "variadic": true,
       "help": "Decide a command line as execute_command; if allowed, run it with bash inside the confinement (docs/confinement.md), passing its output and exit status through; confirm and deny exit as assess does and nothing runs. --confine-only runs it confined without deciding, --writable (with it) with an approved command's rights; --json prints one result object. What the confinement stopped goes to standard error"
+    },
+    {
+      "name": "discover",
+      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--category", "value": "NAME" }, { "name": "--limit", "value": "N" }],
+      "operands": ["INTENT"],
+      "help": "The configuration's enabled registry tools (API and MCP) that match a user's request, best first (seed 002 §3.2): keywords in any language, names, descriptions. One JSON object a line (name, display_name, description, category, risk_level, score, matched); --limit N keeps the first N"
+    },
+    {
+      "name": "tool-prompt",
+      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--lang", "value": "en|zh" }],
+      "operands": ["TOOL"],
+      "optional": ["TOOL..."],
+      "variadic": true,
+      "help": "The named registry tools as the numbered list the model reads (seed 002's GenerateToolPrompt): display name, description, risk level, example"
+    },
+    {
+      "name": "build-request",
+      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--context", "value": "FILE" }, { "name": "--default-group", "value": "ID" }, { "name": "--now", "value": "MS" }],
+      "operands": ["TOOL"],
+      "optional": ["ARGS_JSON"],
+      "help": "The HTTP request a registry API tool's call becomes, as one JSON object (method, path, query, url, body), without base URL or credentials: the arguments completed first (seed 002 §4.3: the tool's argument_names, a duration into btime and etime from --now MS or the clock, parameters left out from the context's defaults; --default-group sets defaults.group_id); what is missing or would change the path is an error naming each reason"
+    },
+    {
+      "name": "read-response",
+      "options": [{ "name": "--config", "value": "FILE" }, { "name": "--status", "value": "CODE" }],
+      "operands": ["TOOL"],
+      "optional": ["FILE|-"],
+      "help": "What the model reads of a registry tool's API response (the body from FILE or standard input, --status 200 when not given): the dat of a {dat, error} envelope rendered through the tool's response_template; an error response is an error"
     },
     {
       "name": "guidance",
@@ -112,14 +140,14 @@ GRAMMAR_JSON = r'''{
     },
     {
       "name": "grants list",
-      "hosts": ["rust", "js"],
+      "hosts": ["rust", "js", "python"],
       "options": [{ "name": "--key-file", "value": "FILE", "required": true }],
       "operands": ["DIR"],
       "help": "List the grants (approvals given \"always\") kept in a checkpoint directory; a forged, unsigned or expired one is listed with why (exit 4)"
     },
     {
       "name": "grants revoke",
-      "hosts": ["rust", "js"],
+      "hosts": ["rust", "js", "python"],
       "options": [
         { "name": "--key-file", "value": "FILE", "required": true },
         { "name": "--audit", "value": "FILE" },

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _json
 from ._grammar import GRAMMAR
-from .errors import AuditBrokenError, PolicyFaultError, RejectedError, ToolgateError
+from .errors import AuditBrokenError, PolicyFaultError, RejectedError, RequestError, ToolgateError
 from .shapes import Decision
 
 if TYPE_CHECKING:
@@ -321,6 +321,81 @@ def byte_lines(data: bytes) -> List[bytes]:
     return lines
 
 
+#: The largest `--now` every CLI takes exactly (2^53 - 1: a JavaScript number's whole numbers).
+MAX_NOW_MS = 2**53 - 1
+
+_HIDDEN = re.compile("[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_line(text: str) -> str:
+    """JSON text with DEL, the C1 controls, the line and paragraph separators
+    and the bidirectional marks written as `\\uXXXX` escapes: the twin of the
+    Rust host's `toolgate_shapes::jsonl::escape_controls`."""
+    return _HIDDEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def whole_number(text: str, option: str, maximum: int) -> int:
+    """An option's value as a whole number from 0 to `maximum`: ASCII digits only, worded as in the Rust CLI."""
+    if re.fullmatch(r"[0-9]+", text) is None or int(text) > maximum:
+        raise ToolgateError(f"{option} {printable(text)}: give a whole number from 0 to {maximum}")
+    return int(text)
+
+
+def id_json(text: str) -> str:
+    """An id given on the command line as JSON: a whole number written as one, anything else a string."""
+    return text if re.fullmatch(r"0|[1-9][0-9]*", text) else _json.quote(text)
+
+
+def context_error(engine: "Engine", context: str) -> Optional[str]:
+    """Why the component cannot read a context, in its own words; None when it can."""
+    found = [f for f in engine.assess("", "{}", context).findings if f.code == "context.invalid"]
+    return found[0].message if found else None
+
+
+def context_text(engine: "Engine", opts: "Options") -> Optional[str]:
+    """The caller's context the command line gives, as the component reads it
+    (None when it gives none): the flags as one context, and with `--context
+    FILE` the list `[FILE, flags]`, which the component merges; the file's
+    text goes as written (see `context_text` in the Rust CLI)."""
+
+    def strings(name: str) -> str:
+        return "[" + ",".join(_json.quote(item) for item in _list(opts.get(name))) + "]"
+
+    fields = []
+    if opts.get("--permissions") is not None:
+        fields.append(f'"permissions":{strings("--permissions")}')
+    if opts.get("--roles") is not None:
+        fields.append(f'"roles":{strings("--roles")}')
+    if opts.get("--groups") is not None:
+        fields.append('"resources":{"group_id":[' + ",".join(id_json(g) for g in _list(opts.get("--groups"))) + "]}")
+    if opts.get("--default-group") is not None:
+        fields.append('"defaults":{"group_id":' + id_json(opts.get("--default-group") or "") + "}")
+    flags = "{" + ",".join(fields) + "}" if fields else None
+    path = opts.get("--context")
+    file = None
+    if path is not None:
+        text = read_text(path)
+        error = context_error(engine, text)
+        if error is not None:
+            raise ToolgateError(f"context {path}: {error}")
+        if re.fullmatch(r"[ \t\r\n]*", text) is None:
+            file = text
+    if file is None and flags is None:
+        return None
+    if flags is None:
+        return file
+    what, whole = ("context", flags) if file is None else (f"context {path}", f"[{file},{flags}]")
+    error = context_error(engine, whole)
+    if error is not None:
+        raise ToolgateError(f"{what}: {error}")
+    return whole
+
+
+def findings_text(findings: Sequence[Any]) -> str:
+    """Reasons as `code: message`, joined by `; `."""
+    return "; ".join(f"{f.code}: {f.message}" for f in findings)
+
+
 def render(d: Decision) -> str:
     """The human-readable form of a decision (identical in the Rust CLI)."""
     text = f"{d.action} · risk {d.risk} · source {d.source}"
@@ -358,15 +433,16 @@ def engine_for(policy: "Policy", config_path: Optional[str]) -> "Engine":
         raise ToolgateError(f"{what}: {e}") from None
 
 
-def check(engine: "Engine", path: Optional[str]) -> int:
-    """Decides every call of a JSON Lines input, one crossing a line."""
+def check(engine: "Engine", context: Optional[str], path: Optional[str]) -> int:
+    """Decides every call of a JSON Lines input, in the caller's context when
+    one is given; one crossing a line."""
     lines = byte_lines(read_bytes(path or "-"))
     counts = {"allow": 0, "confirm": 0, "deny": 0}
     actions: List[str] = []
     malformed = 0
     written: List[str] = []
     for number, line in enumerate(lines, 1):
-        checked = engine.check_line(number, line)
+        checked = engine.check_line(number, line) if context is None else engine.check_line_in(number, line, context)
         if checked is None:
             continue
         written.append(checked.output + "\n")
@@ -518,11 +594,12 @@ def run(argv: Sequence[str]) -> int:
     operands = opts.operands
     if command == "assess":
         engine = engine_for(policy, opts.get("--config"))
+        context = context_text(engine, opts)
         tool = operands[0]
         args = operands[1] if len(operands) > 1 else "{}"
         if args == "-":
             args = read_text("-")
-        decision = engine.assess(tool, args)
+        decision = engine.assess(tool, args, context)
         if any(f.code == "args.invalid" for f in decision.findings):
             err(
                 "toolgate: note: ARGS_JSON is not a JSON object; the policy answers confirm, "
@@ -531,7 +608,47 @@ def run(argv: Sequence[str]) -> int:
         out(decision.to_json() + "\n" if "--json" in opts.given else render(decision))
         return exit_for([decision.action])
     if command == "check":
-        return check(engine_for(policy, opts.get("--config")), operands[0] if operands else None)
+        engine = engine_for(policy, opts.get("--config"))
+        return check(engine, context_text(engine, opts), operands[0] if operands else None)
+    if command == "discover":
+        limit = 0 if opts.get("--limit") is None else whole_number(opts.get("--limit") or "", "--limit", 0xFFFFFFFF)
+        engine = engine_for(policy, opts.get("--config"))
+        found = engine.discover(operands[0], opts.get("--category"), limit)
+        out("".join(json_line(c.to_json()) + "\n" for c in found))
+        return OK
+    if command == "tool-prompt":
+        engine = engine_for(policy, opts.get("--config"))
+        text = engine.tool_prompt(operands, opts.get("--lang") or "en")
+        out(text if text.endswith("\n") else text + "\n")
+        return OK
+    if command == "build-request":
+        now = None if opts.get("--now") is None else whole_number(opts.get("--now") or "", "--now", MAX_NOW_MS)
+        engine = engine_for(policy, opts.get("--config"))
+        context = context_text(engine, opts)
+        tool = operands[0]
+        args = operands[1] if len(operands) > 1 else "{}"
+        if args == "-":
+            args = read_text("-")
+        try:
+            request = engine.build_request(tool, engine.complete_args(tool, args, context, now))
+        except RequestError as e:
+            raise ToolgateError(f"no request for {printable(tool)}: {findings_text(e.findings)}") from None
+        out(json_line(request.to_json()) + "\n")
+        return OK
+    if command == "read-response":
+        given = opts.get("--status")
+        status = 200
+        if given is not None:
+            if re.fullmatch(r"[0-9]+", given) is None or not 100 <= int(given) <= 599:
+                raise ToolgateError(f"--status {printable(given)}: give an HTTP status code from 100 to 599")
+            status = int(given)
+        engine = engine_for(policy, opts.get("--config"))
+        body = read_text(operands[1] if len(operands) > 1 else "-")
+        ok, text = engine.read_tool_response(operands[0], status, body)
+        if not ok:
+            raise ToolgateError(f"the response is an error: {text}")
+        out(text + "\n")
+        return OK
     if command == "augment":
         engine = engine_for(policy, opts.get("--config"))
         tools = read_text(operands[0] if operands else "-")
@@ -608,7 +725,53 @@ def run(argv: Sequence[str]) -> int:
             "it can rewrite the log and recompute the chain\n"
         )
         return OK
+    if command in ("grants list", "grants revoke"):
+        return grants(policy, command, opts)
     raise ToolgateError(f"'{command}' is not implemented")
+
+
+#: What the Rust CLI escapes in a record a person reads (besides what JSON
+#: escapes): C1 controls and DEL, and the marks that reorder text on screen
+#: (toolgate_shapes::jsonl::escape_controls).
+_SHOWN_ESCAPED = re.compile("[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def escape_controls(text: str) -> str:
+    return _SHOWN_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def grants(policy: "Policy", command: str, opts: Options) -> int:
+    """`grants list DIR` and `grants revoke DIR ID`: the gate over a checkpoint
+    directory, as the Rust CLI opens it (the key first, then the audit log)."""
+    from .gate import Gate
+    from .stores import DirStore, JsonlSink, StoreError
+
+    directory = opts.operands[0]
+    key = read_key(str(opts.get("--key-file")))
+    audit = []
+    log = opts.get("--audit")
+    if log is not None:
+        try:
+            audit.append(JsonlSink(log))
+        except StoreError as e:
+            raise ToolgateError(f"cannot open {log}: {e}") from None
+    audit_key_file = opts.get("--audit-key-file")
+    audit_key = None if audit_key_file is None else read_key(audit_key_file)
+    with Gate(policy, "{}", key=key, store=DirStore(directory), audit=audit, audit_key=audit_key) as gate:
+        if command == "grants list":
+            refused = False
+            for listed in gate.grants():
+                if listed["ok"]:
+                    out(f'{{"id":{_json.quote(listed["id"])},"grant":{escape_controls(_json.dumps(listed["grant"]))}}}\n')
+                else:
+                    refused = True
+                    out(f'{{"id":{_json.quote(listed["id"])},"error":{_json.quote(listed["error"])}}}\n')
+            return BROKEN if refused else OK
+        id = opts.operands[1]
+        if not gate.revoke(id):
+            raise ToolgateError(f"no grant `{printable(id)}` in {directory}")
+        out(f"revoked {printable(id)}\n")
+        return OK
 
 
 def error_text(e: BaseException) -> str:

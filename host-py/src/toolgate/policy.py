@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 import json
+import time
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _json
@@ -541,6 +542,21 @@ class Engine:
             return CheckedLine(output=decision.to_json(), action=decision.action)
         return None if value is None else CheckedLine._lift(value)
 
+    def check_line_in(self, number: int, line: Union[bytes, str], context: Any) -> Optional[CheckedLine]:
+        """`check_line` in the caller's context (JSON text or a value, as
+        `assess`): every call of the line is decided with the user's
+        permissions, roles and resources; an unreadable context makes the
+        line malformed. Never raises for any bytes: a fault is a `confirm`."""
+        data = line.encode("utf-8", "surrogateescape") if isinstance(line, str) else bytes(line)
+        try:
+            if len(data) >= LINE_LIMIT:
+                raise Fault("the component aborted")
+            value = self._policy._call_engine(self._id, "check-line-in", number, data, _args(context))
+        except Fault as fault:
+            decision = fault_decision("(tool call)", fault)
+            return CheckedLine(output=decision.to_json(), action=decision.action)
+        return None if value is None else CheckedLine._lift(value)
+
     def check(self, text: Union[bytes, str]) -> List[CheckedLine]:
         """Every non-blank line of a JSON Lines input (split at `\\n`), decided
         and formatted as `toolgate check` prints it."""
@@ -589,6 +605,19 @@ class Engine:
         if not ok:
             raise RequestError([Finding._lift(f) for f in value])
         return ApiRequest._lift(value)
+
+    def complete_args(self, tool: str, args: Any, context: Any = None, now_ms: Optional[int] = None) -> str:
+        """Seed 002 §4.3's argument completion for registry tool `tool`, as
+        JSON text: the model's argument names mapped by the tool's
+        `argument_names`, parameters left out filled from the context's
+        `defaults`, a `duration` (seconds) turned into `btime`/`etime` from
+        `now_ms` (ms since the Unix epoch; the clock when None). Raises
+        `RequestError` (every reason in `findings`) when they contradict."""
+        now = int(time.time() * 1000) if now_ms is None else max(0, min(int(now_ms), 2**64 - 1))
+        ok, value = self._call("complete-args", _name(tool), _args(args), "" if context is None else _args(context), now)
+        if not ok:
+            raise RequestError([Finding._lift(f) for f in value])
+        return value
 
     def read_tool_response(self, tool: str, status: int, body: str) -> Tuple[bool, str]:
         """`Policy.read_response` through registry tool `tool`'s `response_template`."""

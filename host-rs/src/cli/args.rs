@@ -64,12 +64,47 @@ pub enum Command {
     Assess {
         config: Option<String>,
         json: bool,
+        /// `--context`, `--permissions`, `--roles`, `--groups`.
+        context: ContextArgs,
         tool: String,
         args_json: String,
     },
     /// `check`.
     Check {
         config: Option<String>,
+        context: ContextArgs,
+        file: Option<String>,
+    },
+    /// `discover`.
+    Discover {
+        config: Option<String>,
+        category: Option<String>,
+        /// `--limit N`, as given (checked when run).
+        limit: Option<String>,
+        intent: String,
+    },
+    /// `tool-prompt`.
+    ToolPrompt {
+        config: Option<String>,
+        lang: String,
+        tools: Vec<String>,
+    },
+    /// `build-request`.
+    BuildRequest {
+        config: Option<String>,
+        /// `--context` and `--default-group`.
+        context: ContextArgs,
+        /// `--now MS`, as given (checked when run).
+        now: Option<String>,
+        tool: String,
+        args_json: String,
+    },
+    /// `read-response`.
+    ReadResponse {
+        config: Option<String>,
+        /// `--status CODE`, as given (checked when run).
+        status: Option<String>,
+        tool: String,
         file: Option<String>,
     },
     /// `augment`.
@@ -182,6 +217,22 @@ pub enum Command {
         server: String,
         tool: String,
     },
+}
+
+/// The caller's context as the command line gives it: a file and the flags
+/// that set parts of it (see `context_text` in main.rs).
+#[derive(Debug, Default, Clone)]
+pub struct ContextArgs {
+    /// `--context FILE`.
+    pub file: Option<String>,
+    /// `--permissions LIST`.
+    pub permissions: Option<Vec<String>>,
+    /// `--roles LIST`.
+    pub roles: Option<Vec<String>>,
+    /// `--groups LIST`: the business groups the user owns.
+    pub groups: Option<Vec<String>>,
+    /// `--default-group ID`: the user's default business group.
+    pub default_group: Option<String>,
 }
 
 /// A usage error's message.
@@ -627,16 +678,50 @@ fn build(name: &str, m: &Matches) -> Result<Command, UsageError> {
             })
             .unwrap_or_default()
     };
+    let given_list = |name: &str| m.value(name).map(|_| list(name));
+    let context = ContextArgs {
+        file: m.value("--context"),
+        permissions: given_list("--permissions"),
+        roles: given_list("--roles"),
+        groups: given_list("--groups"),
+        default_group: m.value("--default-group"),
+    };
     Ok(match name {
         "assess" => Command::Assess {
             config,
             json: m.flag("--json"),
+            context,
             tool: m.operand(0).unwrap_or_default(),
             args_json: m.operand(1).unwrap_or_else(|| String::from("{}")),
         },
         "check" => Command::Check {
             config,
+            context,
             file: m.operand(0),
+        },
+        "discover" => Command::Discover {
+            config,
+            category: m.value("--category"),
+            limit: m.value("--limit"),
+            intent: m.operand(0).unwrap_or_default(),
+        },
+        "tool-prompt" => Command::ToolPrompt {
+            config,
+            lang: m.value("--lang").unwrap_or_else(|| String::from("en")),
+            tools: m.operands.clone(),
+        },
+        "build-request" => Command::BuildRequest {
+            config,
+            context,
+            now: m.value("--now"),
+            tool: m.operand(0).unwrap_or_default(),
+            args_json: m.operand(1).unwrap_or_else(|| String::from("{}")),
+        },
+        "read-response" => Command::ReadResponse {
+            config,
+            status: m.value("--status"),
+            tool: m.operand(0).unwrap_or_default(),
+            file: m.operand(1),
         },
         "augment" => Command::Augment {
             config,
