@@ -587,9 +587,6 @@ def run(argv: Sequence[str]) -> int:
     command = opts.command
     hosts = opts.spec.get("hosts")
     if hosts is not None and "python" not in hosts:
-        if hosts != ["rust"]:
-            # The approval gate's commands (the Rust and JavaScript hosts have its stores).
-            raise ToolgateError(f"'{command}' needs the approval gate, which the Python CLI does not have yet")
         raise ToolgateError(f"'{command}' {RUST_ONLY_WORDS}")
     operands = opts.operands
     if command == "assess":
@@ -730,16 +727,6 @@ def run(argv: Sequence[str]) -> int:
     raise ToolgateError(f"'{command}' is not implemented")
 
 
-#: What the Rust CLI escapes in a record a person reads (besides what JSON
-#: escapes): C1 controls and DEL, and the marks that reorder text on screen
-#: (toolgate_shapes::jsonl::escape_controls).
-_SHOWN_ESCAPED = re.compile("[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def escape_controls(text: str) -> str:
-    return _SHOWN_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def grants(policy: "Policy", command: str, opts: Options) -> int:
     """`grants list DIR` and `grants revoke DIR ID`: the gate over a checkpoint
     directory, as the Rust CLI opens it (the key first, then the audit log)."""
@@ -762,7 +749,7 @@ def grants(policy: "Policy", command: str, opts: Options) -> int:
             refused = False
             for listed in gate.grants():
                 if listed["ok"]:
-                    out(f'{{"id":{_json.quote(listed["id"])},"grant":{escape_controls(_json.dumps(listed["grant"]))}}}\n')
+                    out(f'{{"id":{_json.quote(listed["id"])},"grant":{json_line(_json.dumps(listed["grant"]))}}}\n')
                 else:
                     refused = True
                     out(f'{{"id":{_json.quote(listed["id"])},"error":{_json.quote(listed["error"])}}}\n')
