@@ -1,27 +1,19 @@
 """The PostgreSQL store and sink (psycopg 3, pinned in host-py/adapters.lock)
 against a real PostgreSQL 15 server the test starts (Unix socket only, in a
-temporary directory, stopped when done): the store keeps the contract, an
+temporary directory, stopped when done, and by a watchdog should the test
+process die; `pgserver.py`): the store keeps the contract, an
 approval left pending by one gate is settled by another once however many
 race, and gates appending to one chain at once keep it linear."""
 
-import os
-import shutil
-import subprocess
-import tempfile
 import threading
 import unittest
-from pathlib import Path
 
+import pgserver
 import support
 
-BIN = Path("/usr/lib/postgresql/15/bin")
-
-try:
-    import psycopg  # noqa: F401
-except ImportError as missing:  # pragma: no cover
-    MISSING = f"psycopg 3 is not installed ({missing}): pip install -r host-py/adapters.lock"
-else:
-    MISSING = None if (BIN / "initdb").exists() else f"PostgreSQL 15 is not installed ({BIN}/initdb): apt-get install postgresql-15"
+MISSING = pgserver.missing()
+if MISSING is None:
+    import psycopg
 
 from toolgate import load_policy
 from toolgate.gate import Gate, GateError
@@ -31,43 +23,22 @@ KEY = b"postgres-test-key-0123456789abcd"
 DELETE = {"tool": "execute_sql", "args": {"sql": "DELETE FROM users WHERE id = 7"}}
 
 
-def as_server(argv):
-    """Root cannot run PostgreSQL: the server runs as the `postgres` account."""
-    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
-
-
 @unittest.skipIf(MISSING is not None, MISSING or "")
 class Postgres(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         support.installed()
-        cls.base = Path(tempfile.mkdtemp(prefix="toolgate-pg-"))
-        cls.data, cls.socket = cls.base / "data", cls.base / "socket"
-        cls.socket.mkdir()
-        cls.data.mkdir(mode=0o700)
-        if os.geteuid() == 0:
-            os.chmod(cls.base, 0o755)
-            shutil.chown(cls.data, "postgres")
-            shutil.chown(cls.socket, "postgres")
-        subprocess.run(as_server([str(BIN / "initdb"), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "-D", str(cls.data)]), check=True, capture_output=True, timeout=120)
-        subprocess.run(
-            as_server([str(BIN / "pg_ctl"), "-D", str(cls.data), "-w", "-t", "60", "-l", str(cls.socket / "log"), "-o", f"-k {cls.socket} -c listen_addresses='' -c fsync=off", "start"]),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        cls.conninfo = f"host={cls.socket} port=5432 user=postgres dbname=postgres"
+        cls.server = pgserver.Server()
+        cls.conninfo = cls.server.conninfo
         cls.policy = load_policy()
 
     @classmethod
     def tearDownClass(cls):
-        subprocess.run(as_server([str(BIN / "pg_ctl"), "-D", str(cls.data), "-m", "immediate", "stop"]), capture_output=True, timeout=60)
-        shutil.rmtree(cls.base, True)
+        cls.server.stop()
 
     def setUp(self):
         self.opened = []
-        with psycopg.connect(self.conninfo, autocommit=True) as conn:
-            conn.execute("DROP TABLE IF EXISTS toolgate_checkpoints, toolgate_claims, toolgate_audit, toolgate_database")
+        self.server.reset()
 
     def tearDown(self):
         for each in self.opened:
