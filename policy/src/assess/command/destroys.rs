@@ -5,7 +5,7 @@
 use super::judgement::{JudgeLine, MAX_DEPTH};
 use super::names::{base_name, is_assignment, is_interpreter, is_wrapper};
 use super::paths::{self, Places, COMPUTED};
-use super::{budget, floor, programs};
+use super::{budget, floor, programs, table};
 
 /// Whether a simple command positively destroys something, looking through
 /// assignments, wrappers, `find -exec`/`-delete`, `eval` and `sh -c '…'`. Used
@@ -38,10 +38,7 @@ pub(super) fn destruction(words: &[String], depth: usize, judge_line: JudgeLine)
         ));
     }
     let program = base_name(first);
-    if let Some(what) = programs::destructive(program, args) {
-        return Some(format!("`{program}` {what}"));
-    }
-    if let Some(what) = floor::infrastructure(program, args, &[]) {
+    if let Some(what) = table::destruction(program, args, &[]) {
         return Some(format!("`{program}` {what}"));
     }
     if program == "env" {
@@ -258,7 +255,7 @@ fn windows_line(first: &str, args: &[String]) -> Option<String> {
             programs::WINDOWS_DESTROYERS
                 .iter()
                 .any(|d| d.eq_ignore_ascii_case(w))
-                || programs::destructive(&w.to_ascii_lowercase(), &[]).is_some()
+                || table::destruction(&w.to_ascii_lowercase(), &[], &[]).is_some()
         })
         .map(|w| format!("`{name}` runs `{w}`, which deletes, stops or runs text as code"))
 }
@@ -298,8 +295,6 @@ pub(super) fn destruction_in_words(line: &str) -> Option<String> {
         budget::count(WINDOW);
         let (first, args) = words.get(i..(i + WINDOW).min(words.len()))?.split_first()?;
         let program = base_name(first);
-        programs::destructive(program, args)
-            .or_else(|| floor::infrastructure(program, args, &[]))
-            .map(|what| format!("`{program}` {what}"))
+        table::destruction(program, args, &[]).map(|what| format!("`{program}` {what}"))
     })
 }

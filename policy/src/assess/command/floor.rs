@@ -276,84 +276,36 @@ pub fn client_words(program: &str, args: &[String]) -> Option<ClientWords> {
     Some(out)
 }
 
-/// What a program of the infrastructure, database or hosting kind destroys.
-/// `input` is text it reads on standard input (here-documents, here-strings).
-pub fn infrastructure(program: &str, args: &[String], input: &[String]) -> Option<&'static str> {
-    // Any word, not only the first operand: options take values
-    // (`kubectl -n prod delete …`), and over-matching only asks a person.
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    let any = |words: &[&str]| args.iter().any(|a| words.contains(&a.as_str()));
-    match program {
-        "kubectl" | "oc" | "k3s" | "microk8s.kubectl"
-            if any(&["delete", "drain", "cordon", "taint"])
-                || (has("replace") && has("--force"))
-                || (has("scale") && has("--replicas=0")) =>
-        {
-            Some("deletes or evicts cluster resources")
-        }
-        "terraform" | "tofu" | "terragrunt" | "pulumi"
-            if any(&["destroy", "force-unlock", "-destroy", "--destroy"])
-                || (any(&["state", "workspace", "stack"]) && any(&["rm", "delete", "rm-all"])) =>
-        {
-            Some("destroys infrastructure")
-        }
-        "docker" | "podman" | "nerdctl" | "docker-compose"
-            if any(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]) =>
-        {
-            Some("removes containers, images or volumes")
-        }
-        "helm" if any(&["uninstall", "delete", "del", "un", "rollback"]) => {
-            Some("uninstalls a release")
-        }
-        "systemctl" if any(&["stop", "disable", "mask", "kill", "isolate", "reset-failed"]) => {
-            Some("stops or disables services")
-        }
-        "git"
-            if args
-                .iter()
-                .any(|a| a.contains("alias.") && a.contains("=!")) =>
-        {
-            Some("defines an alias that runs a shell command")
-        }
-        "git" => git_push(args),
-        "tee"
-            if !args.iter().any(|a| a == "-a" || a.starts_with("--a"))
-                && args.iter().any(|a| {
-                    !a.starts_with('-')
-                        && !matches!(a.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
-                }) =>
-        {
-            Some("overwrites the files it is given")
-        }
-        "cp" if args.iter().any(|a| a == "/dev/null" || a == "/dev/zero") => {
-            Some("overwrites a file with nothing")
-        }
-        p if table::has(p, |entry| entry.database_client)
-            && args.iter().chain(input).any(|a| {
-                let lower = a.to_ascii_lowercase();
-                DESTROYING_STATEMENTS.iter().any(|s| lower.contains(s))
-            }) =>
-        {
-            Some("runs a statement that deletes or rewrites data")
-        }
-        p if table::has(p, |entry| entry.cloud_cli)
-            && args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "delete" | "rm" | "rb" | "destroy" | "terminate-instances" | "remove"
-                ) || a.starts_with("delete-")
-            }) =>
-        {
-            Some("deletes cloud resources")
-        }
-        _ => None,
-    }
+/// Whether a database client's words, or the text on its input, hold a
+/// statement that drops, deletes or rewrites data, or a client command that
+/// runs a shell or writes a file (compared in lower case as substrings).
+pub fn destroying_statement(args: &[String], input: &[String]) -> bool {
+    args.iter().chain(input).any(|a| {
+        let lower = a.to_ascii_lowercase();
+        DESTROYING_STATEMENTS.iter().any(|s| lower.contains(s))
+    })
+}
+
+/// `git -c alias.x='!cmd'`: an alias that runs a shell command.
+pub fn git_shell_alias(args: &[String]) -> bool {
+    args.iter()
+        .any(|a| a.contains("alias.") && a.contains("=!"))
+}
+
+/// `tee FILE` without `-a` (or a prefix of `--append`) truncates FILE; the
+/// standard streams and `/dev/null` are not files it overwrites.
+pub fn tee_overwrites(args: &[String]) -> bool {
+    !args.iter().any(|a| a == "-a" || a.starts_with("--a"))
+        && args.iter().any(|a| {
+            !a.starts_with('-')
+                && !matches!(a.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
+        })
 }
 
 /// `git push` forms that overwrite or delete remote history, beyond the
 /// exact spellings the git table knows (`--force-with-lease=…`, `--mirror`,
 /// `+ref`, `:ref`, abbreviations of `--force`).
-fn git_push(args: &[String]) -> Option<&'static str> {
+pub fn git_push(args: &[String]) -> Option<&'static str> {
     let push = args.iter().position(|a| a == "push")?;
     let rest = args.get(push + 1..)?;
     rest.iter()
@@ -672,7 +624,7 @@ mod tests {
     }
 
     #[test]
-    fn infrastructure_destroyers() {
+    fn destroyers_beyond_the_file_programs() {
         for (p, a) in [
             ("kubectl", &["delete", "namespace", "prod"][..]),
             ("terraform", &["destroy"]),
@@ -686,7 +638,7 @@ mod tests {
             ("git", &["push", "origin", ":main"]),
             ("aws", &["s3", "rm", "s3://b/x"]),
         ] {
-            assert!(infrastructure(p, &words(a), &[]).is_some(), "{p} {a:?}");
+            assert!(table::destruction(p, &words(a), &[]).is_some(), "{p} {a:?}");
         }
         for (p, a) in [
             ("kubectl", &["get", "pods"][..]),
@@ -695,7 +647,7 @@ mod tests {
             ("git", &["push", "origin", "main"]),
             ("git", &["push", "https://x/y.git", "main"]),
         ] {
-            assert!(infrastructure(p, &words(a), &[]).is_none(), "{p} {a:?}");
+            assert!(table::destruction(p, &words(a), &[]).is_none(), "{p} {a:?}");
         }
     }
 }

@@ -9,7 +9,7 @@
 use super::grammar::{parse, Grammar, Kind};
 use super::refusal::Refusal;
 use super::table::{self, Rule};
-use super::{git, tables};
+use super::tables;
 
 /// How a read-only program's arguments are checked.
 #[derive(Clone, Copy, Debug)]
@@ -121,282 +121,6 @@ pub fn check_args(rule: Args, args: &[String]) -> Result<(), Refusal> {
     }
 }
 
-/// What a program positively destroys or stops, if it is one that does.
-/// Used only for the guarded floor and explanations, never to allow.
-pub fn destructive(program: &str, args: &[String]) -> Option<&'static str> {
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    let recursive = args.iter().any(|a| {
-        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
-    });
-    let what = match program {
-        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "wipe" => "deletes files",
-        "dd" | "wipefs" | "fdisk" | "sfdisk" | "gdisk" | "parted" | "mkswap" | "blkdiscard" => {
-            "overwrites disks"
-        }
-        "truncate" => "truncates files",
-        "kill" | "killall" | "pkill" | "killall5" => "kills processes",
-        "shutdown" | "reboot" | "halt" | "poweroff" => "stops the machine",
-        "init" | "telinit"
-            if args
-                .first()
-                .is_some_and(|a| matches!(a.as_str(), "0" | "6" | "1" | "s" | "S")) =>
-        {
-            "changes the run level"
-        }
-        "systemctl"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "poweroff" | "reboot" | "halt" | "kexec" | "rescue" | "emergency"
-                )
-            }) =>
-        {
-            "stops the machine"
-        }
-        "sudo" | "doas" | "su" | "pkexec" | "runuser" => "runs a command as another user",
-        "chmod" | "chown" | "chgrp" | "setfacl" if recursive => "changes permissions recursively",
-        "dropdb" | "dropuser" => "drops a database",
-        "mysqladmin" if has("drop") => "drops a database",
-        "redis-cli"
-            if args.iter().any(|a| {
-                a.eq_ignore_ascii_case("flushall") || a.eq_ignore_ascii_case("flushdb")
-            }) =>
-        {
-            "empties a database"
-        }
-        "crontab" if has("-r") => "deletes the crontab",
-        "iptables" | "ip6tables" | "nft" if has("-F") || has("--flush") || has("flush") => {
-            "flushes the firewall"
-        }
-        "userdel" | "groupdel" | "deluser" | "delgroup" => "deletes accounts",
-        "git" => return git::destructive(args),
-        // A move renames away the source and replaces the target, as the
-        // file tool's move does (which feeds the floor too).
-        "mv" => "moves or replaces files",
-        "rsync"
-            if args.iter().any(|a| {
-                a.starts_with("--delete")
-                    || a.starts_with("--del")
-                    || a == "--remove-source-files"
-                    || a.starts_with("--remove-sent-files")
-            }) =>
-        {
-            "deletes files at the destination or the source"
-        }
-        "rclone"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "delete"
-                        | "deletefile"
-                        | "purge"
-                        | "rmdir"
-                        | "rmdirs"
-                        | "sync"
-                        | "move"
-                        | "cleanup"
-                )
-            }) =>
-        {
-            "deletes or replaces remote files"
-        }
-        "sort"
-            if args.iter().any(|a| {
-                a == "-o"
-                    || a.starts_with("--output")
-                    || (a.starts_with("-o") && !a.starts_with("--"))
-            }) =>
-        {
-            "overwrites the file it is given"
-        }
-        // `uniq IN OUT` writes OUT.
-        "uniq" if uniq_operands(args) >= 2 => "overwrites the file it is given",
-        "sed" if sed_writes(args) => "edits or writes files",
-        "at" | "batch" => "runs commands read from its input later",
-        "crontab" if !args.iter().any(|a| a == "-l") => "replaces the crontab",
-        "service" | "rc-service" | "sv"
-            if args
-                .iter()
-                .any(|a| matches!(a.as_str(), "stop" | "kill" | "down" | "zap" | "force-stop")) =>
-        {
-            "stops services"
-        }
-        "launchctl"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "unload" | "remove" | "stop" | "bootout" | "kill"
-                )
-            }) =>
-        {
-            "stops services"
-        }
-        p if PACKAGE_MANAGERS.contains(&p)
-            && args.iter().any(|a| PACKAGE_REMOVALS.contains(&a.as_str())) =>
-        {
-            "removes packages"
-        }
-        "dpkg"
-            if args
-                .iter()
-                .any(|a| matches!(a.as_str(), "-r" | "-P" | "--remove" | "--purge")) =>
-        {
-            "removes packages"
-        }
-        "rpm" if args.iter().any(|a| a == "-e" || a == "--erase") => "removes packages",
-        "pacman" if args.iter().any(|a| a.starts_with("-R") || a == "--remove") => {
-            "removes packages"
-        }
-        "nc" | "ncat" | "netcat" | "socat"
-            if args.iter().any(|a| {
-                a == "-e"
-                    || a == "-c"
-                    || a.starts_with("--exec")
-                    || a.starts_with("--sh-exec")
-                    || a.to_ascii_lowercase().starts_with("exec:")
-                    || a.to_ascii_lowercase().starts_with("system:")
-            }) =>
-        {
-            "hands a shell to the other end of a connection"
-        }
-        // Windows programs with no other meaning; the rest of the Windows
-        // table (`del`, `format`, `start`…) is read only in `cmd` and
-        // PowerShell lines, where those words mean what the table says.
-        "diskpart" | "diskpart.exe" | "vssadmin" | "vssadmin.exe" | "wbadmin" | "wbadmin.exe"
-        | "bcdedit" | "bcdedit.exe" | "taskkill" | "taskkill.exe" | "format.com" | "takeown"
-        | "takeown.exe" => "deletes, formats or stops (a Windows command)",
-        p if p.starts_with("mkfs") || p.starts_with("mke2fs") || p.starts_with("mkdosfs") => {
-            "formats a file system"
-        }
-        "sgdisk" | "cgdisk" | "mdadm" | "badblocks" if !args.is_empty() => "overwrites disks",
-        "zfs" | "zpool" if has("destroy") || has("rollback") || has("labelclear") => {
-            "destroys a pool, a file system or its snapshots"
-        }
-        "lvremove" | "vgremove" | "pvremove" | "lvreduce" | "vgreduce" => "removes volumes",
-        "cryptsetup"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "erase"
-                        | "luksErase"
-                        | "luksFormat"
-                        | "luksKillSlot"
-                        | "luksRemoveKey"
-                        | "reencrypt"
-                )
-            }) =>
-        {
-            "destroys encryption keys or data"
-        }
-        // `ln -sf /dev/null FILE`, `ln -f A B`: a forced link replaces the
-        // file at its target name.
-        "ln" if args.iter().any(|a| {
-            a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
-        }) =>
-        {
-            "replaces files with links"
-        }
-        "chmod" | "chown" | "chgrp"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "/" | "/*" | "~" | "/etc" | "/usr" | "/bin" | "/var" | "/home"
-                )
-            }) =>
-        {
-            "changes permissions of the system"
-        }
-        "passwd" | "chpasswd" | "usermod" | "chage" | "gpasswd" | "pwunconv"
-            if !args.is_empty() =>
-        {
-            "changes accounts or their passwords"
-        }
-        "sysctl" if args.iter().any(|a| a == "-w" || a.contains('=')) => "changes the kernel",
-        "swapoff" | "umount" | "losetup" if !args.is_empty() => "detaches storage",
-        // Frameworks' database resets.
-        "rails" | "rake" | "bin/rails"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "db:drop"
-                        | "db:reset"
-                        | "db:purge"
-                        | "db:schema:load"
-                        | "db:setup"
-                        | "db:migrate:reset"
-                        | "db:truncate_all"
-                )
-            }) =>
-        {
-            "drops or resets the database"
-        }
-        "php" | "artisan"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "migrate:fresh"
-                        | "migrate:reset"
-                        | "migrate:refresh"
-                        | "db:wipe"
-                        | "migrate:rollback"
-                )
-            }) =>
-        {
-            "drops or resets the database"
-        }
-        "python" | "python3" | "manage.py" | "django-admin"
-            if args
-                .iter()
-                .any(|a| matches!(a.as_str(), "flush" | "reset_db" | "sqlflush")) =>
-        {
-            "empties the database"
-        }
-        "prisma" | "npx" | "bunx" | "pnpx"
-            if has("reset") && args.iter().any(|a| a == "migrate" || a == "db") =>
-        {
-            "drops or resets the database"
-        }
-        "prisma" | "npx" | "bunx" | "pnpx" if has("--force-reset") || has("--accept-data-loss") => {
-            "drops or resets the database"
-        }
-        "knex" | "sequelize" | "typeorm" | "alembic" | "flask"
-            if args.iter().any(|a| {
-                a.contains("rollback")
-                    || a.contains("drop")
-                    || a == "downgrade"
-                    || a.contains(":undo")
-            }) =>
-        {
-            "drops or rolls back the database"
-        }
-        _ => return None,
-    };
-    Some(what)
-}
-
-/// Package managers, whose removal subcommands delete installed software.
-const PACKAGE_MANAGERS: &[&str] = &[
-    "apt", "apt-get", "aptitude", "dpkg", "yum", "dnf", "microdnf", "zypper", "apk", "brew",
-    "port", "snap", "flatpak", "pip", "pip3", "pipx", "uv", "poetry", "npm", "pnpm", "yarn", "bun",
-    "cargo", "gem", "go", "conda", "mamba", "choco", "winget", "scoop", "nix-env", "rpm",
-];
-
-/// The words and options with which a package manager removes.
-const PACKAGE_REMOVALS: &[&str] = &[
-    "remove",
-    "purge",
-    "autoremove",
-    "uninstall",
-    "erase",
-    "del",
-    "rm",
-    "un",
-    "unlink",
-    "prune",
-    "clean",
-    "autoclean",
-];
-
 /// Windows commands and PowerShell cmdlets (and their aliases) that delete,
 /// format, stop or run text as code: the floor reads every word of a
 /// `cmd /c` or PowerShell line against them, in any case.
@@ -487,7 +211,7 @@ pub const WINDOWS_DESTROYERS: &[&str] = &[
 /// An obsolete `+N` (skip N characters) is counted as an operand: uniq reads
 /// it as a file under `_POSIX2_VERSION`, and a count too high only keeps a
 /// write refused.
-fn uniq_operands(args: &[String]) -> usize {
+pub fn uniq_operands(args: &[String]) -> usize {
     const VALUED: [&str; 3] = ["skip-fields", "skip-chars", "check-chars"];
     const FLAGS: [&str; 9] = [
         "count",
@@ -530,7 +254,7 @@ fn uniq_operands(args: &[String]) -> usize {
     operands
 }
 
-fn sed_writes(args: &[String]) -> bool {
+pub fn sed_writes(args: &[String]) -> bool {
     let in_place = args.iter().any(|a| {
         a.starts_with("--in-place")
             || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
@@ -551,6 +275,18 @@ fn sed_writes(args: &[String]) -> bool {
         })
     });
     in_place || writes
+}
+
+/// `uniq IN OUT` writes OUT.
+pub fn uniq_writes(args: &[String]) -> bool {
+    uniq_operands(args) >= 2
+}
+
+/// `sort -o FILE`, `-oFILE`, `--output`: writes the file it is given.
+pub fn sort_writes(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        a == "-o" || a.starts_with("--output") || (a.starts_with("-o") && !a.starts_with("--"))
+    })
 }
 
 /// Programs that only run the command given in their arguments (the
@@ -688,7 +424,10 @@ mod tests {
         ] {
             assert_eq!(count(line), 1, "{line}");
             let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
-            assert!(destructive("uniq", &args).is_none(), "{line}");
+            assert!(
+                super::table::destruction("uniq", &args, &[]).is_none(),
+                "{line}"
+            );
         }
         for line in [
             "in out",
@@ -701,7 +440,10 @@ mod tests {
         ] {
             assert_eq!(count(line), 2, "{line}");
             let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
-            assert!(destructive("uniq", &args).is_some(), "{line}");
+            assert!(
+                super::table::destruction("uniq", &args, &[]).is_some(),
+                "{line}"
+            );
         }
     }
 

@@ -25,23 +25,24 @@
 //!   or the inline code it is given (the floor reads what it runs);
 //!   `wrapper`: it runs the command after its options (judged instead);
 //!   `runs_arguments`: it runs its arguments elsewhere (ssh, chroot, su);
-//!   `database_client`, `cloud_cli`: the floor reads its statements or
-//!   words for destruction.
+//! - `destroys`: what it destroys, deletes or stops, and in which forms,
+//!   each row citing the manual that says so; the guarded floor reads the
+//!   rows in order and names the first that holds (a database client's
+//!   statements, given or piped in, are one such row).
 //! - `credentials`: the words after which it prints a stored credential.
 //! - `capabilities`: what its forms can do beyond what the line names, each
 //!   row citing GTFOBins or the program's manual.
 //!
-//! What the entry does not hold yet, and where it still lives: what a
-//! program destroys (`programs::destructive`, `floor::infrastructure`),
-//! whether it ends (`unbounded`), and the host names or URLs its checker
-//! hands to the egress rule (`net`, called from the checker).
+//! What the entry does not hold yet, and where it still lives: whether it
+//! ends (`unbounded`), and the host names or URLs its checker hands to the
+//! egress rule (`net`, called from the checker).
 
 mod entries;
 
 pub use super::capabilities::Row;
 use super::capabilities::{Capability, Form};
 use super::refusal::Refusal;
-pub use entries::{ANY, TABLE};
+pub use entries::{ANY, FAMILIES, TABLE};
 
 /// How a program's arguments are proven read-only.
 #[derive(Clone, Copy, Debug)]
@@ -80,12 +81,9 @@ pub struct Program {
     /// container, namespace or multi-call binary): the floor reads them as a
     /// command line.
     pub runs_arguments: bool,
-    /// A database client: a statement it is given that drops, deletes or
-    /// rewrites data is destruction to the floor.
-    pub database_client: bool,
-    /// A cloud or hosting command line: a word that deletes is destruction to
-    /// the floor.
-    pub cloud_cli: bool,
+    /// What it destroys, deletes or stops, and when: read in order, the
+    /// first row that holds names it.
+    pub destroys: &'static [Destroy],
     /// Words that, in this order (other words may come between), make it
     /// print a stored credential (`gh auth token`).
     pub credentials: &'static [&'static [&'static str]],
@@ -104,11 +102,125 @@ pub const NONE: Program = Program {
     inline_code: false,
     wrapper: false,
     runs_arguments: false,
-    database_client: false,
-    cloud_cli: false,
+    destroys: &[],
     credentials: &[],
     capabilities: &[],
 };
+
+/// When a program destroys something: a condition over the words after
+/// it (and, for a database client, the text piped or redirected into it).
+/// Words are compared whole and case-sensitively unless the variant says
+/// otherwise; the floor may over-match, never allow.
+#[derive(Clone, Copy, Debug)]
+pub enum When {
+    /// Any use of the program.
+    Always,
+    /// Any argument at all (`passwd NAME`; `passwd` alone only asks).
+    Arguments,
+    /// A word equal to one of these.
+    Word(&'static [&'static str]),
+    /// A word equal to one of these in any case (`FLUSHALL`).
+    WordAnyCase(&'static [&'static str]),
+    /// A word that starts with one of these (`--del`, `-R`).
+    Prefix(&'static [&'static str]),
+    /// A word that starts with one of these (lower case) in any case
+    /// (`EXEC:`).
+    PrefixAnyCase(&'static [&'static str]),
+    /// A word that holds one of these (`rollback`, `=`).
+    Contains(&'static [&'static str]),
+    /// The first argument is one of these (`init 0`).
+    First(&'static [&'static str]),
+    /// A short option bundle (`-x`, not `--x`) that holds this letter.
+    Short(char),
+    /// The condition does not hold.
+    Not(&'static When),
+    /// Every condition holds.
+    All(&'static [When]),
+    /// Some condition holds.
+    Any(&'static [When]),
+    /// A reading of the words too particular for the variants above (a
+    /// program's own operand count, a script's commands), named in the row.
+    Check(fn(&[String]) -> bool),
+    /// A reading that names what it found (git's subcommands): the row's
+    /// `what` is not used.
+    Says(fn(&[String]) -> Option<&'static str>),
+    /// A statement among the words or in the text given on its input that
+    /// drops, deletes or rewrites data, or a client command that runs a
+    /// shell or writes a file (a database client).
+    Statement,
+}
+
+impl When {
+    fn holds(&self, args: &[String], input: &[String]) -> bool {
+        let any = |test: &dyn Fn(&str) -> bool| args.iter().any(|a| test(a));
+        match self {
+            When::Always => true,
+            When::Arguments => !args.is_empty(),
+            When::Word(words) => any(&|a| words.contains(&a)),
+            When::WordAnyCase(words) => any(&|a| words.iter().any(|w| a.eq_ignore_ascii_case(w))),
+            When::Prefix(prefixes) => any(&|a| prefixes.iter().any(|p| a.starts_with(p))),
+            When::PrefixAnyCase(prefixes) => any(&|a| {
+                let lower = a.to_ascii_lowercase();
+                prefixes.iter().any(|p| lower.starts_with(p))
+            }),
+            When::Contains(parts) => any(&|a| parts.iter().any(|p| a.contains(p))),
+            When::First(words) => args.first().is_some_and(|a| words.contains(&a.as_str())),
+            When::Short(letter) => {
+                any(&|a| a.starts_with('-') && !a.starts_with("--") && a.contains(*letter))
+            }
+            When::Not(when) => !when.holds(args, input),
+            When::All(whens) => whens.iter().all(|w| w.holds(args, input)),
+            When::Any(whens) => whens.iter().any(|w| w.holds(args, input)),
+            When::Check(check) => check(args),
+            When::Says(says) => says(args).is_some(),
+            When::Statement => super::floor::destroying_statement(args, input),
+        }
+    }
+}
+
+/// One row of what a program destroys.
+#[derive(Clone, Copy, Debug)]
+pub struct Destroy {
+    /// When it does.
+    pub when: When,
+    /// What it does, after the program's name (`deletes files`).
+    pub what: &'static str,
+    /// The manual or documentation that says so: data for the reader of
+    /// the table and the citation test, not part of the finding's message
+    /// (which the vectors hold).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub source: &'static str,
+}
+
+impl Destroy {
+    fn says(&self, args: &[String], input: &[String]) -> Option<&'static str> {
+        match self.when {
+            When::Says(says) => says(args),
+            when => when.holds(args, input).then_some(self.what),
+        }
+    }
+}
+
+/// A row of what a program destroys.
+const fn destroys(when: When, what: &'static str, source: &'static str) -> Destroy {
+    Destroy { when, what, source }
+}
+
+/// What a program positively destroys, deletes or stops, given its words
+/// and the text on its input: the first row of its entry that holds, then
+/// the families of programs named by a prefix (`mkfs.*`). Used only for the
+/// guarded floor and explanations, never to allow.
+pub fn destruction(program: &str, args: &[String], input: &[String]) -> Option<&'static str> {
+    let rows = lookup(program).map_or(&[][..], |entry| entry.destroys);
+    rows.iter()
+        .find_map(|row| row.says(args, input))
+        .or_else(|| {
+            FAMILIES
+                .iter()
+                .filter(|(prefix, _)| program.starts_with(prefix))
+                .find_map(|(_, row)| row.says(args, input))
+        })
+}
 
 /// A capability row of an entry.
 const fn row(form: Form, capability: Capability, source: &'static str) -> Row {
@@ -215,6 +327,67 @@ mod tests {
         }
         // The 510 rows of the capability column, every one kept.
         assert!(count >= 510, "{count} rows");
+    }
+
+    /// Every row of what a program destroys says what and cites where from,
+    /// and a row that names what it found (`Says`) says nothing itself.
+    #[test]
+    fn every_destroy_row_cites_its_source() {
+        let mut count = 0;
+        let rows = TABLE
+            .iter()
+            .flat_map(|e| e.destroys.iter().map(move |r| (e.name, r)))
+            .chain(FAMILIES.iter().map(|(name, r)| (*name, r)));
+        for (program, row) in rows {
+            count += 1;
+            let says = matches!(row.when, When::Says(_));
+            assert_eq!(row.what.is_empty(), says, "{program}: {:?}", row.when);
+            assert!(
+                row.source.contains("GTFOBins")
+                    || row.source.contains("documentation")
+                    || row.source.contains("manuals")
+                    || row.source.contains("(1)")
+                    || row.source.contains("(8)"),
+                "{program}: {}",
+                row.source
+            );
+        }
+        assert!(count >= 211, "{count} rows");
+    }
+
+    /// The families are read after an entry's own rows and only for names
+    /// they start.
+    #[test]
+    fn destruction_reads_rows_in_order() {
+        let args =
+            |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_owned).collect() };
+        assert_eq!(
+            destruction("mkfs.ext4", &args("/dev/sda1"), &[]),
+            Some("formats a file system")
+        );
+        assert_eq!(
+            destruction("mkfsx", &[], &[]),
+            Some("formats a file system")
+        );
+        assert_eq!(
+            destruction("crontab", &args("-r"), &[]),
+            Some("deletes the crontab")
+        );
+        assert_eq!(
+            destruction("crontab", &args("x"), &[]),
+            Some("replaces the crontab")
+        );
+        assert_eq!(destruction("crontab", &args("-l"), &[]), None);
+        assert_eq!(
+            destruction("git", &args("reset --hard"), &[]),
+            Some("discards local changes")
+        );
+        assert_eq!(
+            destruction("psql", &[], &[String::from("DROP TABLE t")]),
+            Some("runs a statement that deletes or rewrites data")
+        );
+        assert_eq!(destruction("psql", &args("-c select"), &[]), None);
+        assert_eq!(destruction("no-such-program", &args("delete"), &[]), None);
     }
 
     /// A grammar entry names a grammar the store holds.

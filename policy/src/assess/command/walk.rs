@@ -713,7 +713,7 @@ impl Walk<'_> {
         }
         let destroys = destruction(&texts, self.depth, judge_line)
             .or_else(|| {
-                floor::infrastructure(&program, rest, &stdin).map(|w| format!("`{program}` {w}"))
+                table::destruction(&program, rest, &stdin).map(|w| format!("`{program}` {w}"))
             })
             .or_else(|| {
                 let runs_input = (programs::is_shell(&program)

@@ -10,9 +10,73 @@ use super::super::capabilities::Form::{
     SetIdMode, Short, Word, WordPrefix,
 };
 use super::super::refusal::Refusal;
-use super::super::{checks, git, scripts, tools};
-use super::{row, toolchain, version, Program, Rule, NONE};
+use super::super::{checks, floor, git, programs, scripts, tools};
+use super::{destroys, row, toolchain, version, Destroy, Program, Rule, When, NONE};
 use crate::codes;
+
+/// A package manager's words and options that remove installed software.
+const PACKAGE_REMOVAL: Destroy = destroys(
+    When::Word(&[
+        "remove",
+        "purge",
+        "autoremove",
+        "uninstall",
+        "erase",
+        "del",
+        "rm",
+        "un",
+        "unlink",
+        "prune",
+        "clean",
+        "autoclean",
+    ]),
+    "removes packages",
+    "the package managers' manuals: apt(8), dnf(8), pip documentation, npm-uninstall(1), cargo-uninstall(1)",
+);
+
+/// A database client given a statement, or piped one, that drops, deletes
+/// or rewrites data, or its own command that runs a shell or writes a file
+/// (SQLite's `.shell`, psql's `\!` and `\o`, `COPY … PROGRAM`).
+const DATABASE_STATEMENT: Destroy = destroys(
+    When::Statement,
+    "runs a statement that deletes or rewrites data",
+    "psql(1) \\!, \\o; sqlite3(1) .shell, .system, .output; SQL DROP, DELETE, UPDATE, TRUNCATE, ALTER",
+);
+
+/// A cloud or hosting command line given a word that deletes (any word, not
+/// only the first operand: options take values).
+const CLOUD_DELETE: Destroy = destroys(
+    When::Any(&[
+        When::Word(&[
+            "delete",
+            "rm",
+            "rb",
+            "destroy",
+            "terminate-instances",
+            "remove",
+        ]),
+        When::Prefix(&["delete-"]),
+    ]),
+    "deletes cloud resources",
+    "the providers' CLI documentation: aws s3 rm, rb, ec2 terminate-instances, delete-*; gcloud, az, doctl … delete",
+);
+
+/// Programs named by a prefix of their name, one per file system or tool
+/// (`mkfs.ext4`, `mke2fs`, `mkdosfs`): read after the entry's own rows.
+pub const FAMILIES: &[(&str, Destroy)] = &[
+    (
+        "mkfs",
+        destroys(When::Always, "formats a file system", "mkfs(8)"),
+    ),
+    (
+        "mke2fs",
+        destroys(When::Always, "formats a file system", "mke2fs(8)"),
+    ),
+    (
+        "mkdosfs",
+        destroys(When::Always, "formats a file system", "mkdosfs(8)"),
+    ),
+];
 
 /// Capability rows that hold for any program: options whose name says they
 /// run a command (GTFOBins and the manuals named). Read before the
@@ -491,6 +555,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "alembic",
+        destroys: &[
+            destroys(When::Any(&[When::Contains(&["rollback", "drop", ":undo"]), When::Word(&["downgrade"])]), "drops or rolls back the database", "alembic documentation: migrations"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "ansible-playbook",
         capabilities: &[
             row(Always,
@@ -505,6 +576,13 @@ pub static TABLE: &[Program] = &[
             row(Always,
         RunsCode,
         "GTFOBins ansible-test: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "apk",
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -524,6 +602,9 @@ pub static TABLE: &[Program] = &[
             row(Word("changelog"), RunsCode, "GTFOBins apt: inherit"),
             row(Word("install"), HostState, "apt(8)"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -540,6 +621,9 @@ pub static TABLE: &[Program] = &[
         HostState,
         "GTFOBins apt-get: shell"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -548,6 +632,9 @@ pub static TABLE: &[Program] = &[
             row(Word("changelog"),
         RunsCode,
         "GTFOBins aptitude: inherit"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -583,6 +670,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "artisan",
+        destroys: &[
+            destroys(When::Word(&["migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe", "migrate:rollback"]), "drops or resets the database", "Laravel documentation: migrations"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "ash",
         shell: true,
         ..NONE
@@ -598,6 +692,9 @@ pub static TABLE: &[Program] = &[
         name: "at",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins at: shell, command"),
+        ],
+        destroys: &[
+            destroys(When::Always, "runs commands read from its input later", "at(1)"),
         ],
         ..NONE
     },
@@ -637,19 +734,30 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Word("help"), RunsCode, "GTFOBins aws: inherit"),
         ],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
         name: "az",
         credentials: &[&["account", "get-access-token"], &["keyvault", "secret", "show"], &["keyvault", "secret", "download"], &["storage", "account", "keys"]],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
         name: "b2sum",
         checked: "b2sum (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "badblocks",
+        destroys: &[
+            destroys(When::Arguments, "overwrites disks", "badblocks(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -708,6 +816,23 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, RunsCode, "at(1)"),
         ],
+        destroys: &[
+            destroys(When::Always, "runs commands read from its input later", "at(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bcdedit",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: bcdedit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bcdedit.exe",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: bcdedit"),
+        ],
         ..NONE
     },
     Program {
@@ -721,6 +846,20 @@ pub static TABLE: &[Program] = &[
         name: "bee",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins bee: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bin/rails",
+        destroys: &[
+            destroys(When::Word(&["db:drop", "db:reset", "db:purge", "db:schema:load", "db:setup", "db:migrate:reset", "db:truncate_all"]), "drops or resets the database", "Ruby on Rails documentation: Active Record migrations, database tasks"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "blkdiscard",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "blkdiscard(8)"),
         ],
         ..NONE
     },
@@ -739,6 +878,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "brew",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
         name: "builtin",
         wrapper: true,
         runs_arguments: true,
@@ -747,6 +893,9 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "bun",
         inline_code: true,
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -763,6 +912,14 @@ pub static TABLE: &[Program] = &[
         name: "bundler",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins bundle: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bunx",
+        destroys: &[
+            destroys(When::All(&[When::Word(&["reset"]), When::Word(&["migrate", "db"])]), "drops or resets the database", "Prisma documentation: migrate reset"),
+            destroys(When::Word(&["--force-reset", "--accept-data-loss"]), "drops or resets the database", "Prisma documentation: db push"),
         ],
         ..NONE
     },
@@ -879,6 +1036,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Word("help"), RunsCode, "GTFOBins cargo: inherit"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -897,6 +1057,20 @@ pub static TABLE: &[Program] = &[
         name: "cdist",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins cdist: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cgdisk",
+        destroys: &[
+            destroys(When::Arguments, "overwrites disks", "cgdisk(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "chage",
+        destroys: &[
+            destroys(When::Arguments, "changes accounts or their passwords", "chage(1)"),
         ],
         ..NONE
     },
@@ -933,6 +1107,10 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, Privileges, "chgrp(1)"),
         ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["--recursive"]), When::Short('R')]), "changes permissions recursively", "chgrp(1)"),
+            destroys(When::Word(&["/", "/*", "~", "/etc", "/usr", "/bin", "/var", "/home"]), "changes permissions of the system", "chgrp(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -942,6 +1120,17 @@ pub static TABLE: &[Program] = &[
             row(SetIdMode,
         Privileges,
         "GTFOBins chmod: privilege-escalation (set-user-ID and set-group-ID bits)"),
+        ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["--recursive"]), When::Short('R')]), "changes permissions recursively", "chmod(1)"),
+            destroys(When::Word(&["/", "/*", "~", "/etc", "/usr", "/bin", "/var", "/home"]), "changes permissions of the system", "chmod(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "choco",
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -954,6 +1143,10 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins chown: privilege-escalation"),
         ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["--recursive"]), When::Short('R')]), "changes permissions recursively", "chown(1)"),
+            destroys(When::Word(&["/", "/*", "~", "/etc", "/usr", "/bin", "/var", "/home"]), "changes permissions of the system", "chown(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -961,6 +1154,9 @@ pub static TABLE: &[Program] = &[
         checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
         capabilities: &[
             row(Always, Privileges, "chpasswd(8)"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "changes accounts or their passwords", "chpasswd(8)"),
         ],
         ..NONE
     },
@@ -1002,12 +1198,16 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "clickhouse",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
         name: "clickhouse-client",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -1042,7 +1242,9 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "cockroach",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -1105,6 +1307,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "conda",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
         name: "coproc",
         runs_arguments: true,
         ..NONE
@@ -1136,6 +1345,9 @@ pub static TABLE: &[Program] = &[
         "GTFOBins cp: privilege-escalation"),
             row(Opt("--attributes-only"), Privileges, "GTFOBins cp"),
         ],
+        destroys: &[
+            destroys(When::Word(&["/dev/null", "/dev/zero"]), "overwrites a file with nothing", "cp(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -1157,7 +1369,9 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "cqlsh",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -1179,6 +1393,17 @@ pub static TABLE: &[Program] = &[
         Persistence,
         "crontab(1): a file or `-` replaces the crontab"),
             row(Word("-"), Persistence, "crontab(1)"),
+        ],
+        destroys: &[
+            destroys(When::Word(&["-r"]), "deletes the crontab", "crontab(1)"),
+            destroys(When::Not(&When::Word(&["-l"])), "replaces the crontab", "crontab(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "cryptsetup",
+        destroys: &[
+            destroys(When::Word(&["erase", "luksErase", "luksFormat", "luksKillSlot", "luksRemoveKey", "reencrypt"]), "destroys encryption keys or data", "cryptsetup(8)"),
         ],
         ..NONE
     },
@@ -1256,10 +1481,31 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "dd",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "dd(1)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "debugfs",
         checked: "debugfs 1.47.0 (5-Feb-2023)",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins debugfs: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "delgroup",
+        destroys: &[
+            destroys(When::Always, "deletes accounts", "delgroup(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "deluser",
+        destroys: &[
+            destroys(When::Always, "deletes accounts", "deluser(8)"),
         ],
         ..NONE
     },
@@ -1298,6 +1544,27 @@ pub static TABLE: &[Program] = &[
         name: "dirname",
         checked: "dirname (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "diskpart",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: diskpart"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "diskpart.exe",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: diskpart"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "django-admin",
+        destroys: &[
+            destroys(When::Word(&["flush", "reset_db", "sqlflush"]), "empties the database", "Django documentation: django-admin flush"),
+        ],
         ..NONE
     },
     Program {
@@ -1343,11 +1610,17 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, HostState, "GTFOBins dnf: command"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
         name: "doas",
         runs_arguments: true,
+        destroys: &[
+            destroys(When::Always, "runs a command as another user", "doas(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -1361,12 +1634,24 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "GTFOBins docker: file-write"),
         ],
+        destroys: &[
+            destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "docker documentation: rm, rmi, prune, down"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "docker-compose",
+        destroys: &[
+            destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "docker-compose documentation: rm, rmi, prune, down"),
+        ],
         ..NONE
     },
     Program {
         name: "doctl",
         credentials: &[&["auth", "token"]],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -1406,6 +1691,24 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins dpkg: inherit (pager)"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+            destroys(When::Word(&["-r", "-P", "--remove", "--purge"]), "removes packages", "dpkg(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dropdb",
+        destroys: &[
+            destroys(When::Always, "drops a database", "dropdb(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "dropuser",
+        destroys: &[
+            destroys(When::Always, "drops a database", "dropuser(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -1425,7 +1728,9 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "duckdb",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -1592,6 +1897,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "fdisk",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "fdisk(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "fgrep",
         checked: "grep (GNU grep) 3.8",
         rule: Some(Rule::Grammar),
@@ -1630,6 +1942,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "flask",
+        destroys: &[
+            destroys(When::Any(&[When::Contains(&["rollback", "drop", ":undo"]), When::Word(&["downgrade"])]), "drops or rolls back the database", "flask documentation: migrations"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "flatpak",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
         name: "flock",
         checked: "flock from util-linux 2.38.1",
         wrapper: true,
@@ -1638,13 +1964,17 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "fly",
         credentials: &[&["auth", "token"]],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
         name: "flyctl",
         credentials: &[&["auth", "token"]],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -1665,6 +1995,13 @@ pub static TABLE: &[Program] = &[
         name: "forge",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins forge: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "format.com",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: format"),
         ],
         ..NONE
     },
@@ -1713,7 +2050,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Word("help"), RunsCode, "GTFOBins gcloud: inherit"),
         ],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -1721,6 +2060,13 @@ pub static TABLE: &[Program] = &[
         checked: "GNU gdb (Debian 13.1-3) 13.1",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins gdb: shell, file-write"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gdisk",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "gdisk(8)"),
         ],
         ..NONE
     },
@@ -1736,6 +2082,9 @@ pub static TABLE: &[Program] = &[
             row(WordPrefix("--file"),
         RunsCode,
         "GTFOBins gem: inherit"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -1766,7 +2115,9 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "gh",
         credentials: &[&["auth", "token"], &["auth", "status", "--show-token"], &["auth", "status", "-t"]],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -1844,6 +2195,11 @@ pub static TABLE: &[Program] = &[
             row(WordPrefix("--output"), Overwrites, "git-diff(1) --output; git-format-patch(1) -o"),
             row(Word("format-patch"), Overwrites, "git-format-patch(1)"),
         ],
+        destroys: &[
+            destroys(When::Says(git::destructive), "", "git-push(1), git-reset(1), git-clean(1), git-checkout(1), git-branch(1), git-stash(1), git-reflog(1), git-gc(1)"),
+            destroys(When::Check(floor::git_shell_alias), "defines an alias that runs a shell command", "git-config(1) alias.*"),
+            destroys(When::Says(floor::git_push), "", "git-push(1) --force, --mirror, --delete, +ref, :ref"),
+        ],
         ..NONE
     },
     Program {
@@ -1876,6 +2232,9 @@ pub static TABLE: &[Program] = &[
                 ),
             ))
         })),
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -1888,6 +2247,9 @@ pub static TABLE: &[Program] = &[
         checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
         capabilities: &[
             row(Always, Privileges, "gpasswd(1)"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "changes accounts or their passwords", "gpasswd(1)"),
         ],
         ..NONE
     },
@@ -1912,6 +2274,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "groupdel",
+        destroys: &[
+            destroys(When::Always, "deletes accounts", "groupdel(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "groups",
         checked: "groups (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
@@ -1919,7 +2288,9 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "gsutil",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -1983,8 +2354,17 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "halt",
+        destroys: &[
+            destroys(When::Always, "stops the machine", "halt(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "hcloud",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -1995,9 +2375,18 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "helm",
+        destroys: &[
+            destroys(When::Word(&["uninstall", "delete", "del", "un", "rollback"]), "uninstalls a release", "Helm documentation: helm uninstall, helm rollback"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "heroku",
         credentials: &[&["auth:token"], &["config"]],
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -2057,7 +2446,9 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "ibmcloud",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -2086,7 +2477,16 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "influx",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "init",
+        destroys: &[
+            destroys(When::First(&["0", "6", "1", "s", "S"]), "changes the run level", "init(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -2129,12 +2529,18 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, HostState, "iptables(8)"),
         ],
+        destroys: &[
+            destroys(When::Word(&["-F", "--flush", "flush"]), "flushes the firewall", "ip6tables(8)"),
+        ],
         ..NONE
     },
     Program {
         name: "iptables",
         capabilities: &[
             row(Always, HostState, "iptables(8)"),
+        ],
+        destroys: &[
+            destroys(When::Word(&["-F", "--flush", "flush"]), "flushes the firewall", "iptables(8)"),
         ],
         ..NONE
     },
@@ -2251,8 +2657,43 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "k3s",
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["delete", "drain", "cordon", "taint"]), When::All(&[When::Word(&["replace"]), When::Word(&["--force"])]), When::All(&[When::Word(&["scale"]), When::Word(&["--replicas=0"])])]), "deletes or evicts cluster resources", "kubectl documentation: delete, drain, cordon, taint"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "keepassxc-cli",
         credentials: &[&["show"]],
+        ..NONE
+    },
+    Program {
+        name: "kill",
+        destroys: &[
+            destroys(When::Always, "kills processes", "kill(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "killall",
+        destroys: &[
+            destroys(When::Always, "kills processes", "killall(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "killall5",
+        destroys: &[
+            destroys(When::Always, "kills processes", "killall5(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "knex",
+        destroys: &[
+            destroys(When::Any(&[When::Contains(&["rollback", "drop", ":undo"]), When::Word(&["downgrade"])]), "drops or rolls back the database", "knex documentation: migrations"),
+        ],
         ..NONE
     },
     Program {
@@ -2282,6 +2723,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Word("proxy"), Socket, "GTFOBins kubectl: upload"),
         ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["delete", "drain", "cordon", "taint"]), When::All(&[When::Word(&["replace"]), When::Word(&["--force"])]), When::All(&[When::Word(&["scale"]), When::Word(&["--replicas=0"])])]), "deletes or evicts cluster resources", "kubectl documentation: delete, drain, cordon, taint"),
+        ],
         ..NONE
     },
     Program {
@@ -2294,6 +2738,13 @@ pub static TABLE: &[Program] = &[
         name: "latexmk",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins latexmk: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "launchctl",
+        destroys: &[
+            destroys(When::Word(&["unload", "remove", "stop", "bootout", "kill"]), "stops services", "launchctl(1)"),
         ],
         ..NONE
     },
@@ -2337,13 +2788,22 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "linode-cli",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
         name: "lldb",
         capabilities: &[
             row(Always, RunsCode, "lldb(1) runs platform shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "ln",
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["--force"]), When::Short('f')]), "replaces files with links", "ln(1) -f"),
         ],
         ..NONE
     },
@@ -2404,6 +2864,9 @@ pub static TABLE: &[Program] = &[
         checked: "losetup from util-linux 2.38.1",
         capabilities: &[
             row(Always, HostState, "losetup(8)"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "detaches storage", "losetup(8)"),
         ],
         ..NONE
     },
@@ -2481,6 +2944,20 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "luajit",
         inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "lvreduce",
+        destroys: &[
+            destroys(When::Always, "removes volumes", "lvreduce(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "lvremove",
+        destroys: &[
+            destroys(When::Always, "removes volumes", "lvremove(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -2572,6 +3049,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mamba",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
         name: "man",
         checked: "man 2.11.2",
         capabilities: &[
@@ -2580,8 +3064,17 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "manage.py",
+        destroys: &[
+            destroys(When::Word(&["flush", "reset_db", "sqlflush"]), "empties the database", "Django documentation: django-admin flush"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "mariadb",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -2599,9 +3092,30 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mdadm",
+        destroys: &[
+            destroys(When::Arguments, "overwrites disks", "mdadm(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "mg",
         capabilities: &[
             row(Always, RunsCode, "mg(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "microdnf",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "microk8s.kubectl",
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["delete", "drain", "cordon", "taint"]), When::All(&[When::Word(&["replace"]), When::Word(&["--force"])]), When::All(&[When::Word(&["scale"]), When::Word(&["--replicas=0"])])]), "deletes or evicts cluster resources", "kubectl documentation: delete, drain, cordon, taint"),
         ],
         ..NONE
     },
@@ -2618,6 +3132,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mkswap",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "mkswap(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "modprobe",
         checked: "kmod version 30",
         capabilities: &[
@@ -2627,12 +3148,16 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "mongo",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
         name: "mongosh",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -2687,6 +3212,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mv",
+        destroys: &[
+            destroys(When::Always, "moves or replaces files", "mv(1)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "mypy",
         capabilities: &[
             row(WordPrefix("--junit-xml"),
@@ -2697,7 +3229,16 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "mysql",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mysqladmin",
+        destroys: &[
+            destroys(When::Word(&["drop"]), "drops a database", "mysqladmin(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -2724,12 +3265,18 @@ pub static TABLE: &[Program] = &[
         Socket,
         "GTFOBins nc: reverse-shell, bind-shell, upload, download"),
         ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["-e", "-c"]), When::Prefix(&["--exec", "--sh-exec"]), When::PrefixAnyCase(&["exec:", "system:"])]), "hands a shell to the other end of a connection", "GTFOBins nc: reverse shell"),
+        ],
         ..NONE
     },
     Program {
         name: "ncat",
         capabilities: &[
             row(Always, Socket, "GTFOBins nc"),
+        ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["-e", "-c"]), When::Prefix(&["--exec", "--sh-exec"]), When::PrefixAnyCase(&["exec:", "system:"])]), "hands a shell to the other end of a connection", "GTFOBins ncat: reverse shell"),
         ],
         ..NONE
     },
@@ -2766,15 +3313,27 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "nerdctl",
+        destroys: &[
+            destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "nerdctl documentation: rm, rmi, prune, down"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "netcat",
         capabilities: &[
             row(Always, Socket, "GTFOBins nc"),
+        ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["-e", "-c"]), When::Prefix(&["--exec", "--sh-exec"]), When::PrefixAnyCase(&["exec:", "system:"])]), "hands a shell to the other end of a connection", "GTFOBins netcat: reverse shell"),
         ],
         ..NONE
     },
     Program {
         name: "netlify",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -2796,6 +3355,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, HostState, "nft(8)"),
         ],
+        destroys: &[
+            destroys(When::Word(&["-F", "--flush", "flush"]), "flushes the firewall", "nft(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -2811,6 +3373,13 @@ pub static TABLE: &[Program] = &[
         name: "nice",
         checked: "nice (GNU coreutils) 9.1",
         wrapper: true,
+        ..NONE
+    },
+    Program {
+        name: "nix-env",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -2874,6 +3443,9 @@ pub static TABLE: &[Program] = &[
             row(Word("exec"), RunsCode, "GTFOBins npm: shell"),
             row(Word("x"), RunsCode, "npm-exec(1)"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -2889,6 +3461,10 @@ pub static TABLE: &[Program] = &[
             row(Always,
         RunsCode,
         "npm-exec(1): fetches and runs a package"),
+        ],
+        destroys: &[
+            destroys(When::All(&[When::Word(&["reset"]), When::Word(&["migrate", "db"])]), "drops or resets the database", "Prisma documentation: migrate reset"),
+            destroys(When::Word(&["--force-reset", "--accept-data-loss"]), "drops or resets the database", "Prisma documentation: db push"),
         ],
         ..NONE
     },
@@ -2930,11 +3506,16 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "oc",
         credentials: &[&["whoami", "--show-token"], &["whoami", "-t"]],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["delete", "drain", "cordon", "taint"]), When::All(&[When::Word(&["replace"]), When::Word(&["--force"])]), When::All(&[When::Word(&["scale"]), When::Word(&["--replicas=0"])])]), "deletes or evicts cluster resources", "kubectl documentation: delete, drain, cordon, taint"),
+        ],
         ..NONE
     },
     Program {
         name: "oci",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
         ..NONE
     },
     Program {
@@ -3011,6 +3592,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "pacman",
+        destroys: &[
+            destroys(When::Any(&[When::Prefix(&["-R"]), When::Word(&["--remove"])]), "removes packages", "pacman(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "pandoc",
         capabilities: &[
             row(Opt("-L"),
@@ -3028,6 +3616,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "parted",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "parted(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "pass",
         credentials: &[&["show"]],
         ..NONE
@@ -3039,6 +3634,9 @@ pub static TABLE: &[Program] = &[
             row(Always,
         Privileges,
         "GTFOBins passwd: privilege-escalation"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "changes accounts or their passwords", "passwd(1)"),
         ],
         ..NONE
     },
@@ -3109,6 +3707,9 @@ pub static TABLE: &[Program] = &[
         Socket,
         "GTFOBins php: upload (a file server)"),
         ],
+        destroys: &[
+            destroys(When::Word(&["migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe", "migrate:rollback"]), "drops or resets the database", "Laravel documentation: migrations"),
+        ],
         ..NONE
     },
     Program {
@@ -3165,12 +3766,18 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins pip: shell (--editor)"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
         name: "pip3",
         checked: "pip 23.2.1",
         rule: Some(Rule::Check(tools::pip)),
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -3180,17 +3787,30 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins pipx: inherit (fetches and runs a package)"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
         name: "pkexec",
         runs_arguments: true,
+        destroys: &[
+            destroys(When::Always, "runs a command as another user", "pkexec(1)"),
+        ],
         ..NONE
     },
     Program {
         name: "pkg",
         capabilities: &[
             row(Always, HostState, "GTFOBins pkg: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pkill",
+        destroys: &[
+            destroys(When::Always, "kills processes", "pkill(1)"),
         ],
         ..NONE
     },
@@ -3212,12 +3832,47 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "pnpm documentation: run (scripts)"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pnpx",
+        destroys: &[
+            destroys(When::All(&[When::Word(&["reset"]), When::Word(&["migrate", "db"])]), "drops or resets the database", "Prisma documentation: migrate reset"),
+            destroys(When::Word(&["--force-reset", "--accept-data-loss"]), "drops or resets the database", "Prisma documentation: db push"),
+        ],
         ..NONE
     },
     Program {
         name: "podman",
         capabilities: &[
             row(Word("run"), HostState, "GTFOBins podman: shell"),
+        ],
+        destroys: &[
+            destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "podman documentation: rm, rmi, prune, down"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "poetry",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "port",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "poweroff",
+        destroys: &[
+            destroys(When::Always, "stops the machine", "poweroff(8)"),
         ],
         ..NONE
     },
@@ -3236,6 +3891,14 @@ pub static TABLE: &[Program] = &[
         name: "printf",
         checked: "printf (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "prisma",
+        destroys: &[
+            destroys(When::All(&[When::Word(&["reset"]), When::Word(&["migrate", "db"])]), "drops or resets the database", "Prisma documentation: migrate reset"),
+            destroys(When::Word(&["--force-reset", "--accept-data-loss"]), "drops or resets the database", "Prisma documentation: db push"),
+        ],
         ..NONE
     },
     Program {
@@ -3268,7 +3931,16 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "psql",
         checked: "psql (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pulumi",
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["destroy", "force-unlock", "-destroy", "--destroy"]), When::All(&[When::Word(&["state", "workspace", "stack"]), When::Word(&["rm", "delete", "rm-all"])])]), "destroys infrastructure", "pulumi documentation: destroy, state rm"),
+        ],
         ..NONE
     },
     Program {
@@ -3281,6 +3953,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "pvremove",
+        destroys: &[
+            destroys(When::Always, "removes volumes", "pvremove(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "pwd",
         checked: "pwd (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
@@ -3289,6 +3968,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "pwsh",
         interpreter: true,
+        ..NONE
+    },
+    Program {
+        name: "pwunconv",
+        destroys: &[
+            destroys(When::Arguments, "changes accounts or their passwords", "pwunconv(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -3312,6 +3998,9 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "python(1): with no script it reads commands from its input"),
         ],
+        destroys: &[
+            destroys(When::Word(&["flush", "reset_db", "sqlflush"]), "empties the database", "Django documentation: django-admin flush"),
+        ],
         ..NONE
     },
     Program {
@@ -3331,6 +4020,16 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "python(1): with no script it reads commands from its input"),
         ],
+        destroys: &[
+            destroys(When::Word(&["flush", "reset_db", "sqlflush"]), "empties the database", "Django documentation: django-admin flush"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rails",
+        destroys: &[
+            destroys(When::Word(&["db:drop", "db:reset", "db:purge", "db:schema:load", "db:setup", "db:migrate:reset", "db:truncate_all"]), "drops or resets the database", "Ruby on Rails documentation: Active Record migrations, database tasks"),
+        ],
         ..NONE
     },
     Program {
@@ -3340,12 +4039,29 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins rake: inherit (the Rakefile is Ruby)"),
         ],
+        destroys: &[
+            destroys(When::Word(&["db:drop", "db:reset", "db:purge", "db:schema:load", "db:setup", "db:migrate:reset", "db:truncate_all"]), "drops or resets the database", "Ruby on Rails documentation: Active Record migrations, database tasks"),
+        ],
         ..NONE
     },
     Program {
         name: "ranger",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins ranger: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rc-service",
+        destroys: &[
+            destroys(When::Word(&["stop", "kill", "down", "zap", "force-stop"]), "stops services", "rc-service(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rclone",
+        destroys: &[
+            destroys(When::Word(&["delete", "deletefile", "purge", "rmdir", "rmdirs", "sync", "move", "cleanup"]), "deletes or replaces remote files", "rclone(1)"),
         ],
         ..NONE
     },
@@ -3364,6 +4080,13 @@ pub static TABLE: &[Program] = &[
         name: "realpath",
         checked: "realpath (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ..NONE
+    },
+    Program {
+        name: "reboot",
+        destroys: &[
+            destroys(When::Always, "stops the machine", "reboot(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -3387,7 +4110,10 @@ pub static TABLE: &[Program] = &[
         Overwrites,
         "GTFOBins redis: file-write"),
         ],
-        database_client: true,
+        destroys: &[
+            destroys(When::WordAnyCase(&["flushall", "flushdb"]), "empties a database", "redis-cli(1)"),
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -3421,6 +4147,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "rm",
+        destroys: &[
+            destroys(When::Always, "deletes files", "rm(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "rmdir",
+        destroys: &[
+            destroys(When::Always, "deletes files", "rmdir(1)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "rmmod",
         checked: "kmod version 30",
         capabilities: &[
@@ -3440,6 +4180,10 @@ pub static TABLE: &[Program] = &[
         name: "rpm",
         capabilities: &[
             row(Always, HostState, "GTFOBins rpm: shell, command"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+            destroys(When::Word(&["-e", "--erase"]), "removes packages", "rpm(8)"),
         ],
         ..NONE
     },
@@ -3480,6 +4224,9 @@ pub static TABLE: &[Program] = &[
         Transfers,
         "GTFOBins rsync: shell; rsync(1) remote paths"),
             row(Opt("-e"), RunsCode, "GTFOBins rsync: shell"),
+        ],
+        destroys: &[
+            destroys(When::Any(&[When::Prefix(&["--delete", "--del"]), When::Word(&["--remove-source-files"]), When::Prefix(&["--remove-sent-files"])]), "deletes files at the destination or the source", "rsync(1)"),
         ],
         ..NONE
     },
@@ -3541,6 +4288,9 @@ pub static TABLE: &[Program] = &[
             row(Always, Privileges, "runuser(1)"),
         ],
         runs_arguments: true,
+        destroys: &[
+            destroys(When::Always, "runs a command as another user", "runuser(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -3586,6 +4336,13 @@ pub static TABLE: &[Program] = &[
         name: "scanmem",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins scanmem: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "scoop",
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -3653,6 +4410,9 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins sed: shell (the e command)"),
         ],
+        destroys: &[
+            destroys(When::Check(programs::sed_writes), "edits or writes files", "sed(1) -i, w, W, e"),
+        ],
         ..NONE
     },
     Program {
@@ -3662,12 +4422,22 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "sequelize",
+        destroys: &[
+            destroys(When::Any(&[When::Contains(&["rollback", "drop", ":undo"]), When::Word(&["downgrade"])]), "drops or rolls back the database", "sequelize documentation: migrations"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "service",
         checked: "service ver. 1.65.2",
         capabilities: &[
             row(Always,
         HostState,
         "GTFOBins service: shell; service(8)"),
+        ],
+        destroys: &[
+            destroys(When::Word(&["stop", "kill", "down", "zap", "force-stop"]), "stops services", "service(8)"),
         ],
         ..NONE
     },
@@ -3688,6 +4458,9 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins setfacl: privilege-escalation"),
         ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["--recursive"]), When::Short('R')]), "changes permissions recursively", "setfacl(1)"),
+        ],
         ..NONE
     },
     Program {
@@ -3705,6 +4478,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "sfdisk",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "sfdisk(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "sftp",
         checked: "Debian openssh-client 1:9.2p1-2+deb12u6",
         capabilities: &[
@@ -3719,6 +4499,13 @@ pub static TABLE: &[Program] = &[
         checked: "Debian login 1:4.13+dfsg1-1+deb12u1",
         capabilities: &[
             row(Always, Privileges, "GTFOBins sg: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sgdisk",
+        destroys: &[
+            destroys(When::Arguments, "overwrites disks", "sgdisk(8)"),
         ],
         ..NONE
     },
@@ -3758,10 +4545,24 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "shred",
+        destroys: &[
+            destroys(When::Always, "deletes files", "shred(1)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "shuf",
         checked: "shuf (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "shutdown",
+        destroys: &[
+            destroys(When::Always, "stops the machine", "shutdown(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -3797,6 +4598,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, HostState, "GTFOBins snap: command"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -3805,6 +4609,9 @@ pub static TABLE: &[Program] = &[
             row(Always,
         Socket,
         "GTFOBins socat: reverse-shell, bind-shell, upload, download"),
+        ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["-e", "-c"]), When::Prefix(&["--exec", "--sh-exec"]), When::PrefixAnyCase(&["exec:", "system:"])]), "hands a shell to the other end of a connection", "GTFOBins socat: reverse shell"),
         ],
         ..NONE
     },
@@ -3831,11 +4638,16 @@ pub static TABLE: &[Program] = &[
             // the sorted file's text as a script (run here).
             row(LongPrefix("--compress-program", 4), RunsCode, "sort(1) --compress-program"),
         ],
+        destroys: &[
+            destroys(When::Check(programs::sort_writes), "overwrites the file it is given", "sort(1) -o"),
+        ],
         ..NONE
     },
     Program {
         name: "sqlcmd",
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
@@ -3846,13 +4658,22 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins sqlite3: file-write"),
         ],
-        database_client: true,
+        destroys: &[
+            DATABASE_STATEMENT,
+        ],
         ..NONE
     },
     Program {
         name: "sqlmap",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins sqlmap: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "srm",
+        destroys: &[
+            destroys(When::Always, "deletes files", "srm(1)"),
         ],
         ..NONE
     },
@@ -3956,6 +4777,23 @@ pub static TABLE: &[Program] = &[
         name: "su",
         checked: "su from util-linux 2.38.1",
         runs_arguments: true,
+        destroys: &[
+            destroys(When::Always, "runs a command as another user", "su(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sudo",
+        destroys: &[
+            destroys(When::Always, "runs a command as another user", "sudo(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "sv",
+        destroys: &[
+            destroys(When::Word(&["stop", "kill", "down", "zap", "force-stop"]), "stops services", "sv(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -3963,6 +4801,9 @@ pub static TABLE: &[Program] = &[
         checked: "swapoff from util-linux 2.38.1",
         capabilities: &[
             row(Always, HostState, "swapoff(8)"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "detaches storage", "swapoff(8)"),
         ],
         ..NONE
     },
@@ -3983,6 +4824,9 @@ pub static TABLE: &[Program] = &[
         "GTFOBins sysctl: command; sysctl(8) -w"),
             row(Opt("-w"), HostState, "sysctl(8)"),
             row(Opt("-p"), HostState, "sysctl(8)"),
+        ],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["-w"]), When::Contains(&["="])]), "changes the kernel", "sysctl(8) -w"),
         ],
         ..NONE
     },
@@ -4008,6 +4852,10 @@ pub static TABLE: &[Program] = &[
         HostState,
         "systemctl(1)"),
             row(WordPrefix("set-"), HostState, "systemctl(1)"),
+        ],
+        destroys: &[
+            destroys(When::Word(&["poweroff", "reboot", "halt", "kexec", "rescue", "emergency"]), "stops the machine", "systemctl(1)"),
+            destroys(When::Word(&["stop", "disable", "mask", "kill", "isolate", "reset-failed"]), "stops or disables services", "systemctl(1)"),
         ],
         ..NONE
     },
@@ -4052,6 +4900,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "takeown",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: takeown"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "takeown.exe",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: takeown"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "tar",
         checked: "tar (GNU tar) 1.34",
         rule: Some(Rule::Check(checks::tar)),
@@ -4071,6 +4933,20 @@ pub static TABLE: &[Program] = &[
         name: "task",
         capabilities: &[
             row(Word("execute"), RunsCode, "GTFOBins task: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "taskkill",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: taskkill"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "taskkill.exe",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: taskkill"),
         ],
         ..NONE
     },
@@ -4124,6 +5000,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "tee",
+        destroys: &[
+            destroys(When::Check(floor::tee_overwrites), "overwrites the files it is given", "tee(1) -a"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "telinit",
+        destroys: &[
+            destroys(When::First(&["0", "6", "1", "s", "S"]), "changes the run level", "telinit(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "telnet",
         capabilities: &[
             row(Always,
@@ -4137,6 +5027,16 @@ pub static TABLE: &[Program] = &[
         checked: "Terraform v1.11.4",
         rule: Some(Rule::Check(|a| version("terraform", &[], a))),
         credentials: &[&["output", "-raw"], &["output", "-json"], &["show", "-json"]],
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["destroy", "force-unlock", "-destroy", "--destroy"]), When::All(&[When::Word(&["state", "workspace", "stack"]), When::Word(&["rm", "delete", "rm-all"])])]), "destroys infrastructure", "terraform documentation: destroy, state rm"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "terragrunt",
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["destroy", "force-unlock", "-destroy", "--destroy"]), When::All(&[When::Word(&["state", "workspace", "stack"]), When::Word(&["rm", "delete", "rm-all"])])]), "destroys infrastructure", "terragrunt documentation: destroy, state rm"),
+        ],
         ..NONE
     },
     Program {
@@ -4191,6 +5091,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "tofu",
+        destroys: &[
+            destroys(When::Any(&[When::Word(&["destroy", "force-unlock", "-destroy", "--destroy"]), When::All(&[When::Word(&["state", "workspace", "stack"]), When::Word(&["rm", "delete", "rm-all"])])]), "destroys infrastructure", "tofu documentation: destroy, state rm"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "top",
         checked: "top from procps-ng 4.0.2",
         rule: Some(Rule::Grammar),
@@ -4233,6 +5140,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "truncate",
+        destroys: &[
+            destroys(When::Always, "truncates files", "truncate(1)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "tsc",
         capabilities: &[
             row(WordPrefix("--outFile"),
@@ -4266,6 +5180,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "typeorm",
+        destroys: &[
+            destroys(When::Any(&[When::Contains(&["rollback", "drop", ":undo"]), When::Word(&["downgrade"])]), "drops or rolls back the database", "typeorm documentation: migrations"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "ufw",
         capabilities: &[
             row(Always, HostState, "ufw(8)"),
@@ -4282,6 +5203,9 @@ pub static TABLE: &[Program] = &[
         checked: "umount from util-linux 2.38.1",
         capabilities: &[
             row(Always, HostState, "umount(8)"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "detaches storage", "umount(8)"),
         ],
         ..NONE
     },
@@ -4318,12 +5242,22 @@ pub static TABLE: &[Program] = &[
         checked: "uniq (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        destroys: &[
+            destroys(When::Check(programs::uniq_writes), "overwrites the file it is given", "uniq(1) INPUT OUTPUT"),
+        ],
         ..NONE
     },
     Program {
         name: "unix2dos",
         capabilities: &[
             row(Always, Overwrites, "dos2unix(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "unlink",
+        destroys: &[
+            destroys(When::Always, "deletes files", "unlink(1)"),
         ],
         ..NONE
     },
@@ -4409,10 +5343,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "userdel",
+        destroys: &[
+            destroys(When::Always, "deletes accounts", "userdel(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "usermod",
         checked: "Debian passwd 1:4.13+dfsg1-1+deb12u1",
         capabilities: &[
             row(Always, Privileges, "usermod(8)"),
+        ],
+        destroys: &[
+            destroys(When::Arguments, "changes accounts or their passwords", "usermod(8)"),
         ],
         ..NONE
     },
@@ -4426,6 +5370,9 @@ pub static TABLE: &[Program] = &[
         name: "uv",
         capabilities: &[
             row(Word("run"), RunsCode, "GTFOBins uv: shell"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -4454,7 +5401,23 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "vercel",
-        cloud_cli: true,
+        destroys: &[
+            CLOUD_DELETE,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vgreduce",
+        destroys: &[
+            destroys(When::Always, "removes volumes", "vgreduce(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vgremove",
+        destroys: &[
+            destroys(When::Always, "removes volumes", "vgremove(8)"),
+        ],
         ..NONE
     },
     Program {
@@ -4537,6 +5500,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "vssadmin",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: vssadmin"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "vssadmin.exe",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: vssadmin"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "w",
         checked: "w from procps-ng 4.0.2",
         rule: Some(Rule::Grammar),
@@ -4546,6 +5523,20 @@ pub static TABLE: &[Program] = &[
         name: "watch",
         checked: "watch from procps-ng 4.0.2",
         wrapper: true,
+        ..NONE
+    },
+    Program {
+        name: "wbadmin",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: wbadmin"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "wbadmin.exe",
+        destroys: &[
+            destroys(When::Always, "deletes, formats or stops (a Windows command)", "Windows commands documentation: wbadmin"),
+        ],
         ..NONE
     },
     Program {
@@ -4601,6 +5592,27 @@ pub static TABLE: &[Program] = &[
             row(Opt("-h"),
         Transfers,
         "GTFOBins whois: upload, download"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "winget",
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "wipe",
+        destroys: &[
+            destroys(When::Always, "deletes files", "wipe(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "wipefs",
+        destroys: &[
+            destroys(When::Always, "overwrites disks", "wipefs(8)"),
         ],
         ..NONE
     },
@@ -4698,6 +5710,9 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "yarn documentation: dlx fetches and runs a package"),
         ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
         ..NONE
     },
     Program {
@@ -4718,6 +5733,9 @@ pub static TABLE: &[Program] = &[
         name: "yum",
         capabilities: &[
             row(Always, HostState, "GTFOBins yum: command, download"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
@@ -4750,6 +5768,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "zfs",
+        destroys: &[
+            destroys(When::Word(&["destroy", "rollback", "labelclear"]), "destroys a pool, a file system or its snapshots", "zfs(8)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "zgrep",
         checked: "zgrep (gzip) 1.12",
         rule: Some(Rule::Grammar),
@@ -4771,6 +5796,13 @@ pub static TABLE: &[Program] = &[
             row(Opt("-m"), Overwrites, "zip(1) --move"),
             row(Opt("--move"), Overwrites, "zip(1)"),
             row(Opt("-TT"), RunsCode, "GTFOBins zip: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zpool",
+        destroys: &[
+            destroys(When::Word(&["destroy", "rollback", "labelclear"]), "destroys a pool, a file system or its snapshots", "zpool(8)"),
         ],
         ..NONE
     },
@@ -4800,6 +5832,9 @@ pub static TABLE: &[Program] = &[
         name: "zypper",
         capabilities: &[
             row(Always, HostState, "GTFOBins zypper: shell"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
         ],
         ..NONE
     },
