@@ -28,6 +28,16 @@ fn fixture(name: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Writes what this host answered, one JSON line a case, to
+/// `target/seeds/NAME.rust.jsonl`: `host-js/test/seeds-002.test.js` writes
+/// its own beside it and holds the two byte-identical.
+fn record(name: &str, lines: &[Value]) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/seeds");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join(format!("{name}.rust.jsonl")), text).unwrap();
+}
+
 /// `expected` with `"REASON"` standing for any text.
 fn matches(got: &Value, expected: &Value) -> bool {
     match (got, expected) {
@@ -49,6 +59,7 @@ fn seed_002_plans_decided_and_run() {
     let policy = Policy::embedded().unwrap();
     let cases = fixture("seed-002-plan.jsonl");
     assert!(cases.len() >= 8);
+    let mut answered = Vec::new();
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let config = case["config"].to_string();
@@ -83,6 +94,7 @@ fn seed_002_plans_decided_and_run() {
                 }).collect::<Vec<_>>(),
             });
             assert_eq!(got, case["expect"], "{name}");
+            answered.push(serde_json::json!({"name": name, "decided": got}));
             continue;
         }
         let asked = Arc::new(Mutex::new(Vec::<String>::new()));
@@ -117,8 +129,10 @@ fn seed_002_plans_decided_and_run() {
             .iter()
             .map(|a| Value::from(a.as_str()))
             .collect();
-        assert_eq!(Value::Array(asked), case["asked"], "{name}");
+        assert_eq!(Value::Array(asked.clone()), case["asked"], "{name}");
+        answered.push(serde_json::json!({"name": name, "runs": got, "asked": asked}));
     }
+    record("seed-002-plan", &answered);
 }
 
 #[test]
@@ -126,6 +140,7 @@ fn seed_002_argument_completion_and_section_7_2_s_request() {
     let policy = Policy::embedded().unwrap();
     let cases = fixture("seed-002-completion.jsonl");
     assert!(cases.len() >= 5);
+    let mut answered = Vec::new();
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let engine = policy.engine(&case["config"].to_string()).unwrap();
@@ -144,14 +159,23 @@ fn seed_002_argument_completion_and_section_7_2_s_request() {
                 .iter()
                 .map(|f| Value::from(f.code.as_str()))
                 .collect();
-            assert_eq!(&Value::Array(got), codes, "{name}");
+            assert_eq!(&Value::Array(got.clone()), codes, "{name}");
+            answered.push(serde_json::json!({"name": name, "error": got}));
             continue;
         }
         let completed = completed.unwrap();
         let args: Value = serde_json::from_str(&completed).unwrap();
         assert_eq!(args, case["expect_args"], "{name}");
+        let request = engine.build_request(tool, &completed).ok();
+        answered.push(serde_json::json!({
+            "name": name,
+            "args": completed,
+            "request": request.as_ref().map(|r| serde_json::json!({
+                "method": r.method, "path": r.path, "query": r.query, "url": r.url, "body": r.body,
+            })),
+        }));
         if let Some(expected) = case.get("expect_request") {
-            let request = engine.build_request(tool, &completed).unwrap();
+            let request = request.unwrap();
             let body: Value = serde_json::from_str(request.body.as_deref().unwrap()).unwrap();
             assert_eq!(request.method, expected["method"], "{name}");
             assert_eq!(request.path, expected["path"], "{name}");
@@ -159,4 +183,5 @@ fn seed_002_argument_completion_and_section_7_2_s_request() {
             assert_eq!(body, expected["body"], "{name}");
         }
     }
+    record("seed-002-completion", &answered);
 }
