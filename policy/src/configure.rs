@@ -263,7 +263,7 @@ impl ToolConfig {
         let mut names: BTreeSet<String> = self
             .url
             .as_deref()
-            .map(crate::assess::api::path_params)
+            .map(crate::assess::registry::path_params)
             .unwrap_or_default()
             .into_iter()
             .collect();
@@ -341,7 +341,7 @@ impl ToolConfig {
         if let Some(Err(e)) = self
             .response_template
             .as_deref()
-            .map(crate::api::template::Template::parse)
+            .map(crate::registry::template::Template::parse)
         {
             return Err(ConfigError::BadValue {
                 tool: tool.to_owned(),

@@ -26,12 +26,12 @@
 //! 12. Everything else: confirm.
 
 use crate::args::{model_risk, parse_object};
-use crate::assess::api::{ApiAssessor, RegisteredMcp, ScriptAssessor};
 use crate::assess::command::CommandAssessor;
 use crate::assess::facts::Facts;
 use crate::assess::file::FileAssessor;
 use crate::assess::http::HttpAssessor;
 use crate::assess::mcp::McpAssessor;
+use crate::assess::registry::{ApiAssessor, RegisteredMcp, ScriptAssessor};
 use crate::assess::sql::SqlAssessor;
 use crate::assess::{Assessment, Assessor, Verdict};
 use crate::codes;
@@ -532,10 +532,10 @@ impl Engine {
         &self,
         tool: &str,
         args: &serde_json::Map<String, serde_json::Value>,
-    ) -> Vec<crate::api::schema::Problem> {
+    ) -> Vec<crate::registry::schema::Problem> {
         match self.config.tools.get(tool) {
             Some(settings) if settings.kind == Some(ToolKind::Api) => {
-                crate::api::schema::call_problems(settings, args)
+                crate::registry::schema::call_problems(settings, args)
             }
             _ => Vec::new(),
         }

@@ -134,7 +134,7 @@ impl Guest for Component {
     }
 
     fn import_openapi(spec: String, options: String) -> Result<String, String> {
-        crate::api::openapi::import_openapi(&spec, &options)
+        crate::registry::openapi::import_openapi(&spec, &options)
             .map(|imported| serde_json::to_string(&imported).unwrap_or_default())
             .map_err(|e| e.to_string())
     }
@@ -180,7 +180,7 @@ impl GuestEngine for EngineResource {
         limit: u32,
     ) -> Vec<wit::Candidate> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        crate::api::discover(self.0.config(), &intent, category.as_deref(), limit)
+        crate::registry::discover(self.0.config(), &intent, category.as_deref(), limit)
             .into_iter()
             .map(|c| wit::Candidate {
                 name: c.name,
@@ -195,7 +195,7 @@ impl GuestEngine for EngineResource {
     }
 
     fn tool_prompt(&self, tools: Vec<String>, language: String) -> String {
-        crate::api::tool_prompt(self.0.config(), &tools, Language::from_tag(&language))
+        crate::registry::tool_prompt(self.0.config(), &tools, Language::from_tag(&language))
     }
 
     fn build_request(
@@ -220,7 +220,7 @@ impl GuestEngine for EngineResource {
         status: u16,
         body: String,
     ) -> Result<String, String> {
-        crate::api::read_tool_response(self.0.config(), &tool, status, &body)
+        crate::registry::read_tool_response(self.0.config(), &tool, status, &body)
     }
 
     fn check_line(&self, number: u64, line: Vec<u8>) -> Option<wit::CheckedLine> {
@@ -271,7 +271,7 @@ impl GuestEngine for EngineResource {
                 e.to_string(),
             ))]
         })?;
-        crate::api::complete_args(self.0.config(), &tool, &args, &context, now)
+        crate::registry::complete_args(self.0.config(), &tool, &args, &context, now)
             .map_err(|findings| findings.into_iter().map(finding).collect())
     }
 

@@ -52,7 +52,7 @@
 //! registry and the approval flow; docs/seeds.md says what each asks and
 //! where the policy differs.
 
-mod api;
+mod registry;
 mod args;
 mod assess;
 mod augment;
@@ -86,8 +86,8 @@ mod toolname;
 )]
 mod export;
 
-pub use api::openapi::{import_openapi, ImportError, Imported};
-pub use api::{
+pub use registry::openapi::{import_openapi, ImportError, Imported};
+pub use registry::{
     build_request, complete_args, discover, read_response, read_tool_response, tool_prompt,
     ApiRequest, Candidate,
 };

@@ -464,7 +464,7 @@ impl Engine {
                 .tools
                 .get(&step.tool)
                 .and_then(|t| t.url.as_deref())
-                .map(crate::assess::api::path_params)
+                .map(crate::assess::registry::path_params)
                 .unwrap_or_default()
                 .into_iter()
                 .find(|name| {

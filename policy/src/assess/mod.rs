@@ -10,7 +10,7 @@ use crate::context::Context;
 use crate::decision::{Finding, Source};
 use serde_json::{Map, Value};
 
-pub mod api;
+pub mod registry;
 pub mod command;
 pub mod egress;
 pub mod facts;

@@ -1,4 +1,6 @@
-//! Seed 002's generic API tools beyond the risk decision: finding candidate
+//! The registry tools (seed 002, the API registry: tools that are HTTP
+//! endpoints of the deployment's own system, described in the configuration
+//! with `kind: "api"`), beyond the risk decision: finding candidate
 //! tools for a user's intent ([`discover()`]), the compact tool list a model is
 //! shown ([`tool_prompt`]), turning a call's arguments into an HTTP request
 //! ([`build_request`]) and a response into a result for the model
