@@ -338,6 +338,15 @@ pub(super) fn resolve(
         if let Some(name) = mcp_tool(config, rest, tool) {
             return Ok(called(&name, own, true));
         }
+        // Undeclared: judged under the name the MCP gateway gives the same
+        // tool, `mcp:SERVER/TOOL`, so a rule, denial or auto-approval written
+        // for the gateway's tool holds for the agent's event too (and the
+        // agent's own name still applies, as the alias).
+        if let Some((server, name)) = rest.split_once("__") {
+            if !server.is_empty() && !name.is_empty() {
+                return Ok(called(&gateway_name(server, name), own, false));
+            }
+        }
     }
     Ok(called(tool, own, false))
 }
@@ -500,13 +509,22 @@ fn shell_path(path: &str) -> Option<String> {
 
 /// The configured MCP tool `SERVER__TOOL` names: a tool of kind `mcp` whose
 /// `server` is SERVER, configured under TOOL or under the full name.
+/// The name the MCP gateway gives tool `name` of server `server` (the
+/// gateway's `--name`), as `host-rs/src/mcp/declare.rs` writes it.
+fn gateway_name(server: &str, name: &str) -> String {
+    format!("mcp:{server}/{name}")
+}
+
 fn mcp_tool(config: &Config, rest: &str, full: &str) -> Option<String> {
     let (server, name) = rest.split_once("__")?;
+    let gateway = gateway_name(server, name);
     config
         .tools
         .iter()
         .find(|(configured, settings)| {
-            (configured.as_str() == name || configured.as_str() == full)
+            (configured.as_str() == name
+                || configured.as_str() == full
+                || configured.as_str() == gateway)
                 && config.kind_of(configured) == Some(ToolKind::Mcp)
                 && settings.server.as_deref() == Some(server)
         })

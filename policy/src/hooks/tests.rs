@@ -658,3 +658,32 @@ fn search_tools_meet_the_proofs_of_rg() {
         "allow"
     );
 }
+
+#[test]
+fn mcp_tools_are_judged_under_the_gateways_names() {
+    // What a rule, denial or auto-approval names for the gateway's tool
+    // (`mcp:SERVER/TOOL`) holds for the agent's `mcp__SERVER__TOOL` event.
+    let config = r#"{"denied_tools": ["mcp:fs/move_file"],
+        "auto_approved_tools": ["mcp:fs/list_allowed_directories"],
+        "rules": [{"effect": "allow", "tool": "mcp:fs/create_directory"}],
+        "tools": {"mcp:fs/read_text_file": {"kind": "mcp", "server": "fs",
+            "annotations": {"readOnlyHint": true}}},
+        "mcp_servers": {"fs": {"trusted": true}}}"#;
+    let engine = Engine::from_json(config).unwrap();
+    let decide =
+        |tool: &str| permission(&engine, &event(tool, json!({"path": "/home/u/project/a"})));
+    assert_eq!(decide("mcp__fs__move_file"), "deny");
+    assert_eq!(decide("mcp__fs__list_allowed_directories"), "allow");
+    assert_eq!(decide("mcp__fs__create_directory"), "allow");
+    assert_eq!(
+        decide("mcp__fs__read_text_file"),
+        "allow",
+        "declared under the gateway's name"
+    );
+    // Another server's tool of the same name is not that tool, and a tool
+    // nothing names is asked.
+    assert_eq!(decide("mcp__other__move_file"), "ask");
+    assert_eq!(decide("mcp__other__list_allowed_directories"), "ask");
+    assert_eq!(decide("mcp__fs__write_file"), "ask");
+    assert_eq!(decide("mcp____write_file"), "ask");
+}
