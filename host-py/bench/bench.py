@@ -77,11 +77,96 @@ def med(rows: list, key: str) -> float:
     return statistics.median(r[key] for r in rows)
 
 
+NODE_PER_CALL = """
+const { loadPolicy } = await import('./host-js/src/index.js');
+const [mix, rounds, roundS] = [JSON.parse(process.argv[1]), Number(process.argv[2]), Number(process.argv[3])];
+const engine = (await loadPolicy()).engine(JSON.stringify(mix.config));
+const medians = [];
+for (const c of mix.calls) {
+  const args = JSON.stringify(c.args);
+  for (let i = 0; i < 50; i++) engine.assess(c.tool, args);
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    let n = 0;
+    const start = performance.now();
+    while (performance.now() - start < roundS * 1000) {
+      for (let i = 0; i < 8; i++) engine.assess(c.tool, args);
+      n += 8;
+    }
+    samples.push(((performance.now() - start) / n) * 1000);
+  }
+  samples.sort((a, b) => a - b);
+  medians.push(samples[Math.floor(samples.length / 2)]);
+}
+console.log(JSON.stringify({ mean: medians.reduce((a, b) => a + b, 0) / medians.length }));
+"""
+
+NODE_GATE = """
+const { loadPolicy, Gate, MemorySink } = await import('./host-js/src/index.js');
+const [rounds, roundS] = [Number(process.argv[1]), Number(process.argv[2])];
+const gate = new Gate(await loadPolicy(), { key: 'bench-key-0123456789abcdef012345', audit: [new MemorySink()] });
+const select = { tool: 'execute_sql', args: '{"sql":"SELECT 1"}' };
+const del = { tool: 'execute_sql', args: '{"sql":"DELETE FROM t WHERE id = 1"}' };
+async function time(f) {
+  for (let i = 0; i < 20; i++) await f();
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    let n = 0;
+    const start = performance.now();
+    while (performance.now() - start < roundS * 1000) { await f(); n++; }
+    samples.push(((performance.now() - start) / n) * 1000);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+const allowed = await time(() => gate.run(select, () => '1'));
+const confirmed = await time(async () => {
+  const c = await gate.check(del);
+  await gate.settle(c.pending.id, { answer: 'approve' }, () => '1');
+});
+console.log(JSON.stringify({ allowed, confirmed }));
+"""
+
+
+def gate_costs(policy) -> dict:
+    """The Python gate's cost per call: an allowed call's `run`, a confirmed
+    call's `check` and `settle` (approved, run), and the crossings into the
+    component each takes."""
+    from toolgate.gate import Gate
+    from toolgate.stores import DirStore, JsonlSink, MemorySink
+
+    key = b"bench-key-0123456789abcdef012345"
+    work = Path(tempfile.mkdtemp(prefix="toolgate-bench-gate-"))
+    select = {"tool": "execute_sql", "args": {"sql": "SELECT 1"}}
+    delete = {"tool": "execute_sql", "args": {"sql": "DELETE FROM t WHERE id = 1"}}
+    out = {}
+    for label, gate in (
+        ("memory", Gate(policy, {}, key=key, audit=[MemorySink()])),
+        ("directory + JSON Lines", Gate(policy, {}, key=key, store=DirStore(work / "cp"), audit=[JsonlSink(work / "audit.jsonl")])),
+    ):
+
+        def allowed():
+            gate.run(select, lambda a: 1)
+
+        def confirmed():
+            gate.settle(gate.check(delete).pending.id, {"answer": "approve"}, lambda a: 1)
+
+        crossings = []
+        for f in (allowed, confirmed):
+            before = policy.stats()["crossings"]
+            f()
+            crossings.append(policy.stats()["crossings"] - before)
+        out[label] = (per_call(allowed), per_call(confirmed), f"{crossings[0]}, {crossings[1]}")
+    shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
 def main() -> None:
     import toolgate
     from toolgate import _runtime
 
     print(f"# toolgate: Python host beside Rust and Node ({'quick' if QUICK else 'full'} run)\n")
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print(f"Python {sys.version.split()[0]}, wasmtime (PyPI) 50.0.1; component {_runtime.BUNDLED_SHA256.read_text().strip()[:16]}…\n")
 
     # Per call, in process.
@@ -101,6 +186,21 @@ def main() -> None:
     batch = per_call(lambda: engine.assess_many(pairs)) / len(pairs)
     version = per_call(policy.version)
     print(f"\nassess_many over the mix: {batch:.1f} µs a call; the cheapest export (version()): {version:.1f} µs\n")
+    if NODE_BUILT:
+        # The same mix in one Node process, timed the same way (median of rounds after a warm-up).
+        node = json.loads(subprocess.run(["node", "--input-type=module", "-e", NODE_PER_CALL, json.dumps(MIX), str(ROUNDS), str(ROUND_S)], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
+        print(f"Node, in process, the same mix: {node['mean']:.1f} µs a call (mean of the calls' medians)\n")
+
+    # The approval gate: an allowed call run, and a confirmed call checked, settled and run.
+    print("## The approval gate, per call (µs; in memory, and on a directory store with a JSON Lines log)\n")
+    print("| gate | allowed call, `run` | confirmed call, `check` + `settle` | crossings (allowed, confirmed) |")
+    print("|---|---:|---:|---:|")
+    for label, (allowed, confirmed, crossings) in gate_costs(policy).items():
+        print(f"| Python, {label} | {allowed:.0f} | {confirmed:.0f} | {crossings} |")
+    if NODE_BUILT:
+        node_gate = json.loads(subprocess.run(["node", "--input-type=module", "-e", NODE_GATE, str(ROUNDS), str(ROUND_S)], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
+        print(f"| Node, memory | {node_gate['allowed']:.0f} | {node_gate['confirmed']:.0f} | (its own choreography) |")
+    print()
 
     # The same calls through each CLI's check: one process deciding the mix
     # repeated, minus the same process with no lines (its start-up).
@@ -159,6 +259,7 @@ def main() -> None:
     else:
         print("| Node | not built: `cd host-js && npm install && npm run build` |")
     shutil.rmtree(cold, ignore_errors=True)
+    print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
