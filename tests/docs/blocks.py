@@ -236,7 +236,10 @@ class Context:
             self.result.fail(block, f"not TOML: {e}")
             return
         value = tomllib.loads(block.text)
-        if "mcp_servers" in value:
+        servers = value.get("mcp_servers")
+        # toolgate's own `[mcp_servers.NAME]` says whether a server is trusted;
+        # Codex's says where the server is.
+        if isinstance(servers, dict) and any(isinstance(v, dict) and ("url" in v or "command" in v) for v in servers.values()):
             # Codex CLI's config.toml: servers over Streamable HTTP.
             entries = []
             for name, server in (value.get("mcp_servers") or {}).items():
