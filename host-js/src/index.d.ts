@@ -6,224 +6,32 @@
 // declarations lack are written out here (`WebStorage`, `CoreModule`,
 // `GateListenerOptions`). `npm run typecheck` checks both.
 
-// The WIT's enums are the ones the component's bindings generate (shipped in
-// gen/interfaces/): a case added to the WIT reaches these types with no edit
-// here.
+// The shapes of the component's values and of the JSON it reads and writes
+// are generated from the WIT and the Rust types (src/shapes.d.ts, by
+// scripts/gen-types.js); what is written here is the package's own API: the
+// classes and functions that wrap the component, whose arguments JavaScript
+// callers may pass as text or as objects, the errors the package throws, and
+// the gate, stores and sinks, which live in JavaScript and have no WIT.
 import type {
-  Risk as WitRisk,
-  Action as WitAction,
-  Source as WitSource,
-  CallFormat as WitCallFormat,
-} from '../gen/interfaces/toolgate-policy-types.js';
-
-/** How risky a call is judged. */
-export type Risk = WitRisk;
-
-/** What the host must do with a call. */
-export type Action = WitAction;
-
-/** Which rule of the decision order decided. */
-export type Source = WitSource;
-
-/** One reason behind a decision. */
-export interface Finding {
-  /** A stable dotted code, such as `sql.destructive`. */
-  code: string;
-  /** A sentence for people. */
-  message: string;
-}
-
-/** The answer for one tool call. */
-export interface Decision {
-  action: Action;
-  risk: Risk;
-  source: Source;
-  /** The model's claimed `risk_level`, or null if it sent none (or an invalid one). */
-  llmRisk: Risk | null;
-  /** Every reason, the deciding one first. */
-  findings: Finding[];
-  /** One line a confirmation dialog can show. */
-  summary: string;
-}
-
-/** The configuration of one deployment; every field is optional. */
-export interface Config {
-  strict?: boolean;
-  model_trust?: 'guarded' | 'trust';
-  medium_risk?: 'confirm' | 'allow';
-  denied_tools?: string[];
-  auto_approved_tools?: string[];
-  max_args_bytes?: number;
-  /** Per-tool settings, by tool name. */
-  tools?: Record<string, ToolConfig>;
-  /** MCP servers by name, and whether their read-only hints are trusted. */
-  mcp_servers?: Record<string, McpServer>;
-  /** Registry level 2: confirm (default), notify (allow and tell the user) or inform (seed 002 §6.2: allow, `registry.inform`). */
-  registry_level2?: 'confirm' | 'notify' | 'inform';
-  /** `seeds`: seeds 001–004 as written (model_trust trust, medium confirm, registry level 2 inform); docs/seeds.md. */
-  profile?: 'default' | 'seeds';
-  /** What an outbound network read may reach: public (default), allow_hosts or confirm. */
-  egress?: 'public' | 'allow_hosts' | 'confirm';
-  /** Rules people write: allow, ask or deny what they match (README "Rules and modes"). */
-  rules?: Rule[];
-  /** How calls no rule decides are treated (seed 004's allow-list is `allowlist`). */
-  mode?: 'default' | 'read-only' | 'accept-edits' | 'allowlist';
-  /** How long a gate waits for an answer, in milliseconds (seed 004's `approvalTimeout`). */
-  approval_timeout_ms?: number;
-  /**
-   * How command executors run what is allowed: confined, refused where no
-   * confinement can be set up unless `unconfined: 'allow'` (unsafe); and
-   * their limits: wall time in milliseconds (else two minutes), output bytes
-   * (else 16 MiB), processes at once (else 256), memory bytes (else 2 GiB).
-   */
-  exec?: { unconfined?: 'refuse' | 'allow'; timeout_ms?: number; max_output_bytes?: number; max_processes?: number; max_memory_bytes?: number };
-  /**
-   * How commands are judged: `history_is_secret` counts content committed to
-   * the repository's history as secret (`git log -p`, `git show`, … confirmed
-   * with `command.history`); off by default (docs/configuration.md).
-   */
-  commands?: { history_is_secret?: boolean };
-  /**
-   * Managed layer only: what lower layers may not loosen (their
-   * auto-approvals, allow rules, or modes and trust settings).
-   */
-  locks?: { auto_approved_tools?: boolean; allow_rules?: boolean; modes?: boolean };
-}
-
-/**
- * One rule: an effect, the tools it applies to (a glob on the name) and at
- * most one matcher, judged on what the assessor parsed.
- */
-export interface Rule {
-  /** A name the decision's finding cites (else `rules[i]`). */
-  id?: string;
-  effect: 'allow' | 'ask' | 'deny';
-  /** Tool-name glob (`alert_*`, `mcp:github/*`). */
-  tool?: string;
-  /** command: an argv, word for word; a last `*` stands for further arguments. */
-  command?: string[];
-  /** sql: statement kinds and table globs (`audit.events`, `audit.*`). */
-  sql?: { statements: string[]; tables: string[] };
-  /** file: operations and path globs (`**` any depth, `*` one segment). */
-  file?: { operations: string[]; paths: string[] };
-  /** http: methods (empty: any but DELETE), host globs, path globs. */
-  http?: { methods?: string[]; hosts: string[]; paths?: string[] };
-}
-
-/** An MCP server's settings. */
-export interface McpServer {
-  /** Whether a read-only hint from this server may allow a call. */
-  trusted?: boolean;
-}
-
-/** The caller's context for a decision. */
-export interface Context {
-  /** The permissions the user holds; absent means unknown. */
-  permissions?: string[];
-  /**
-   * The executor runs the call confined (`toolgate exec`): set by executors,
-   * never by the model.
-   */
-  confined?: boolean;
-}
-
-/** MCP tool annotations, as `tools/list` reports them. */
-export interface McpAnnotations {
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-  title?: string;
-}
-
-/**
- * Settings for one tool: its assessor and that assessor's options. `kind` may
- * be omitted for the four built-in tools; every other field belongs to the
- * kinds its comment names (the policy refuses it on another kind). A test in
- * the policy (`policy/tests/declarations.rs`) holds these names to the ones
- * the policy accepts.
- */
-export interface ToolConfig {
-  /** The assessor to use. */
-  kind?: 'sql' | 'command' | 'file' | 'http' | 'api' | 'mcp' | 'script';
-  /** The argument holding the SQL, command line, operation (file) or URL (http). */
-  field?: string;
-  /** sql: the SQL dialect (`generic` by default). */
-  dialect?: string;
-  /** sql: functions to accept as read-only besides the built-in list. */
-  allow_functions?: string[];
-  /** file, mcp: the argument holding the path. */
-  path_field?: string;
-  /** file, mcp: directories the tool may read without confirmation. */
-  roots?: string[];
-  /** file: the one operation the tool performs (`read`), when its arguments name none. */
-  operation?: string;
-  /** http: the argument holding the method. */
-  method_field?: string;
-  /** http: the method when the call names none (`GET`). */
-  default_method?: string;
-  /** http, command: hosts that may be read even if private or local. */
-  allow_hosts?: string[];
-  /** http, command: hosts that are configured off (denied). */
-  deny_hosts?: string[];
-  /** api: the HTTP method. */
-  method?: string;
-  /** api: the URL pattern, with `:name` or `{name}` path parameters. */
-  url?: string;
-  /** api: another name for `url`. */
-  url_pattern?: string;
-  /** api, mcp, script: 1 = query, 2 = modify, 3 = delete; api: derived from the method if absent; mcp, script: only 3 changes the decision. */
-  risk_level?: 1 | 2 | 3;
-  /** api, mcp, script: the permission a user needs (checked against the call's context). */
-  required_permission?: string;
-  /** api, mcp, script: whether the tool may be called (default true). */
-  enabled?: boolean;
-  /** any kind: a person confirms every call that is not denied, whatever the model says. */
-  always_confirm?: boolean;
-  /** mcp: the server the tool belongs to (see `mcp_servers`). */
-  server?: string;
-  /** mcp: the tool's annotations from `tools/list`. */
-  annotations?: McpAnnotations;
-  /** mcp: the name the server exposes the tool under (seed 002's `mcp_tool_name`). */
-  mcp_tool_name?: string;
-  /** api, mcp, script: a name for people and prompts. */
-  display_name?: string;
-  /** api, mcp: what the tool does, for discovery and prompts. */
-  description?: string;
-  /** api, mcp: the tool's category, a discovery filter. */
-  category?: string;
-  /** api, mcp: words that point to the tool in a user's request, any language. */
-  keywords?: string[];
-  /** api, mcp: an example of a request the tool serves, for prompts. */
-  example_prompt?: string;
-  /** api, mcp, script: an example of the arguments, for prompts. */
-  example_params?: Record<string, unknown>;
-  /** api: JSON Schema of the path parameters (its `required` is checked). */
-  path_params_schema?: Record<string, unknown>;
-  /** api: JSON Schema of the query parameters. */
-  query_params_schema?: Record<string, unknown>;
-  /** api: JSON Schema of the request body. */
-  request_body_schema?: Record<string, unknown>;
-  /** api: the one argument whose value is the whole JSON body (a body that is not an object of named fields). */
-  body_field?: string;
-  /** api: the model's argument names mapped to the API's (seed 002 §7.2: `{"cause": "note"}`); argument completion renames them before the call is decided and its request built. */
-  argument_names?: Record<string, string>;
-  /** api: how a response becomes the text for the model (`{{path}}`, `{{#list}}…{{/list}}`, `{{^list}}…{{/list}}`). */
-  response_template?: string;
-}
-
-/** The wire format a tool call was recognised as. */
-export type CallFormat = WitCallFormat;
-
-/** A tool call as the model sent it, normalised. */
-export interface ToolCall {
-  tool: string;
-  /** The arguments as JSON text (verbatim when the format sends text; possibly malformed). */
-  args: string;
-  /** The call's id in its format (`id`, `call_id`/`callId`, `toolCallId`), or null. */
-  id: string | null;
-  format: CallFormat;
-}
+  Action,
+  ApiRequest,
+  Candidate,
+  CheckedLine,
+  Config,
+  Context,
+  Decision,
+  Finding,
+  Grant,
+  GrantScope,
+  HookAnswer,
+  Imported,
+  PendingRecord,
+  PlanDecision,
+  PlanStep,
+  Rule,
+  ToolCall,
+} from './shapes.js';
+export * from './shapes.js';
 
 /** A tool-definition format for `augmentTools`. */
 export type ToolFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'mcp' | 'gemini';
@@ -317,20 +125,6 @@ export class Policy {
   configHash(config: string | object): string;
 }
 
-/** A pending approval as checkpoints hold it (snake_case, times in ms since the epoch). */
-export interface PendingRecord {
-  id: string;
-  session_id?: string | null;
-  user_id?: string | null;
-  tool: string;
-  description?: string;
-  args: string;
-  call_id?: string | null;
-  decision: object;
-  requested_at: number;
-  deadline: number;
-}
-
 /** A policy with one deployment's configuration. */
 export class Engine {
   private constructor();
@@ -346,13 +140,34 @@ export class Engine {
    * (its bytes without the newline): `null` for a blank line, else the text to
    * print and the action (`null` for a malformed line). Never throws.
    */
-  checkLine(number: number, line: Uint8Array): { output: string; action: Action | null } | null;
+  checkLine(number: number, line: Uint8Array): CheckedLine | null;
+  /**
+   * `checkLine` in the caller's context (JSON text or an object: the user's
+   * permissions, roles and resources); a line may hold a whole plan.
+   */
+  checkLineIn(number: number, line: Uint8Array, context: string | Context): CheckedLine | null;
+  /**
+   * Decides every step of a multi-step plan (seed 002 §4.2: steps, their
+   * `depends_on` and `$stepN.result…` references) with the results known so
+   * far (step number to result) in the caller's context. A step holding a
+   * reference to a result not known yet is never allowed. Throws
+   * `ToolgateError` when the plan cannot be read.
+   */
+  assessPlan(plan: string | object, results?: string | Record<string, unknown>, context?: string | Context): PlanDecision;
+  /**
+   * Argument completion for registry tool `tool` (seed 002 §4.3): names
+   * mapped by the tool's `argument_names`, parameters left out filled from
+   * the context's `defaults`, a `duration` turned into `btime`/`etime` from
+   * `nowMs` (default: now). Returns the completed arguments as JSON text;
+   * throws `RequestError` listing every contradiction.
+   */
+  completeArgs(tool: string, args: unknown, context?: string | Context, nowMs?: number): string;
   /**
    * Answers one coding agent's before-tool hook event (`claude-code`,
    * `gemini-cli`) in that agent's output shape; throws `RejectedError` for an
    * unknown format.
    */
-  hook(format: string, event: Uint8Array | string): { output: string; error: string | null; exit: number };
+  hook(format: string, event: Uint8Array | string): HookAnswer;
   /**
    * Decides many calls in one crossing into the component; the decisions are in
    * the same order and equal those of `assess`. Never throws.
@@ -445,24 +260,6 @@ export interface ApprovalRequest {
    * grant may cover it, and a dialog must not offer one.
    */
   proposed: Rule[];
-}
-
-/** Where a grant lives: this session (memory), the project or the user (the gate's store). */
-export type GrantScope = 'session' | 'project' | 'user';
-
-/** An approval remembered: allow rules the gate applies to later calls until expiry or revocation. */
-export interface Grant {
-  id: string;
-  scope: GrantScope;
-  tool: string;
-  rules: Rule[];
-  created_at: number;
-  expires_at: number | null;
-  approval_id: string;
-  by: string | null;
-  session_id: string | null;
-  user_id: string | null;
-  gate: string;
 }
 
 /** A grant as `Gate.grants` lists it. */
@@ -738,28 +535,6 @@ export class Gate extends EventTarget {
   ): void;
 }
 
-/** A registry tool offered for a user's intent. */
-export interface Candidate {
-  name: string;
-  displayName: string;
-  description: string;
-  category: string | null;
-  /** 1 = query, 2 = modify, 3 = delete. */
-  riskLevel: number;
-  score: number;
-  /** The keywords found in the intent. */
-  matched: string[];
-}
-
-/** An HTTP request for a registry API tool, without base URL or credentials. */
-export interface ApiRequest {
-  method: string;
-  path: string;
-  query: [string, string][];
-  url: string;
-  body: string | null;
-}
-
 /** A call cannot become an HTTP request. */
 export class RequestError extends ToolgateError {
   findings: Finding[];
@@ -788,12 +563,41 @@ export interface ImportOptions {
   category?: string;
 }
 
-/** An OpenAPI import: registry entries, tool definitions, and what people are told. */
-export interface Imported {
-  tools: Record<string, Record<string, unknown>>;
-  definitions: Array<Record<string, unknown>>;
-  summary: string[];
-  notes: string[];
-  /** What a command line prints about the import (counts, operations, notes). */
-  report: string[];
+// Multi-step plans through a gate (src/plan.js).
+
+/** One step's run as every host writes it. */
+export interface StepSummary {
+  step: number;
+  tool: string;
+  /** `executed`, `failed`, `denied`, `rejected`, `expired`, `cancelled`, `skipped` or `unresolved`. */
+  status: Status | 'skipped' | 'unresolved';
+  /** The arguments run (after an edit), or the step's as decided. */
+  args: string;
+  output: string | null;
+  reason: string | null;
 }
+
+/** One step of `runPlan`: its result through the gate (null when not run) and its summary. */
+export interface PlanRun {
+  step: number;
+  tool: string;
+  args: string;
+  result: ToolResult | null;
+  summary: StepSummary;
+}
+
+/**
+ * Runs a multi-step plan (seed 002 §4.2) through `gate`, step by step: before
+ * each step the plan is decided again with the results known so far
+ * substituted, and the resolved call goes through `Gate.run` (decided,
+ * asked about, run, audited). `execute(step, args)` runs one step's tool. A
+ * step whose dependency did not succeed is skipped; one whose reference names
+ * what a result lacks is not run.
+ */
+export function runPlan(
+  gate: Gate,
+  plan: string | object,
+  execute: (step: PlanStep, args: string) => unknown,
+  options?: { context?: string | Context },
+): Promise<PlanRun[]>;
+

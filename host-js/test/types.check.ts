@@ -12,6 +12,13 @@ import {
   type ApprovalRequest,
   type Status,
   type ToolCall,
+  type Context,
+  type PlanDecision,
+  type PlanStep,
+  type PlanRun,
+  type StepSummary,
+  type CheckedLine,
+  runPlan,
 } from '../src/index.js';
 import { FileStore, JsonlSink } from '../src/node.js';
 
@@ -186,4 +193,30 @@ export async function checkSettleExample(): Promise<string> {
   const step: string = flow.begin('{"tool":"t","args":"{}"}', 'id-1', Date.now());
   flow.dispose();
   return checked.result?.forModel() ?? step;
+}
+
+// Plans and argument completion (seed 002 §4.2, §4.3): the plan's decision is
+// the component's JSON shape (snake_case), completion returns JSON text, and
+// `runPlan` hands each step to the executor with the arguments the gate cleared.
+export async function plans(): Promise<string> {
+  const policy = await loadPolicy();
+  const engine = policy.engine({ tools: { ticket: { kind: 'api', method: 'POST', url: '/t', argument_names: { cause: 'note' } } } });
+  const context: Context = { permissions: ['tickets'], defaults: { group_id: 1 } };
+  const planned: PlanDecision = engine.assessPlan({ plan: 'p', tool_calls: [] }, { '1': { id: 7 } }, context);
+  const first: PlanStep | undefined = planned.steps[0];
+  const dependsOn: number[] = first?.depends_on ?? [];
+  const llm: 'low' | 'medium' | 'high' | null = first?.decision.llm_risk ?? null;
+  // @ts-expect-error the plan's JSON is snake_case: a step's decision has no llmRisk
+  void first?.decision.llmRisk;
+  const completed: string = engine.completeArgs('ticket', { cause: 'x', duration: 60 }, context, Date.now());
+  // @ts-expect-error the clock is a number of milliseconds
+  engine.completeArgs('ticket', {}, context, new Date());
+  const line: CheckedLine | null = engine.checkLineIn(1, new TextEncoder().encode('{}'), context);
+  const gate = new Gate(policy);
+  const runs: PlanRun[] = await runPlan(gate, '{"tool_calls": []}', (step, args) => `${step.tool} ${args}`, { context });
+  const summary: StepSummary | undefined = runs[0]?.summary;
+  // @ts-expect-error a step's status is one the gate or the runner writes
+  const made: StepSummary['status'] = 'maybe';
+  void made;
+  return `${completed} ${dependsOn.length} ${llm} ${line?.output} ${summary?.status}`;
 }

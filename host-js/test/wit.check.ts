@@ -1,7 +1,6 @@
 // Type-checked by `npm run typecheck` after `npm run build` (never run): the
-// hand-written declarations' enums are the ones the component's bindings
-// generate from the WIT, so a new or renamed case fails here until
-// src/index.d.ts follows.
+// enums scripts/gen-types.js writes from the WIT (src/shapes.d.ts) are the ones
+// jco's bindings generate from it, so the two readings of the WIT cannot part.
 import type * as wit from '../gen/interfaces/toolgate-policy-types.js';
 import type * as records from '../gen/interfaces/toolgate-policy-records.js';
 import type { Action, CallFormat, Risk, Source, Policy } from '../src/index.js';

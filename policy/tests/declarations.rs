@@ -1,7 +1,10 @@
-//! The JavaScript package declares the configuration by hand
-//! (`host-js/src/index.d.ts`), and a hand-kept copy drifts: it once lacked ten
+//! The JavaScript package declares the configuration in TypeScript
+//! (`host-js/src/shapes.d.ts`, generated from the configuration's Rust types
+//! by `host-js/scripts/gen-types.js`); a hand-kept copy once lacked ten
 //! fields the policy accepts, so a TypeScript user could not write a registry
-//! tool's `description` without a cast. This test holds the two together: every
+//! tool's `description` without a cast. The generator reads field names and
+//! serde attributes, not the `Deserialize` the policy runs (custom readers,
+//! aliases). This test holds the two together: every
 //! field and every enum value the policy's configuration accepts must be
 //! declared, and nothing the policy would refuse may be. A renamed field, a new
 //! setting or a new enum case fails `cargo test` until the declarations follow.
@@ -86,13 +89,42 @@ struct Member {
     literals: BTreeSet<String>,
 }
 
+/// The string literals of a type written as `'a' | 'b'`.
+fn string_literals(ty: &str) -> BTreeSet<String> {
+    ty.split('\'')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A member's type with a named union (`export type NAME = 'a' | 'b';`) read
+/// where it is declared: `?: Mode;` is the union `Mode` names.
+fn resolve(declarations: &str, ty: &str) -> String {
+    let name = ty
+        .trim_start_matches(['?', ':', ' '])
+        .trim_end_matches(';')
+        .trim_end_matches(" | null");
+    if !name.chars().all(|c| c.is_ascii_alphanumeric()) || name.is_empty() {
+        return ty.to_owned();
+    }
+    let opening = format!("export type {name} = ");
+    declarations
+        .lines()
+        .find_map(|line| line.strip_prefix(opening.as_str()))
+        .map_or_else(|| ty.to_owned(), str::to_owned)
+}
+
 /// The members of `export interface NAME { … }` in the declarations: lines
 /// indented by exactly two spaces up to the closing `}` at the start of a line
 /// (comments skipped).
 fn interface(declarations: &str, name: &str) -> Vec<Member> {
     let opening = format!("export interface {name} {{");
     let mut lines = declarations.lines().skip_while(|line| *line != opening);
-    assert!(lines.next().is_some(), "index.d.ts declares no `{opening}`");
+    assert!(
+        lines.next().is_some(),
+        "the declarations have no `{opening}`"
+    );
     let mut members = Vec::new();
     for line in lines.take_while(|line| !line.starts_with('}')) {
         let Some(rest) = line.strip_prefix("  ") else {
@@ -105,61 +137,13 @@ fn interface(declarations: &str, name: &str) -> Vec<Member> {
             .find(['?', ':'])
             .unwrap_or_else(|| panic!("`{name}`: cannot read the member `{line}`"));
         let (member, ty) = rest.split_at(end);
-        let literals = ty
-            .split('\'')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_owned)
-            .collect();
+        let literals = string_literals(&resolve(declarations, ty));
         members.push(Member {
             name: member.to_owned(),
             literals,
         });
     }
     assert!(!members.is_empty(), "`{name}` declares no members");
-    members
-}
-
-/// The members of an object type written on one line as the member `member`
-/// of `export interface NAME { … }`: `  exec?: { unconfined?: …; timeout_ms?: number };`.
-fn inline(declarations: &str, name: &str, member: &str) -> Vec<Member> {
-    let opening = format!("export interface {name} {{");
-    let line = declarations
-        .lines()
-        .skip_while(|line| *line != opening)
-        .take_while(|line| !line.starts_with('}'))
-        .find(|line| {
-            line.strip_prefix("  ")
-                .and_then(|rest| rest.strip_prefix(member))
-                .is_some_and(|rest| rest.starts_with("?:") || rest.starts_with(':'))
-        })
-        .unwrap_or_else(|| panic!("`{name}.{member}` is not declared"));
-    let body = line
-        .split_once('{')
-        .and_then(|(_, rest)| rest.rsplit_once('}'))
-        .map(|(body, _)| body)
-        .unwrap_or_else(|| panic!("`{name}.{member}` is not an object type on one line: `{line}`"));
-    let members: Vec<Member> = body
-        .split(';')
-        .map(str::trim)
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let end = part
-                .find(['?', ':'])
-                .unwrap_or_else(|| panic!("`{name}.{member}`: cannot read `{part}`"));
-            let (field, ty) = part.split_at(end);
-            Member {
-                name: field.to_owned(),
-                literals: ty
-                    .split('\'')
-                    .skip(1)
-                    .step_by(2)
-                    .map(str::to_owned)
-                    .collect(),
-            }
-        })
-        .collect();
-    assert!(!members.is_empty(), "`{name}.{member}` declares no members");
     members
 }
 
@@ -176,9 +160,18 @@ fn literals(members: &[Member], interface: &str, name: &str) -> BTreeSet<String>
         .clone()
 }
 
+/// The package's declarations: the shapes generated from the Rust types
+/// (`shapes.d.ts`, by `host-js/scripts/gen-types.js`) and the hand-written
+/// API (`index.d.ts`).
 fn declarations() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../host-js/src/index.d.ts");
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    ["shapes.d.ts", "index.d.ts"]
+        .iter()
+        .map(|file| {
+            let path = format!("{}/../host-js/src/{file}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Equal sets, or a message naming what each side lacks.
@@ -200,7 +193,7 @@ fn the_declared_configuration_is_the_accepted_one() {
     let tool = interface(&text, "ToolConfig");
     let server = interface(&text, "McpServer");
     let annotations = interface(&text, "McpAnnotations");
-    let exec = inline(&text, "Config", "exec");
+    let exec = interface(&text, "ExecSettings");
     let problems: Vec<String> = [
         agree("Config.exec", &accepted::<Exec>(), &names(&exec)),
         agree(
@@ -211,12 +204,12 @@ fn the_declared_configuration_is_the_accepted_one() {
         agree(
             "Config.commands",
             &accepted::<Commands>(),
-            &names(&inline(&text, "Config", "commands")),
+            &names(&interface(&text, "CommandSettings")),
         ),
         agree(
             "Config.locks",
             &accepted::<Locks>(),
-            &names(&inline(&text, "Config", "locks")),
+            &names(&interface(&text, "Locks")),
         ),
         agree("Config", &accepted::<Config>(), &names(&config)),
         agree("ToolConfig", &accepted::<ToolConfig>(), &names(&tool)),
@@ -278,12 +271,17 @@ fn a_disagreement_is_reported() {
     assert!(problem.contains("\"dialekt\""), "{problem}");
 }
 
-/// An object written inline is read too: a setting the executors take but
-/// the declarations lack is reported.
+/// A nested settings object is read too: a setting the executors take but
+/// the declarations lack is reported, and a named union is read where it is
+/// declared.
 #[test]
-fn an_inline_object_is_held_to_its_type() {
-    let text = declarations().replacen(" timeout_ms?: number;", "", 1);
-    let exec = inline(&text, "Config", "exec");
+fn a_nested_object_is_held_to_its_type() {
+    let text = declarations().replacen("  timeout_ms?: number;\n", "", 1);
+    let exec = interface(&text, "ExecSettings");
+    assert_eq!(
+        literals(&exec, "ExecSettings", "unconfined"),
+        BTreeSet::from(["refuse".to_owned(), "allow".to_owned()])
+    );
     let problem = agree("Config.exec", &accepted::<Exec>(), &names(&exec)).expect("a disagreement");
     assert!(problem.contains("\"timeout_ms\""), "{problem}");
 }
