@@ -1008,6 +1008,6 @@ export class Engine {
 
 export * from './gate.js';
 export { Flow, StepError } from './flow.js';
-export * from './api.js';
+export * from './registry.js';
 export * from './seeds.js';
 export * from './plan.js';

@@ -1,4 +1,5 @@
-// Seed 002's generic API tools, executed: ApiClient sends the request the
+// The registry tools (seed 002's API registry: tools that are HTTP endpoints
+// described in the configuration), executed: ApiClient sends the request the
 // component builds (so every runtime sends the same request for the same
 // call) with the caller's base URL and credentials, and turns the response
 // into a result for the model. Works with any `fetch` (Node and browsers).
