@@ -374,6 +374,16 @@ impl Engine {
         grants: &[crate::rules::Rule],
     ) -> Decision {
         let alias = alias.filter(|a| *a != tool);
+        // The MCP gateway names a call `mcp:SERVER/TOOL`; a seed 002
+        // definition names that tool by its server and the server's name
+        // for it (`mcp_server_id`, `mcp_tool_name`) under a name of its own.
+        // The call is decided as that definition (its level, permission and
+        // `enabled` apply), and lists naming either name apply.
+        if alias.is_none() {
+            if let Some(entry) = self.config.mcp_entry(tool) {
+                return self.assess_named(entry, Some(tool), args, context, grants);
+            }
+        }
         let args = match parse_object(args, self.config.max_args_bytes) {
             Ok(args) => args,
             Err(e) => return unreadable(tool, Finding::new(codes::ARGS_INVALID, e.to_string())),
