@@ -381,9 +381,8 @@ pub struct ToolConfig {
     /// mcp: the tool's annotations from `tools/list`.
     pub annotations: Option<Annotations>,
     /// mcp: the name the server exposes the tool under (seed 002's
-    /// `mcp_tool_name`), when it is not the entry's own name. Recorded for
-    /// the host that forwards the call; the policy decides by the entry's
-    /// name.
+    /// `mcp_tool_name`), when it is not the entry's own name: a gateway's
+    /// call `mcp:SERVER/NAME` is decided as this entry ([`Config::mcp_entry`]).
     pub mcp_tool_name: Option<String>,
     /// api, mcp, script: a name for people and prompts (seed 002's `display_name`).
     pub display_name: Option<String>,
