@@ -399,6 +399,14 @@ impl GuestDriver for DriverResource {
             .next(&self.flow, outcome.as_deref())
             .map_err(step_error)
     }
+
+    fn step(&self, outcomes: Vec<String>) -> Result<Vec<String>, StepError> {
+        let outcomes: Vec<&str> = outcomes.iter().map(String::as_str).collect();
+        self.driver
+            .borrow_mut()
+            .step(&self.flow, &outcomes)
+            .map_err(step_error)
+    }
 }
 
 fn step_text(
@@ -509,6 +517,16 @@ impl GuestFlow for FlowResource {
                 })
             })
             .map_err(step_error)
+    }
+
+    fn start(&self, op: String) -> Result<(Driver, Vec<String>), StepError> {
+        let mut driver = crate::gate::driver::Driver::new(&op).map_err(step_error)?;
+        let batch = driver.step(&self.0, &[]).map_err(step_error)?;
+        let resource = Driver::new(DriverResource {
+            flow: std::rc::Rc::clone(&self.0),
+            driver: std::cell::RefCell::new(driver),
+        });
+        Ok((resource, batch))
     }
 }
 

@@ -1,7 +1,10 @@
 //! The gate's choreography as effects (`toolgate_policy::gate::driver`),
 //! driven natively by a small interpreter over maps: what a host's gate is
 //! (docs/gate-steps.md). Each test plays one path of an approval through
-//! the effects and checks the store and the audit log it leaves.
+//! the effects and checks the store and the audit log it leaves. Every
+//! operation is driven twice, one effect at a time (`next`) and in batches
+//! (`step`), and the two must carry out the same effects in the same order
+//! and leave the same state.
 
 #![allow(
     clippy::unwrap_used,
@@ -19,7 +22,7 @@ const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
 
 /// A host over maps: the shared store, its claims, the session's memory, an
 /// audit log, a clock, and switches that make effects fail.
-#[derive(Default)]
+#[derive(Default, Clone, PartialEq, Debug)]
 struct Host {
     shared: BTreeMap<String, String>,
     claims: BTreeMap<String, u64>,
@@ -27,8 +30,14 @@ struct Host {
     log: Vec<String>,
     now: u64,
     fail_append: bool,
+    fail_put: bool,
     events: Vec<String>,
     ran: Vec<String>,
+    /// The effects carried out, in order.
+    done: Vec<Value>,
+    /// Calls into the component the last operation took (its start
+    /// included).
+    crossings: usize,
 }
 
 impl Host {
@@ -41,6 +50,9 @@ impl Host {
     }
 
     fn perform(&mut self, effect: &Value) -> Value {
+        let mut record = effect.clone();
+        record.as_object_mut().unwrap().remove("presumed");
+        self.done.push(record);
         let key = effect["key"].as_str().unwrap_or_default().to_owned();
         match effect["effect"].as_str().unwrap() {
             "now" => json!({"now": self.now}),
@@ -48,6 +60,7 @@ impl Host {
                 json!({"entries": self.store(effect).clone().into_iter().collect::<Vec<_>>()})
             }
             "get" => json!({"value": self.store(effect).get(&key)}),
+            "put" if self.fail_put => json!({"error": "read-only store"}),
             "put" => {
                 let value = effect["value"].as_str().unwrap().to_owned();
                 self.store(effect).insert(key, value);
@@ -104,17 +117,69 @@ impl Host {
         }
     }
 
-    /// Drives `op` to its end: `Ok(value)` or `Err(failure)`.
+    /// Drives `op` to its end one effect at a time and, from the same
+    /// state, in batches: both must carry out the same effects, end the
+    /// same way and leave the same state; the batched run stays.
     fn drive(&mut self, flow: &Flow, op: Value) -> Result<Value, Value> {
+        let mut single = self.clone();
+        let by_one = single.drive_single(flow, &op);
+        let batched = self.drive_batched(flow, &op);
+        assert_eq!(by_one, batched, "{op}");
+        let crossings = self.crossings;
+        self.crossings = single.crossings;
+        assert_eq!(&single, self, "{op}: the two runs left different states");
+        self.crossings = crossings;
+        batched
+    }
+
+    /// Drives `op` with `next`.
+    fn drive_single(&mut self, flow: &Flow, op: &Value) -> Result<Value, Value> {
         let mut driver = Driver::new(&op.to_string()).unwrap();
         let mut outcome: Option<String> = None;
+        self.crossings = 1;
         for _ in 0..10_000 {
+            self.crossings += 1;
             let effect: Value =
                 serde_json::from_str(&driver.next(flow, outcome.as_deref()).unwrap()).unwrap();
+            assert!(effect.get("presumed").is_none(), "{effect}");
             match effect["effect"].as_str().unwrap() {
                 "done" => return Ok(effect["value"].clone()),
                 "fail" => return Err(effect),
                 _ => outcome = Some(self.perform(&effect).to_string()),
+            }
+        }
+        panic!("the operation did not end");
+    }
+
+    /// Drives `op` with `step`, as docs/gate-steps.md says a host does:
+    /// each batch in order, stopping after an error or a presumed effect
+    /// that did not answer `{}`.
+    fn drive_batched(&mut self, flow: &Flow, op: &Value) -> Result<Value, Value> {
+        let mut driver = Driver::new(&op.to_string()).unwrap();
+        let mut outcomes: Vec<String> = Vec::new();
+        self.crossings = 1;
+        for _ in 0..10_000 {
+            self.crossings += 1;
+            let given: Vec<&str> = outcomes.iter().map(String::as_str).collect();
+            let batch = driver.step(flow, &given).unwrap();
+            assert!(!batch.is_empty());
+            outcomes.clear();
+            let mut stopped = false;
+            for text in batch {
+                if stopped {
+                    break;
+                }
+                let effect: Value = serde_json::from_str(&text).unwrap();
+                match effect["effect"].as_str().unwrap() {
+                    "done" => return Ok(effect["value"].clone()),
+                    "fail" => return Err(effect),
+                    _ => {
+                        let outcome = self.perform(&effect);
+                        stopped = outcome.get("error").is_some()
+                            || effect.get("presumed").is_some_and(|p| *p != outcome);
+                        outcomes.push(outcome.to_string());
+                    }
+                }
             }
         }
         panic!("the operation did not end");
@@ -312,4 +377,86 @@ fn a_call_waits_for_its_answer_and_runs() {
 fn an_operation_that_is_not_one_is_refused() {
     assert!(Driver::new(r#"{"op": "format-disk"}"#).is_err());
     assert!(Driver::new("not json").is_err());
+}
+
+#[test]
+fn a_confirmed_call_crosses_a_bounded_number_of_times_in_batches() {
+    let flow = flow(false);
+    let mut host = Host::default();
+    let done = host
+        .drive(
+            &flow,
+            json!({"op": "call", "id": "b1", "call": delete_call()}),
+        )
+        .unwrap();
+    assert_eq!(done["result"]["status"], "executed", "{done}");
+    // Start; the grants' listings, the clock and the lock; the write-ahead
+    // line, the checkpoint, the request's events, the wait, the clock and
+    // the lock; the claim (presumed), the grant (none here), the record,
+    // the checkpoint's removal, the run, the clock and the lock; the
+    // outcome's line and events, and the end.
+    assert_eq!(host.crossings, 5, "{:#?}", host.done);
+    // The same call as three operations, as a host's public API takes it.
+    let mut host = Host::default();
+    check(&mut host, &flow, "b2");
+    let mut crossings = host.crossings;
+    let settle = json!({"op": "settle", "id": "b2", "answer": r#"{"answer":"approve"}"#});
+    let settled = host.drive(&flow, settle).unwrap();
+    crossings += host.crossings;
+    host.drive(&flow, json!({"op": "execute", "ready": settled["ready"]}))
+        .unwrap();
+    crossings += host.crossings;
+    assert_eq!(crossings, 3 + 4 + 3, "check, settle and execute");
+}
+
+#[test]
+fn a_store_that_refuses_a_presumed_put_fails_the_operation_where_it_failed() {
+    let flow = flow(false);
+    let mut host = Host {
+        fail_put: true,
+        ..Host::default()
+    };
+    let refused = host
+        .drive(
+            &flow,
+            json!({"op": "check", "id": "b3", "call": delete_call()}),
+        )
+        .unwrap_err();
+    assert_eq!(refused["code"], "store", "{refused}");
+    assert!(host.shared.is_empty());
+}
+
+#[test]
+fn an_outcome_for_no_effect_is_refused() {
+    let flow = flow(false);
+    let mut driver = Driver::new(r#"{"op": "grants"}"#).unwrap();
+    let first = driver.step(&flow, &[]).unwrap();
+    assert!(!first.is_empty());
+    let too_many = vec!["{}"; first.len() + 3];
+    assert!(driver.step(&flow, &too_many).is_err());
+}
+
+#[test]
+fn a_sweep_whose_records_cannot_be_written_ends_alike_in_both_forms() {
+    // Two expired approvals: the batch presumes the first record written
+    // and opens the second checkpoint; the failed append sends the replay
+    // down another path, where the flow's steps are taken again.
+    for required in [false, true] {
+        let flow = flow(required);
+        let mut host = Host {
+            now: 10_000,
+            ..Host::default()
+        };
+        check(&mut host, &flow, "old1");
+        check(&mut host, &flow, "old2");
+        host.now = 20_000;
+        host.fail_append = true;
+        let swept = host.drive(&flow, json!({"op": "sweep", "waiting": []}));
+        if required {
+            assert_eq!(swept.unwrap_err()["code"], "sink");
+            assert!(host.shared.contains_key("old1"), "it stays pending");
+        } else {
+            assert_eq!(swept.unwrap()["closed"], 2);
+        }
+    }
 }

@@ -11,6 +11,19 @@
 //! stops at the first effect without one. The flow's own steps (sealing,
 //! deciding) are memoised, so a replay redoes only the choreography's
 //! control flow.
+//!
+//! Batched ([`Driver::step`]), a replay goes on past an effect without an
+//! outcome when nothing that follows depends on it: an effect whose success
+//! is all that matters (`put`, `remove`, `notify`, `unlock`, `append`, and
+//! `claim`, presumed claimed) is *presumed* to answer so, and one whose value
+//! is used only later (`now`, `list`, `run`, `wait`) is issued and read when
+//! needed. The batch ends at the first effect whose outcome decides what
+//! follows (`get`, `lock`, `claimed`, `recorded`, …), or with the operation's
+//! end. A host carries the batch out in order and stops early only when an
+//! outcome differs from what was presumed (or carries an `error`); the
+//! replay then takes the path that outcome decides. Every
+//! flow step computed past the first presumed outcome is forgotten, so a
+//! diverging replay never reads a step another path took.
 
 use super::{Flow, StepError};
 use serde::de::DeserializeOwned;
@@ -74,8 +87,9 @@ fn sealed_field(sealed: &str, pointer: &str) -> Option<String> {
 
 /// Why an operation stopped before it was done.
 enum Halt {
-    /// An effect has no outcome yet: the host is to carry it out.
-    Suspend(Value),
+    /// An effect has no outcome yet: the host is to carry out the effects
+    /// issued past the last outcome (`Cx::batch`).
+    Suspend,
     /// The operation failed: `code` is stable (`unknown`, `already-answered`,
     /// `invalid-edit`, `checkpoint`, `store`, `sink`, `policy`, `invalid`).
     Fail(Value),
@@ -120,28 +134,127 @@ struct Cx<'a> {
     at: usize,
     memo: &'a mut Vec<String>,
     memo_at: usize,
+    /// Whether the replay goes on past effects without outcomes (`step`).
+    batched: bool,
+    /// The effects issued past the last outcome: the host's next batch.
+    batch: Vec<Value>,
+    /// How many memoised steps were computed before the first effect
+    /// without an outcome (the others rest on presumed outcomes).
+    firm: Option<usize>,
+}
+
+/// An effect's outcome that is read later than the effect is issued.
+enum Later {
+    /// The host has answered.
+    Ready(Value),
+    /// Issued in this batch, not yet answered.
+    Pending,
 }
 
 impl Cx<'_> {
-    /// The outcome of `effect`, or a suspension when the host has not yet
-    /// carried it out.
-    fn effect(&mut self, effect: Value) -> Out<Value> {
-        match self.outcomes.get(self.at) {
-            Some(outcome) => {
-                self.at += 1;
-                Ok(outcome.clone())
+    /// The next outcome, if the host has given it.
+    fn answered(&mut self) -> Option<Value> {
+        let outcome = self.outcomes.get(self.at)?.clone();
+        self.at += 1;
+        Some(outcome)
+    }
+
+    /// Adds `effect` to the host's next batch, with the outcome presumed
+    /// for it.
+    fn issue(&mut self, mut effect: Value, presumed: Option<Value>) {
+        if self.firm.is_none() {
+            self.firm = Some(self.memo_at);
+        }
+        if let (Some(presumed), true) = (presumed, self.batched) {
+            if let Some(o) = effect.as_object_mut() {
+                o.insert(String::from("presumed"), presumed);
             }
-            None => Err(Halt::Suspend(effect)),
+        }
+        self.batch.push(effect);
+    }
+
+    /// The outcome of `effect`, or a suspension when the host has not yet
+    /// carried it out: what follows depends on it.
+    fn effect(&mut self, effect: Value) -> Out<Value> {
+        match self.answered() {
+            Some(outcome) => Ok(outcome),
+            None => {
+                self.issue(effect, None);
+                Err(Halt::Suspend)
+            }
+        }
+    }
+
+    /// The outcome of `effect`, presumed `{}` (success, nothing to report)
+    /// while the host has not carried it out, when batched.
+    fn presume(&mut self, effect: Value) -> Out<Value> {
+        self.presume_as(effect, json!({}))
+    }
+
+    /// The outcome of `effect`, presumed to be `presumed` while the host has
+    /// not carried it out, when batched.
+    fn presume_as(&mut self, effect: Value, presumed: Value) -> Out<Value> {
+        match self.answered() {
+            Some(outcome) => Ok(outcome),
+            None if self.batched => {
+                self.issue(effect, Some(presumed.clone()));
+                Ok(presumed)
+            }
+            None => {
+                self.issue(effect, None);
+                Err(Halt::Suspend)
+            }
+        }
+    }
+
+    /// Issues `effect` whose outcome is read later ([`Cx::force`]); with
+    /// `code`, an error in its outcome fails the operation here.
+    fn later(&mut self, code: Option<&str>, effect: Value) -> Out<Later> {
+        match self.answered() {
+            Some(outcome) => match (code, outcome.get("error")) {
+                (Some(code), Some(e)) if !e.is_null() => {
+                    Err(fail(code, e.as_str().unwrap_or_default()))
+                }
+                _ => Ok(Later::Ready(outcome)),
+            },
+            None if self.batched => {
+                self.issue(effect, None);
+                Ok(Later::Pending)
+            }
+            None => {
+                self.issue(effect, None);
+                Err(Halt::Suspend)
+            }
+        }
+    }
+
+    /// The outcome of an effect issued earlier.
+    fn force(later: Later) -> Out<Value> {
+        match later {
+            Later::Ready(outcome) => Ok(outcome),
+            Later::Pending => Err(Halt::Suspend),
+        }
+    }
+
+    /// `outcome`, failing with `code` when the host reports an error.
+    fn checked(code: &str, outcome: Value) -> Out<Value> {
+        match outcome.get("error") {
+            Some(e) if !e.is_null() => Err(fail(code, e.as_str().unwrap_or_default())),
+            _ => Ok(outcome),
         }
     }
 
     /// `effect`, failing with `code` when the host reports an error.
     fn io(&mut self, code: &str, effect: Value) -> Out<Value> {
         let outcome = self.effect(effect)?;
-        match outcome.get("error") {
-            Some(e) if !e.is_null() => Err(fail(code, e.as_str().unwrap_or_default())),
-            _ => Ok(outcome),
-        }
+        Self::checked(code, outcome)
+    }
+
+    /// `effect`, presumed to succeed, failing with `code` when the host
+    /// reports an error.
+    fn io_presumed(&mut self, code: &str, effect: Value) -> Out<Value> {
+        let outcome = self.presume(effect)?;
+        Self::checked(code, outcome)
     }
 
     /// A pure step of the flow, computed once per driver.
@@ -158,27 +271,23 @@ impl Cx<'_> {
     }
 
     fn now(&mut self, clock: &str) -> Out<u64> {
-        let outcome = self.io("store", json!({"effect": "now", "clock": clock}))?;
-        Ok(outcome.get("now").and_then(Value::as_u64).unwrap_or(0))
+        let later = self.now_later(clock)?;
+        Self::force(later).map(|o| now_of(&o))
+    }
+
+    /// The clock, read later.
+    fn now_later(&mut self, clock: &str) -> Out<Later> {
+        self.later(Some("store"), json!({"effect": "now", "clock": clock}))
     }
 
     fn list(&mut self, store: &str) -> Out<Vec<(String, String)>> {
-        let outcome = self.io("store", json!({"effect": "list", "store": store}))?;
-        Ok(outcome
-            .get("entries")
-            .and_then(Value::as_array)
-            .map(|entries| {
-                entries
-                    .iter()
-                    .filter_map(|e| {
-                        Some((
-                            e.get(0)?.as_str()?.to_owned(),
-                            e.get(1)?.as_str()?.to_owned(),
-                        ))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default())
+        let later = self.list_later(store)?;
+        Self::force(later).map(|o| entries_of(&o))
+    }
+
+    /// A store's entries, read later.
+    fn list_later(&mut self, store: &str) -> Out<Later> {
+        self.later(Some("store"), json!({"effect": "list", "store": store}))
     }
 
     fn get(&mut self, store: &str, key: &str) -> Out<Option<String>> {
@@ -193,7 +302,7 @@ impl Cx<'_> {
     }
 
     fn put(&mut self, store: &str, key: &str, value: &str) -> Out<()> {
-        self.io(
+        self.io_presumed(
             "store",
             json!({"effect": "put", "store": store, "key": key, "value": value}),
         )
@@ -201,7 +310,7 @@ impl Cx<'_> {
     }
 
     fn remove(&mut self, store: &str, key: &str) -> Out<()> {
-        self.io(
+        self.io_presumed(
             "store",
             json!({"effect": "remove", "store": store, "key": key}),
         )
@@ -211,7 +320,7 @@ impl Cx<'_> {
     /// A removal whose failure changes nothing (the checkpoint is left for
     /// the claim to refuse and recovery to remove).
     fn remove_quietly(&mut self, key: &str) -> Out<()> {
-        self.effect(json!({"effect": "remove", "store": "shared", "key": key}))
+        self.presume(json!({"effect": "remove", "store": "shared", "key": key}))
             .map(drop)
     }
 
@@ -261,13 +370,13 @@ impl Cx<'_> {
     }
 
     fn unlock(&mut self) -> Out<()> {
-        self.effect(json!({"effect": "unlock"})).map(drop)
+        self.presume(json!({"effect": "unlock"})).map(drop)
     }
 
     /// Appends `line` (ending the lock): why the first sink did not take
     /// it, and why another did not.
     fn append(&mut self, line: &str) -> Out<(Option<String>, Option<String>)> {
-        let outcome = self.effect(json!({"effect": "append", "line": line}))?;
+        let outcome = self.presume(json!({"effect": "append", "line": line}))?;
         let text = |field: &str| {
             outcome
                 .get(field)
@@ -281,9 +390,33 @@ impl Cx<'_> {
         if events.as_array().is_some_and(Vec::is_empty) {
             return Ok(());
         }
-        self.effect(json!({"effect": "notify", "events": events}))
+        self.presume(json!({"effect": "notify", "events": events}))
             .map(drop)
     }
+}
+
+/// The time a `now` outcome gives.
+fn now_of(outcome: &Value) -> u64 {
+    outcome.get("now").and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// The entries a `list` outcome gives.
+fn entries_of(outcome: &Value) -> Vec<(String, String)> {
+    outcome
+        .get("entries")
+        .and_then(Value::as_array)
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(|e| {
+                    Some((
+                        e.get(0)?.as_str()?.to_owned(),
+                        e.get(1)?.as_str()?.to_owned(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// What `lock` answered.
@@ -301,9 +434,9 @@ type Stepped = Result<Step, (Option<String>, String, String)>;
 fn stepped(r: Result<Step, StepError>) -> Stepped {
     r.map_err(|e| match &e {
         StepError::Checkpoint(_) => {
-            let halt = step_fail(None, &e, "invalid-edit");
-            let text = match halt {
-                Halt::Fail(v) | Halt::Suspend(v) => v.to_string(),
+            let text = match step_fail(None, &e, "invalid-edit") {
+                Halt::Fail(v) => v.to_string(),
+                Halt::Suspend => String::new(),
             };
             (Some(text), String::new(), String::new())
         }
@@ -405,10 +538,42 @@ impl Driver {
     /// first call): `{"effect": "done", "value"}` and `{"effect": "fail",
     /// "code", "message"}` end the operation.
     pub fn next(&mut self, flow: &Flow, outcome: Option<&str>) -> Result<String, StepError> {
+        let outcomes: Vec<&str> = outcome.into_iter().collect();
+        let mut batch = self.advance(flow, &outcomes, false)?;
+        match (batch.pop(), batch.is_empty()) {
+            (Some(effect), true) => Ok(effect.to_string()),
+            _ => Err(StepError::Invalid(String::from(
+                "the operation asked for no single effect",
+            ))),
+        }
+    }
+
+    /// The next batch of effects (JSON texts, in order), given the outcomes
+    /// of the effects of the last batch the host carried out (none on the
+    /// first call; fewer than the batch held when the host stopped early).
+    /// An effect with a `presumed` outcome is presumed to answer it: the
+    /// host carries the batch out in order and stops after an outcome that
+    /// carries `error`, or after a presumed effect whose outcome is not the
+    /// one presumed (compared as JSON values). A batch that ends with `done` or `fail` ends the operation when
+    /// the host did not stop early; else the host calls again with the
+    /// outcomes.
+    pub fn step(&mut self, flow: &Flow, outcomes: &[&str]) -> Result<Vec<String>, StepError> {
+        let batch = self.advance(flow, outcomes, true)?;
+        Ok(batch.iter().map(Value::to_string).collect())
+    }
+
+    /// Replays the operation with `outcomes` added: the effects issued past
+    /// the last outcome, ending with `done` or `fail` when it ended.
+    fn advance(
+        &mut self,
+        flow: &Flow,
+        outcomes: &[&str],
+        batched: bool,
+    ) -> Result<Vec<Value>, StepError> {
         if self.over {
             return Err(StepError::Invalid(String::from("the operation is over")));
         }
-        if let Some(text) = outcome {
+        for text in outcomes {
             let value: Value = serde_json::from_str(text)
                 .map_err(|e| StepError::Invalid(format!("the outcome is not JSON: {e}")))?;
             self.outcomes.push(value);
@@ -419,28 +584,34 @@ impl Driver {
             at: 0,
             memo: &mut self.memo,
             memo_at: 0,
+            batched,
+            batch: Vec::new(),
+            firm: None,
         };
         let ended = run(&mut cx, &self.op);
         let consumed = cx.at;
-        let effect = match ended {
-            Ok(value) => {
-                self.over = true;
-                json!({"effect": "done", "value": value})
-            }
-            Err(Halt::Fail(v)) => {
-                self.over = true;
-                v
-            }
-            Err(Halt::Suspend(effect)) => {
-                if consumed < self.outcomes.len() {
-                    return Err(StepError::Invalid(String::from(
-                        "an outcome came for no effect",
-                    )));
-                }
-                effect
-            }
+        let mut batch = std::mem::take(&mut cx.batch);
+        // Steps taken on presumed outcomes are taken again on the real ones.
+        if let Some(firm) = cx.firm {
+            self.memo.truncate(firm);
+        }
+        if consumed < self.outcomes.len() {
+            self.over = true;
+            return Err(StepError::Invalid(String::from(
+                "an outcome came for no effect",
+            )));
+        }
+        let end = match ended {
+            Ok(value) => Some(json!({"effect": "done", "value": value})),
+            Err(Halt::Fail(v)) => Some(v),
+            Err(Halt::Suspend) => None,
         };
-        Ok(effect.to_string())
+        if let Some(end) = end {
+            // Over once nothing before its end rests on a presumed outcome.
+            self.over = batch.is_empty();
+            batch.push(end);
+        }
+        Ok(batch)
     }
 }
 
@@ -456,7 +627,7 @@ fn run(cx: &mut Cx<'_>, op: &Value) -> Out<Value> {
                 .and_then(Value::as_str)
                 .map(str::to_owned);
             let deadline = field(op, "deadline").and_then(Value::as_u64);
-            let now = cx.now("host")?;
+            let now = cx.now_later("host")?;
             settle(cx, &id, &answer, checkpoint, deadline, now, joint)
         }
         "execute" => {
@@ -485,7 +656,8 @@ fn open(cx: &mut Cx<'_>, id: &str, checkpoint: &str) -> Out<Result<Value, Value>
     let opened = cx.pure(|flow| {
         flow.open(checkpoint)
             .map_err(|e| match step_fail(Some(id), &e, "checkpoint") {
-                Halt::Fail(v) | Halt::Suspend(v) => v,
+                Halt::Fail(v) => v,
+                Halt::Suspend => Value::Null,
             })
             .and_then(|p| serde_json::to_value(p).map_err(|e| Value::from(e.to_string())))
     })?;
@@ -535,7 +707,7 @@ fn outcome(cx: &mut Cx<'_>, step: Step, unwritten: Option<String>) -> Out<Value>
             match unwritten {
                 Some(why) if cx.flow.settings().audit_required => {
                     let ran = json!({"unrecorded": why, "elapsed_ms": 0});
-                    let (result, more) = finish(cx, &ready, &ran)?;
+                    let (result, more) = finish(cx, &ready, Later::Ready(ran))?;
                     let mut all = events.iter().map(to_value).collect::<Out<Vec<_>>>()?;
                     all.extend(more);
                     Ok(json!({"outcome": "done", "result": result, "events": all}))
@@ -563,9 +735,9 @@ fn outcome(cx: &mut Cx<'_>, step: Step, unwritten: Option<String>) -> Out<Value>
 /// else another's).
 fn stepped_locked(
     cx: &mut Cx<'_>,
+    lock: Lock,
     take: impl FnOnce(&Flow, Option<&str>) -> Result<Step, StepError>,
 ) -> Out<(Step, Option<String>)> {
-    let lock = cx.lock(None)?;
     let previous = lock.previous.clone();
     let step = cx.pure(|flow| stepped(take(flow, previous.as_deref())))?;
     let step = match step {
@@ -592,16 +764,19 @@ fn stepped_locked(
     Ok((step, failed))
 }
 
-/// Records how a ready call's run went: the result and the events to report.
-fn finish(cx: &mut Cx<'_>, ready: &Value, ran: &Value) -> Out<(Value, Vec<Value>)> {
+/// Records how a ready call's run went (`ran`, read after the clock and the
+/// lock are asked for): the result and the events to report.
+fn finish(cx: &mut Cx<'_>, ready: &Value, ran: Later) -> Out<(Value, Vec<Value>)> {
     let ticket = ready
         .get("ticket")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let ran = ran.to_string();
-    let now = cx.now("host")?;
-    let (step, unwritten) = stepped_locked(cx, |flow, previous| {
+    let now = cx.now_later("host")?;
+    let lock = cx.lock(None)?;
+    let ran = Cx::force(ran)?.to_string();
+    let now = now_of(&Cx::force(now)?);
+    let (step, unwritten) = stepped_locked(cx, lock, |flow, previous| {
         flow.finish(&ticket, &ran, now, previous)
     })?;
     match step {
@@ -625,8 +800,8 @@ fn finish(cx: &mut Cx<'_>, ready: &Value, ran: &Value) -> Out<(Value, Vec<Value>
 fn execute(cx: &mut Cx<'_>, ready: &Value) -> Out<Value> {
     cx.notify(ready.get("events").unwrap_or(&Value::Null))?;
     let args = ready.get("args").cloned().unwrap_or(Value::Null);
-    let ran = cx.effect(json!({"effect": "run", "args": args}))?;
-    let (result, events) = finish(cx, ready, &ran)?;
+    let ran = cx.later(None, json!({"effect": "run", "args": args}))?;
+    let (result, events) = finish(cx, ready, ran)?;
     cx.notify(&Value::Array(events))?;
     Ok(json!({"result": result}))
 }
@@ -634,7 +809,28 @@ fn execute(cx: &mut Cx<'_>, ready: &Value) -> Out<Value> {
 /// The sealed grants a call is decided with, by the key they are held
 /// under: the session's and (with a key) the store's, less the revoked.
 fn sealed_grants(cx: &mut Cx<'_>) -> Out<Vec<(String, String)>> {
-    let session = cx.list("session")?;
+    let lists = grant_lists(cx)?;
+    sealed_of(lists)
+}
+
+/// The listings [`sealed_grants`] reads, asked for now and read later.
+fn grant_lists(cx: &mut Cx<'_>) -> Out<(Later, Option<Later>)> {
+    let session = cx.list_later("session")?;
+    let shared = if cx.flow.keyed() {
+        Some(cx.list_later("shared")?)
+    } else {
+        None
+    };
+    Ok((session, shared))
+}
+
+/// The sealed grants the listings hold.
+fn sealed_of(lists: (Later, Option<Later>)) -> Out<Vec<(String, String)>> {
+    let session = entries_of(&Cx::force(lists.0)?);
+    let shared = match lists.1 {
+        Some(later) => Some(entries_of(&Cx::force(later)?)),
+        None => None,
+    };
     let mut revoked: std::collections::BTreeSet<String> = session
         .iter()
         .filter_map(|(key, _)| match Key::of(key) {
@@ -649,8 +845,7 @@ fn sealed_grants(cx: &mut Cx<'_>) -> Out<Vec<(String, String)>> {
             _ => None,
         })
         .collect();
-    if cx.flow.keyed() {
-        let shared = cx.list("shared")?;
+    if let Some(shared) = shared {
         revoked.extend(shared.iter().filter_map(|(key, _)| match Key::of(key) {
             Key::Revoked(id) => Some(id.to_owned()),
             _ => None,
@@ -708,8 +903,8 @@ fn keep(cx: &mut Cx<'_>, step: &Step) -> Out<Option<(String, bool)>> {
 fn forget(cx: &mut Cx<'_>, kept: Option<&(String, bool)>) -> Out<()> {
     if let Some((id, session)) = kept {
         let store = if *session { "session" } else { "shared" };
-        let _ = cx.effect(json!({"effect": "remove", "store": store,
-                                 "key": format!("{GRANT_PREFIX}{id}")}))?;
+        let _ = cx.presume(json!({"effect": "remove", "store": store,
+                                  "key": format!("{GRANT_PREFIX}{id}")}))?;
     }
     Ok(())
 }
@@ -720,7 +915,11 @@ fn check(cx: &mut Cx<'_>, op: &Value) -> Out<Value> {
     let mut call = field(op, "call")
         .cloned()
         .ok_or_else(|| fail("invalid", "the operation has no `call`"))?;
-    let grants: Vec<Value> = sealed_grants(cx)?
+    // The listings, the clock and the lock in one batch.
+    let lists = grant_lists(cx)?;
+    let now = cx.now_later("host")?;
+    let lock = cx.lock(None)?;
+    let grants: Vec<Value> = sealed_of(lists)?
         .into_iter()
         .map(|(_, sealed)| Value::from(sealed))
         .collect();
@@ -728,9 +927,10 @@ fn check(cx: &mut Cx<'_>, op: &Value) -> Out<Value> {
         o.insert(String::from("grants"), Value::Array(grants));
     }
     let text = call.to_string();
-    let now = cx.now("host")?;
-    let (step, unwritten) =
-        stepped_locked(cx, |flow, previous| flow.begin(&text, &id, now, previous))?;
+    let now = now_of(&Cx::force(now)?);
+    let (step, unwritten) = stepped_locked(cx, lock, |flow, previous| {
+        flow.begin(&text, &id, now, previous)
+    })?;
     if let Step::Ask {
         pending,
         checkpoint,
@@ -768,7 +968,7 @@ fn release_unrecorded(cx: &mut Cx<'_>, id: &str, since: u64) -> Out<Option<bool>
         }
     })();
     match answer {
-        Err(Halt::Suspend(e)) => Err(Halt::Suspend(e)),
+        Err(Halt::Suspend) => Err(Halt::Suspend),
         other => {
             cx.unlock()?;
             other
@@ -783,7 +983,7 @@ fn settle(
     answer: &str,
     checkpoint: Option<String>,
     deadline: Option<u64>,
-    now: u64,
+    now: Later,
     joint: bool,
 ) -> Out<Value> {
     let checkpoint = match checkpoint {
@@ -804,6 +1004,7 @@ fn settle(
         .unwrap_or(0);
     let audit = cx.flow.settings().audit;
     let lock = cx.lock(joint.then_some((id, deadline)))?;
+    let now = now_of(&Cx::force(now)?);
     if lock.taken {
         return Err(fail(
             "already-answered",
@@ -847,10 +1048,16 @@ fn settle(
                     ),
                 ));
             }
-            let claimed = cx.flag(
+            // Presumed claimed: the record and what follows come in the
+            // same batch, and a claim taken elsewhere stops it there.
+            let claimed = cx.presume_as(
                 json!({"effect": "claim", "key": id, "deadline": deadline}),
-                "claimed",
+                json!({"claimed": true}),
             )?;
+            let claimed = Cx::checked("store", claimed)?
+                .get("claimed")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
             if !claimed {
                 let taken_over = audit && lock.locked && cx.recorded(id, since)? == Some(false);
                 if !taken_over {
@@ -870,7 +1077,7 @@ fn settle(
     })();
     let kept = match inside {
         Ok(kept) => kept,
-        Err(Halt::Suspend(e)) => return Err(Halt::Suspend(e)),
+        Err(Halt::Suspend) => return Err(Halt::Suspend),
         Err(halt) => {
             cx.unlock()?;
             return Err(halt);
@@ -904,7 +1111,7 @@ fn settle(
                 forget(cx, kept.as_ref())?;
                 let state = match release_unrecorded(cx, id, since) {
                     Ok(Some(false)) => "it stays pending",
-                    Err(Halt::Suspend(e)) => return Err(Halt::Suspend(e)),
+                    Err(Halt::Suspend) => return Err(Halt::Suspend),
                     _ => "its claim could not be taken back",
                 };
                 return Err(fail(
@@ -947,15 +1154,27 @@ fn call(cx: &mut Cx<'_>, op: &Value, joint: bool) -> Out<Value> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let waited = cx.effect(json!({"effect": "wait", "id": id, "deadline": deadline,
-                                      "checkpoint": checkpoint}))?;
+        // The answer is read once the clock and the lock were asked for.
+        let waited = cx.later(
+            None,
+            json!({"effect": "wait", "id": id, "deadline": deadline, "checkpoint": checkpoint}),
+        )?;
+        let now = cx.now_later("host")?;
+        let waited = match waited {
+            Later::Ready(waited) => waited,
+            Later::Pending => {
+                // The lock is asked for in the same batch; the answer is
+                // needed once it is held.
+                let _ = cx.lock(joint.then_some((id.as_str(), deadline)))?;
+                return Err(Halt::Suspend);
+            }
+        };
         let answer = match waited.get("answer").cloned() {
             Some(Value::String(kind)) => json!({ "answer": kind }),
             Some(answer) => answer,
             None => json!({"answer": "none"}),
         }
         .to_string();
-        let now = cx.now("host")?;
         checked = settle(
             cx,
             &id,
@@ -1054,7 +1273,7 @@ fn sweep(cx: &mut Cx<'_>, waiting: &[String], joint: bool) -> Out<Value> {
             r#"{"answer":"none"}"#,
             Some(text.clone()),
             Some(deadline),
-            now,
+            Later::Ready(json!({ "now": now })),
             joint,
         ) {
             Ok(out) => {
@@ -1072,7 +1291,7 @@ fn sweep(cx: &mut Cx<'_>, waiting: &[String], joint: bool) -> Out<Value> {
             Err(halt) => return Err(halt),
         }
     }
-    cx.io("store", json!({"effect": "sweep-claims", "now": now}))?;
+    cx.io_presumed("store", json!({"effect": "sweep-claims", "now": now}))?;
     // A stored grant past its expiry (its MAC good: checked first) is
     // removed; a forged or unreadable one is left for a person to see.
     let session: Vec<String> = cx
@@ -1175,8 +1394,9 @@ fn revoke(cx: &mut Cx<'_>, id: &str) -> Out<Value> {
 /// `gap`: records that the audit log was found torn and repaired (`what`
 /// says what was set aside).
 fn gap(cx: &mut Cx<'_>, what: &str) -> Out<Value> {
-    let now = cx.now("host")?;
+    let now = cx.now_later("host")?;
     let lock = cx.lock(None)?;
+    let now = now_of(&Cx::force(now)?);
     let previous = lock.previous.clone();
     let line = cx.pure(|flow| {
         flow.gap(what, now, previous.as_deref())
