@@ -100,6 +100,18 @@ export class Flow {
     return this.#step((h) => h.revoke(g, t, p));
   }
 
+  /**
+   * Starts one operation of the gate's driver (docs/gate-steps.md; JSON text
+   * `{"op": …}`) in one crossing: a `Driver` holding its first batch of
+   * effects (`first`, JSON texts), whose `step(outcomes)` returns the next.
+   * Call its `dispose()` when the operation is over.
+   */
+  drive(op) {
+    const o = String(op);
+    const [handle, first] = this.#step((h) => h.start(o));
+    return new Driver((f) => this.#step(() => f(handle)), handle, first);
+  }
+
   /** Frees the flow in the component. */
   dispose() {
     this.#policy._disposeFlow(this.#id);
@@ -107,5 +119,37 @@ export class Flow {
 
   [Symbol.dispose]() {
     this.dispose();
+  }
+}
+
+/** One operation of a gate's driver, over its flow (`Flow.drive`). */
+export class Driver {
+  #step;
+  #handle;
+
+  /** @internal made by `Flow.drive` */
+  constructor(step, handle, first) {
+    this.#step = step;
+    this.#handle = handle;
+    /** The operation's first batch of effects (JSON texts). */
+    this.first = first;
+  }
+
+  /**
+   * The next batch of effects (JSON texts, in order), given the outcomes
+   * (JSON texts) of the effects of the last batch carried out: one crossing.
+   */
+  step(outcomes) {
+    const given = outcomes.map(String);
+    return this.#step((h) => h.step(given));
+  }
+
+  /** Frees the driver in the component. */
+  dispose() {
+    try {
+      this.#handle[Symbol.dispose]?.();
+    } catch {
+      // An instance that cannot drop a handle is discarded on its next fault.
+    }
   }
 }

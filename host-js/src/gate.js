@@ -1,20 +1,19 @@
-// The approval gate: a shell over the component's approval flow (flow.js).
+// The approval gate: an interpreter of the component's gate driver
+// (docs/gate-steps.md).
 //
-// The flow decides and formats everything: the decision, what a person's
-// answer allows, the result and the text for the model, the events, the
-// checkpoint and every audit line. This module keeps only what a host must:
-// ids, the clock, waiting (promises, timers), the checkpoint store (claimed
-// before anything runs, exactly once), the audit sinks (one writer: each step
-// is sealed after the last line and appended before the next step seals),
-// events (an EventTarget) and running the tool.
-//
-// A confirmed call crosses into the component three times: `begin` (decide;
-// ask), `settle` (the answer, taken when it comes, so an invalid edit is
-// refused to whoever answered while the call keeps waiting) and `finish`
-// (the outcome). `check` and `settle` split the same steps for callers that
-// keep the pending state themselves; `run` is built on them.
+// The component defines the choreography once for every host: when an
+// approval is claimed, where its checkpoint and grants are kept and removed,
+// which audit line is appended under which lock, what a sweep closes and what
+// a claim a dead holder left means; the flow decides and formats everything
+// else (the decision, the result and the text for the model, the events, the
+// checkpoint and every audit line). Each operation is driven in batches of
+// effects (`Driver.step`); this module carries them out on what only a host
+// has: ids, the clock, waiting (promises, timers), the checkpoint store, the
+// session's memory, the audit sinks (one writer per chain, in this process
+// and, through `appendSealed`, across processes), events (an EventTarget)
+// and running the tool.
 
-import { GateError, RejectedError } from './errors.js';
+import { GateError, RejectedError, checkpointErrorOf } from './errors.js';
 import { MemoryStore, idPrefix } from './stores.js';
 import { StepError } from './flow.js';
 
@@ -29,12 +28,6 @@ export const MIN_KEY_LENGTH = 16;
 
 /** The longest delay one `setTimeout` takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * How far before an approval's request its settling record is looked for
- * (clocks of machines sharing a log may disagree this much).
- */
-const CLOCK_SLACK_MS = 10 * 60 * 1000;
 
 /**
  * Calls `onTimeout` at `deadline` (ms since the epoch), however far away:
@@ -163,20 +156,6 @@ export const GRANT_PREFIX = 'grant-';
  */
 export const REVOKED_PREFIX = 'revoked-';
 
-/**
- * A field of a sealed grant (`grant.id`, `grant.scope`), read without its MAC
- * (which covers it: a changed one is refused as forged anyway); null for a
- * text that is not a sealed grant (the flow refuses it).
- */
-function sealedField(sealed, field) {
-  try {
-    const value = JSON.parse(sealed)?.grant?.[field];
-    return typeof value === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 /** An event of the flow as the `detail` of the gate's event. */
 function detailOf(event) {
   if (event.type === 'requested') return requestOf(event.request);
@@ -220,18 +199,73 @@ function answerText(response) {
   return json(a);
 }
 
-/**
- * The deadline a checkpoint the flow has just accepted carries (read for the
- * claim's tombstone only; the flow checked it and the signature).
- */
-function deadlineIn(checkpoint) {
-  try {
-    const d = JSON.parse(checkpoint)?.pending?.deadline;
-    if (Number.isSafeInteger(d)) return d;
-  } catch {
-    // Kept until swept by hand: a longer tombstone is the safe side.
+/** Entries sorted by key, as the driver's `list` answers them. */
+const byKey = ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A `fail` effect of the driver as the error the gate throws. */
+function failure(f) {
+  const message = String(f.message ?? '');
+  switch (f.code) {
+    case 'checkpoint': {
+      const cause = checkpointErrorOf({ tag: f.kind, val: f.detail });
+      return new GateError('checkpoint', `checkpoint \`${f.id}\`: ${cause.message}`, { cause });
+    }
+    // A store that could not keep a checkpoint or a grant.
+    case 'store':
+      return new GateError('checkpoint', message);
+    case 'sink':
+      return new GateError('audit', message);
+    case 'policy':
+      return new TypeError(`the call was refused: ${message}`);
+    case 'invalid':
+      return new TypeError(message);
+    default:
+      return new GateError(f.code, message);
   }
-  return Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * One operation's effects, batch by batch: the driver's next batch is asked
+ * for once the last one is carried out, or when an outcome differs from the
+ * one the driver presumed (or carries an `error`): the rest of that batch is
+ * then not carried out.
+ */
+class Batches {
+  #driver;
+  #queue = [];
+  #outcomes = [];
+  #back = null;
+
+  constructor(driver) {
+    this.#driver = driver;
+    this.#queue = driver.first.map((text) => JSON.parse(text));
+  }
+
+  /** The next effect to carry out (crosses into the component when the batch is done). */
+  next() {
+    if (this.#back !== null) {
+      const effect = this.#back;
+      this.#back = null;
+      return effect;
+    }
+    if (this.#queue.length === 0) {
+      this.#queue = this.#driver.step(this.#outcomes).map((text) => JSON.parse(text));
+      this.#outcomes = [];
+    }
+    return this.#queue.shift();
+  }
+
+  /** Hands back an effect `next` returned, to be returned again. */
+  putBack(effect) {
+    this.#back = effect;
+  }
+
+  /** The outcome of `effect`. */
+  answer(effect, outcome) {
+    this.#outcomes.push(json(outcome));
+    const stop = (outcome.error !== undefined && outcome.error !== null) || ('presumed' in effect && json(outcome) !== json(effect.presumed));
+    if (stop) this.#queue = [];
+  }
 }
 
 /**
@@ -242,30 +276,27 @@ function deadlineIn(checkpoint) {
 export class Gate extends EventTarget {
   #flow;
   #engine;
-  #auditRequired;
   #store;
   #sinks;
   #approve;
   #warnBeforeMs;
+  /** The chain's last line, as this gate wrote or read it. */
   #chain = null;
   #chainReady;
   /** Why the chain's last line could not be read: nothing is appended after an unknown line. */
   #chainError = null;
-  /** Steps that seal audit lines take turns: the chain never forks. */
+  /** Operations that seal audit lines take turns: the chain never forks. */
   #writer = Promise.resolve();
   #waiting = new Map();
   #finished = new Set();
   #nextId = 0;
   #prefix = idPrefix();
-  /** Grants given "for this session", sealed, by id: in memory only. */
-  #sessionGrants = new Map();
   /**
-   * The ids of the grants this gate revoked (sealed ids and the keys they were
-   * held under): never applied again, whatever a store holds.
+   * The session's memory, in the store's key layout: grants given "for this
+   * session" (`grant-<id>`, sealed) and the ids of the grants this gate
+   * revoked (`revoked-<id>`), never applied again whatever a store holds.
    */
-  #revoked = new Set();
-  /** Whether the gate signs with a key: one without trusts no stored grant. */
-  #keyed = false;
+  #session = new Map();
 
   /**
    * @param {import('./index.js').Policy} policy
@@ -320,23 +351,16 @@ export class Gate extends EventTarget {
       if (e.message.startsWith('invalid gate settings')) throw new TypeError(e.message, { cause: e });
       throw new GateError('key', e.message, { cause: e });
     }
-    this.#auditRequired = settings.audit_required;
-    this.#keyed = key !== null;
     this.#store = options.store ?? new MemoryStore();
     this.#approve = options.approve ?? null;
     this.#warnBeforeMs = options.warnBeforeMs ?? null;
-    this.#chainReady = this.#locked(async () => {
+    this.#chainReady = (async () => {
       if (this.#sinks.length === 0) return;
       this.#chain = (await this.#sinks[0].last?.()) ?? null;
       const gap = (await this.#sinks[0].gap?.()) ?? null;
-      if (gap !== null) {
-        // Recorded first: the torn tail was set aside by the sink.
-        const now = Date.now();
-        const line = (previous) => ({ audit: this.#flow.gap(wellFormed(gap), now, previous) });
-        const { error } = await this.#commit({ step: line(this.#chain), used: this.#chain, redo: line });
-        if (error !== null) throw new Error(error);
-      }
-    });
+      // Recorded first: the torn tail was set aside by the sink.
+      if (gap !== null) await this.#drive({ op: 'gap', what: wellFormed(gap) });
+    })();
     // A sink that cannot be read fails each record (reported as `auditError`),
     // never the process through an unhandled rejection.
     this.#chainReady.catch((e) => {
@@ -349,13 +373,6 @@ export class Gate extends EventTarget {
     return this.#engine;
   }
 
-  /** Runs `f` when no other step is sealing or appending. */
-  #locked(f) {
-    const turn = this.#writer.then(f);
-    this.#writer = turn.catch(() => {});
-    return turn;
-  }
-
   #emit(events) {
     for (const event of events ?? []) {
       const type = EVENT_TYPES.get(event.type);
@@ -363,123 +380,200 @@ export class Gate extends EventTarget {
     }
   }
 
-  /**
-   * Appends a step's audit line. `used` is the `previous` it was sealed
-   * after; should another line have landed since (another gate on the same
-   * log), `redo(previous)` takes the step again after it. Resolves with the
-   * step appended and an error message (null when every sink took it).
-   */
-  async #commit({ step, used, redo }, before = null) {
-    if (this.#sinks.length === 0 || step.audit === null || step.audit === undefined) {
-      await before?.(false);
-      return { step, error: null, primary: true };
-    }
-    if (this.#chainError !== null) return { step, error: this.#chainError, primary: false };
-    const [first, ...others] = this.#sinks;
-    // What `before` refused (a claim taken already): thrown, never reported
-    // as an audit failure.
-    let refused = null;
-    const sealed = (previous) => {
-      if ((previous ?? null) !== used) {
-        step = redo(previous ?? null);
-        used = previous ?? null;
-      }
-      if (typeof step.audit !== 'string') throw new Error(step.audit_error ?? 'no audit line was sealed');
-      return step.audit;
-    };
-    // `before` (a claim) runs in the sink's writer turn, just before the
-    // line is sealed and appended: claim and record under one lock.
-    const guarded = async (previous, locked) => {
-      try {
-        await before?.(locked);
-      } catch (e) {
-        refused = e;
-        throw e;
-      }
-      return sealed(previous);
-    };
-    let line;
-    try {
-      if (typeof first.appendSealed === 'function') {
-        // The first sink seals from its own last line: one chain, whoever else writes it.
-        line = await first.appendSealed(before === null ? sealed : (previous) => guarded(previous, true));
-      } else {
-        line = await guarded(this.#chain, false);
-        await first.append(line);
-      }
-    } catch (e) {
-      if (refused !== null) throw refused;
-      return { step, error: messageOf(e), primary: false };
-    }
-    this.#chain = line;
-    // Secondary sinks copy the primary: one failing loses its copy, never the chain.
-    let error = null;
-    for (const sink of others) {
-      try {
-        await sink.append(line);
-      } catch (e) {
-        error ??= messageOf(e);
-      }
-    }
-    return { step, error, primary: true };
-  }
-
-  /** Takes a step after the chain's last line; `take(previous)` crosses once. */
-  #take(take) {
-    const used = this.#chain;
-    return { step: JSON.parse(take(used)), used, redo: (previous) => JSON.parse(take(previous)) };
-  }
-
-  /** The result of a committed `done` step, its events reported. */
-  #result({ step, error }) {
-    const result = new ToolResult(step.result);
-    if (error !== null) result.auditError = error;
-    this.#emit(step.events);
-    return result;
-  }
-
-  /**
-   * Carries out a `run` step: the write-ahead line, the tool, the outcome.
-   * `claim` (in the writer's turn, before the line is appended) claims the
-   * approval the step answers; when it throws, nothing is written or run.
-   */
-  async #run(taken, execute, claim) {
-    const ahead = await this.#locked(async () => {
-      await claim?.();
-      return this.#commit(taken);
+  /** Waits for this process's writer turn; resolves with the function that ends it. */
+  #turn() {
+    let release;
+    const ended = new Promise((resolve) => {
+      release = resolve;
     });
-    return this.#carry(ahead, execute);
+    const before = this.#writer;
+    this.#writer = before.then(() => ended);
+    return before.then(() => release);
   }
 
-  /** Runs the tool of a `run` step whose write-ahead line is committed, and finishes. */
-  async #carry(ahead, execute) {
-    const run = ahead.step;
-    this.#emit(run.events);
-    const ticket = run.ticket;
-    const finish = async (ran) => {
-      const now = Date.now();
-      const text = json(ran);
-      // Sealed in the writer's turn: the line follows the last one.
-      const done = await this.#locked(() => this.#commit(this.#take((previous) => this.#flow.finish(ticket, text, now, previous))));
-      return this.#result(done);
-    };
-    if (!ahead.primary && this.#auditRequired) {
-      // The write-ahead line was not written, and this gate runs nothing it
-      // cannot record: the flow refuses the call (and says why).
-      return finish({ unrecorded: wellFormed(ahead.error ?? 'unknown'), elapsed_ms: 0 });
+  /**
+   * Drives one operation of the component's gate driver to its end: its
+   * `done` value, or the error its `fail` stands for. `ctx.execute` runs the
+   * tool; `ctx.call` marks a `call` operation (its wait opens when the
+   * request is reported).
+   */
+  async #drive(op, ctx = {}) {
+    const driver = this.#flow.drive(json(op));
+    try {
+      const batches = new Batches(driver);
+      for (;;) {
+        const effect = batches.next();
+        if (effect.effect === 'done') return effect.value;
+        if (effect.effect === 'fail') throw failure(effect);
+        if (effect.effect === 'lock') await this.#locked(batches, effect, ctx);
+        else batches.answer(effect, await this.#perform(effect, ctx));
+      }
+    } finally {
+      driver.dispose();
     }
+  }
+
+  /**
+   * Carries out the effects inside the audit chain's writer lock up to the
+   * `append` or `unlock` that leaves it, and returns that effect (or an end
+   * the driver reached without leaving it).
+   */
+  async #inside(batches, ctx) {
+    for (;;) {
+      const effect = batches.next();
+      if (['append', 'unlock', 'done', 'fail'].includes(effect.effect)) return effect;
+      batches.answer(effect, await this.#perform(effect, ctx));
+    }
+  }
+
+  /** Answers the effect that left the lock (an end goes back to the loop). */
+  #leave(batches, end, outcome) {
+    if (end.effect === 'done' || end.effect === 'fail') batches.putBack(end);
+    else batches.answer(end, end.effect === 'append' ? outcome : {});
+  }
+
+  /**
+   * `lock`: this process's writer turn, and the first sink's own lock when it
+   * seals under one (`appendSealed`: the effects up to the `append` run inside
+   * its callback, which returns the line). The line is the chain's last once
+   * written; secondary sinks copy it (one failing loses its copy, never the
+   * chain).
+   */
+  async #locked(batches, lock, ctx) {
+    const release = await this.#turn();
+    try {
+      const [first, ...others] = this.#sinks;
+      if (first === undefined || this.#chainError !== null) {
+        const why = this.#chainError;
+        batches.answer(lock, why === null ? { previous: null, locked: false } : { previous: this.#chain, refused: why });
+        this.#leave(batches, await this.#inside(batches, ctx), { error: why ?? 'no audit sink' });
+        return;
+      }
+      const left = {};
+      let end = null;
+      let entered = false;
+      let line;
+      const enter = async (previous, locked) => {
+        entered = true;
+        batches.answer(lock, { previous: previous ?? null, locked });
+        end = await this.#inside(batches, ctx);
+        if (end.effect !== 'append') throw left;
+        return end.line;
+      };
+      try {
+        if (typeof first.appendSealed === 'function') {
+          line = await first.appendSealed((previous) => enter(previous, true));
+        } else {
+          line = await enter(this.#chain, false);
+          await first.append(line);
+        }
+      } catch (e) {
+        if (e === left) {
+          this.#leave(batches, end, {});
+        } else if (!entered) {
+          // The sink could not take its lock: nothing is claimed under it.
+          batches.answer(lock, { previous: this.#chain, refused: messageOf(e) });
+          this.#leave(batches, await this.#inside(batches, ctx), { error: messageOf(e) });
+        } else if (end?.effect === 'append') {
+          batches.answer(end, { error: messageOf(e) });
+        } else {
+          throw e;
+        }
+        return;
+      }
+      this.#chain = line;
+      let secondary = null;
+      for (const sink of others) {
+        try {
+          await sink.append(line);
+        } catch (e) {
+          secondary ??= messageOf(e);
+        }
+      }
+      batches.answer(end, secondary === null ? {} : { secondary });
+    } finally {
+      release();
+    }
+  }
+
+  /** One effect on the store, the session's memory, the clock, the sinks, the listeners or the tool. */
+  async #perform(e, ctx) {
+    const session = e.store === 'session';
+    try {
+      switch (e.effect) {
+        case 'now':
+          // The store's clock when it has one: replicas sharing a database judge by one clock.
+          return { now: e.clock === 'store' && typeof this.#store.now === 'function' ? Number(await this.#store.now()) : Date.now() };
+        case 'list':
+          return { entries: [...(session ? this.#session.entries() : await this.#store.list())].sort(byKey) };
+        case 'get':
+          return { value: (session ? this.#session.get(e.key) : await this.#store.get(e.key)) ?? null };
+        case 'put':
+          if (session) {
+            this.#session.set(e.key, e.value);
+          } else {
+            await this.#store.put(e.key, e.value);
+            // A `call`'s checkpoint: the one its wait answers.
+            ctx.checkpoints?.set(e.key, e.value);
+          }
+          return {};
+        case 'remove':
+          if (session) this.#session.delete(e.key);
+          else await this.#store.remove(e.key);
+          return {};
+        case 'claim':
+          return { claimed: (await this.#store.claim(e.key, e.deadline)) === true };
+        case 'claimed':
+          return { claimed: (await this.#store.claimed?.(e.key)) === true };
+        case 'release':
+          return { released: (await this.#store.release?.(e.key)) === true };
+        case 'sweep-claims':
+          await this.#store.sweep?.(e.now);
+          return {};
+        case 'recorded': {
+          const recorded = await this.#sinks[0]?.recorded?.(e.id, e.since);
+          return { recorded: typeof recorded === 'boolean' ? recorded : null };
+        }
+        case 'notify':
+          this.#notify(e.events, ctx);
+          return {};
+        case 'run':
+          return await this.#execute(e.args, ctx.execute);
+        case 'wait':
+          return { answer: await (ctx.waits?.get(e.id) ?? this.#waitFor({ id: e.id, deadline: e.deadline }, e.checkpoint)) };
+        default:
+          return { error: `no effect \`${e.effect}\`` };
+      }
+    } catch (error) {
+      return { error: messageOf(error) };
+    }
+  }
+
+  /**
+   * Reports events. In a `call`, the request's wait opens first, so a
+   * listener may answer at once.
+   */
+  #notify(events, ctx) {
+    for (const event of events ?? []) {
+      if (ctx.waits !== undefined && event.type === 'requested') {
+        const request = event.request;
+        ctx.waits.set(request.id, this.#waitFor(request, ctx.checkpoints.get(request.id)));
+      }
+    }
+    this.#emit(events);
+  }
+
+  /** Runs the tool: its output (any JSON value) or its error, and how long it took. */
+  async #execute(args, execute) {
     const started = Date.now();
     let ran;
     try {
-      const value = await execute(run.args);
-      ran = { output: wellFormed(textOf(value)) };
+      ran = { output: wellFormed(textOf(await execute(args))) };
     } catch (e) {
       ran = { error: wellFormed(messageOf(e)) };
     }
     ran.elapsed_ms = Math.max(0, Date.now() - started);
-    const result = await finish(ran);
-    result.auditError ??= ahead.error ?? run.audit_error ?? null;
-    return result;
+    return ran;
   }
 
   /**
@@ -491,41 +585,26 @@ export class Gate extends EventTarget {
     return `${this.#prefix}-${this.#nextId}-${idPrefix()}`;
   }
 
-  /**
-   * Step 1 for `call`, taken in the writer's turn after the chain's last
-   * line; its audit line is appended in the same turn (a `run` step's only
-   * when `runs`). Resolves with the step taken and, when appended, committed.
-   */
-  async #begin(call, runs) {
-    callText(call);
-    // Read at each call, so gates sharing a store see each other's grants at once.
-    const text = callText(call, (await this.#sealedGrants()).map(([, sealed]) => sealed));
-    await this.#chainReady.catch(() => {});
-    const id = this.#newId();
-    const now = Date.now();
-    return this.#locked(async () => {
-      let taken;
-      try {
-        taken = this.#take((previous) => this.#flow.begin(text, id, now, previous));
-      } catch (e) {
-        if (e instanceof StepError) throw new TypeError(`the call was refused: ${e.message}`, { cause: e });
-        throw e;
-      }
-      const kind = taken.step.step;
-      const committed = kind === 'done' || (kind === 'run' && runs) ? await this.#commit(taken) : null;
-      return { taken, committed };
-    });
+  /** The call as the driver takes it (its grants are filled in by the driver). */
+  #call(call) {
+    return { op: 'call', id: this.#newId(), call: JSON.parse(callText(call)), waiting: [...this.#waiting.keys()] };
   }
 
-  /** Stores an `ask` step's checkpoint; rejects (and nothing runs) when it cannot. */
-  async #park(step) {
-    const id = step.pending.id;
-    try {
-      await this.#store.put(id, step.checkpoint);
-    } catch (e) {
-      if (e instanceof GateError) throw e;
-      throw new GateError('checkpoint', `checkpoint \`${id}\` could not be stored: ${messageOf(e)}`, { cause: e });
-    }
+  /** The result a `done` value carries, its events reported. */
+  #result(done) {
+    this.#emit(done.events);
+    return new ToolResult(done.result);
+  }
+
+  /** Runs a ready call (from `check` or `settle`) and records how it went. */
+  async #proceed(ready, execute) {
+    const { result } = await this.#drive({ op: 'execute', ready }, { execute });
+    return new ToolResult(result);
+  }
+
+  /** Where a settled answer leaves the call: run, or done. */
+  #concluded(settled, execute) {
+    return settled.outcome === 'run' ? this.#proceed(settled.ready, execute) : this.#result(settled);
   }
 
   /**
@@ -541,24 +620,24 @@ export class Gate extends EventTarget {
    *          proceed: ((execute: (args: string) => unknown) => Promise<ToolResult>) | null}>}
    */
   async check(call) {
-    const { taken, committed } = await this.#begin(call, false);
-    const step = taken.step;
-    if (step.step === 'ask') {
-      await this.#park(step);
-      this.#emit(step.events);
-      return { decision: decisionOf(step.pending.decision), pending: requestOf(step.pending), result: null, proceed: null };
+    const op = { ...this.#call(call), op: 'check' };
+    await this.#chainReady.catch(() => {});
+    const checked = await this.#drive(op);
+    if (checked.outcome === 'ask') {
+      this.#emit(checked.events);
+      return { decision: decisionOf(checked.pending.decision), pending: requestOf(checked.pending), result: null, proceed: null };
     }
-    if (step.step === 'done') {
-      const result = this.#result(committed);
+    if (checked.outcome === 'done') {
+      const result = this.#result(checked);
       return { decision: result.decision, pending: null, result, proceed: null };
     }
     let proceeded = false;
     const proceed = (execute) => {
       if (proceeded) return Promise.reject(new GateError('already-answered', 'this check has already been run'));
       proceeded = true;
-      return this.#run(taken, execute);
+      return this.#proceed(checked.ready, execute);
     };
-    return { decision: decisionOf(step.decision), pending: null, result: null, proceed };
+    return { decision: decisionOf(checked.ready.decision), pending: null, result: null, proceed };
   }
 
   /**
@@ -566,7 +645,9 @@ export class Gate extends EventTarget {
    * sharing the store): `{answer: 'approve' | 'reject' | 'edit', args?,
    * message?, instruction?, by?}`, then runs `execute` if the flow allows.
    * Throws `GateError`: `invalid-edit` (the approval stays pending),
-   * `unknown`, `already-answered`, `checkpoint` (forged or unreadable).
+   * `unknown`, `already-answered`, `checkpoint` (forged or unreadable),
+   * `audit` (its record could not be written; it stays pending when the
+   * gate requires its audit).
    *
    * @param {string} id
    * @param {object} response
@@ -578,118 +659,8 @@ export class Gate extends EventTarget {
       throw new GateError('already-answered', `approval \`${id}\` is being waited for: answer it with \`respond\``);
     }
     const answer = answerText(response);
-    const checkpoint = await this.#store.get(id);
-    if (checkpoint === null || checkpoint === undefined) throw new GateError('unknown', `no pending approval \`${id}\``);
     await this.#chainReady.catch(() => {});
-    const now = Date.now();
-    // Settled in the writer's turn, before the claim: an invalid answer
-    // claims nothing and the approval stays pending.
-    return this.#conclude(id, deadlineIn(checkpoint), () => this.#settled(id, checkpoint, answer, now), execute);
-  }
-
-  /** Step 2: the answer to the approval `id` in `checkpoint`, or a `GateError`. */
-  #settled(id, checkpoint, answer, now) {
-    let taken;
-    try {
-      taken = this.#take((previous) => this.#flow.settle(checkpoint, answer, now, previous));
-    } catch (e) {
-      if (!(e instanceof StepError)) throw e;
-      if (e.kind === 'invalid') throw new GateError('invalid-edit', e.message, { cause: e });
-      throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e.cause ?? e });
-    }
-    const named = taken.step.step === 'run' ? taken.step.approval_id : taken.step.result?.approval_id;
-    if (named !== id) {
-      throw new GateError('checkpoint', `checkpoint \`${id}\`: it is stored as \`${id}\` but names \`${named}\``);
-    }
-    return taken;
-  }
-
-  /**
-   * Carries out a settled step: claims the approval (exactly once, across
-   * gates, tabs and processes) and records it as one step, then runs what the
-   * flow says. With an audit log the claim is made in the log's writer turn,
-   * just before the record is appended under the same lock, and the
-   * checkpoint is removed only once the record is written: no claimed
-   * approval is left without its record, and a claim a dead holder left
-   * (claim, no record) is found under the lock and taken back. A record that
-   * cannot be written (a full disk) takes the claim back when the gate
-   * requires its audit: `GateError('audit')`, the approval still pending,
-   * unused. Without a log the claim alone settles. A claim or removal that
-   * fails runs nothing. `taken` is a step already taken, or a function
-   * taking it (then in the writer's turn, so its line follows the last one
-   * without a second take).
-   */
-  async #conclude(id, deadline, taken, execute) {
-    const recorded = this.#sinks.length > 0;
-    const committed = await this.#locked(async () => {
-      const step = typeof taken === 'function' ? taken() : taken;
-      const grant = step.step.step === 'run' ? step.step.grant ?? null : null;
-      let claimed = false;
-      const claim = async (locked) => {
-        // Claimed already: under the lock, a claim with no record of the
-        // approval is a dead holder's, and this answer takes it over.
-        if (!(await this.#store.claim(id, deadline)) && !(locked && (await this.#sinks[0].recorded?.(id, 0)) === false)) {
-          throw new GateError('already-answered', `approval \`${id}\` was already answered`);
-        }
-        claimed = true;
-        if (!recorded) await this.#store.remove(id);
-        // The grant is kept before its record is written: one that cannot be
-        // kept rejects, and nothing runs.
-        if (grant !== null) await this.#keep(grant.grant, grant.sealed);
-      };
-      let done = await this.#commit(step, claim);
-      if (!claimed) {
-        // The chain could not be read, so nothing was sealed or claimed.
-        if (this.#auditRequired) {
-          throw new GateError('audit', `approval \`${id}\` was not settled (it stays pending): its record could not be written: ${done.error}`);
-        }
-        await claim(false);
-      }
-      if (recorded) {
-        if (done.primary || !this.#auditRequired) {
-          // Recorded (or the gate runs unrecorded calls): the checkpoint goes.
-          await this.#store.remove(id).catch(() => {});
-        } else {
-          // Not recorded, and the gate runs nothing it cannot record: the
-          // claim is taken back and the approval stays pending, unused.
-          if (grant !== null) await this.#forget(grant.grant);
-          const released = await this.#releaseUnrecorded(id, 0);
-          const state = released === false ? 'it stays pending' : 'its claim could not be taken back';
-          throw new GateError('audit', `approval \`${id}\` was not settled (${state}): its record could not be written: ${done.error}`);
-        }
-      }
-      return done;
-    });
-    return committed.step.step === 'run' ? this.#carry(committed, execute) : this.#result(committed);
-  }
-
-  /**
-   * In the first sink's writer turn: whether the claim on `id` has its record
-   * (true), or had none and was taken back, the approval pending again
-   * (false); null when there is no claim or nothing can say. Called inside
-   * `#locked`.
-   */
-  async #releaseUnrecorded(id, since) {
-    const first = this.#sinks[0];
-    if (first === undefined || typeof first.appendSealed !== 'function' || typeof first.recorded !== 'function' || typeof this.#store.release !== 'function') {
-      return null;
-    }
-    const marker = {};
-    let found = null;
-    try {
-      await first.appendSealed(async () => {
-        if ((await this.#store.claimed?.(id)) === true) {
-          const recorded = await first.recorded(id, since);
-          if (recorded === true) found = true;
-          else if (recorded === false && (await this.#store.release(id)) === true) found = false;
-        }
-        // Nothing is written.
-        throw marker;
-      });
-    } catch (e) {
-      if (e !== marker) return null;
-    }
-    return found;
+    return this.#concluded(await this.#drive({ op: 'settle', id: String(id), answer }), execute);
   }
 
   /**
@@ -704,120 +675,39 @@ export class Gate extends EventTarget {
    * @returns {Promise<number>}
    */
   async recover() {
-    if (this.#sinks.length === 0) return 0;
     await this.#chainReady.catch(() => {});
-    let recovered = 0;
-    for (const [id, text] of await this.#store.list()) {
-      if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX) || this.#waiting.has(id)) continue;
-      if ((await this.#store.claimed?.(id)) !== true) continue;
-      let since = 0;
-      try {
-        since = Math.max(0, this.#open(id, text).requested_at - CLOCK_SLACK_MS);
-      } catch {
-        // An unreadable checkpoint: the whole log is looked through.
-      }
-      const found = await this.#locked(() => this.#releaseUnrecorded(id, since));
-      if (found === true) await this.#store.remove(id);
-      if (found !== null) recovered += 1;
-    }
-    return recovered;
-  }
-
-  /** Keeps a grant just made: a session grant in memory, the others in the store. */
-  async #keep(grant, sealed) {
-    if (grant.scope === 'session') {
-      this.#sessionGrants.set(grant.id, sealed);
-      return;
-    }
-    try {
-      await this.#store.put(GRANT_PREFIX + grant.id, sealed);
-    } catch (e) {
-      throw new GateError('checkpoint', `grant \`${grant.id}\` could not be stored: ${messageOf(e)}`, { cause: e });
-    }
-  }
-
-  async #forget(grant) {
-    this.#sessionGrants.delete(grant.id);
-    if (grant.scope !== 'session') await this.#store.remove(GRANT_PREFIX + grant.id).catch(() => {});
-  }
-
-  /**
-   * The sealed grants of the session and the store, as `[id, sealed]`. Left
-   * out: a grant revoked, by its store key or by the id sealed inside it (a
-   * revoked grant copied back under another name stays revoked); from the
-   * store, a grant that says it is a session grant (those live in memory
-   * only), and every grant when the gate has no key (anyone who can write
-   * the store could have written it).
-   */
-  async #sealedGrants() {
-    const all = this.#keyed ? await this.#store.list() : [];
-    const revoked = new Set(this.#revoked);
-    for (const [key] of all) if (key.startsWith(REVOKED_PREFIX)) revoked.add(key.slice(REVOKED_PREFIX.length));
-    const stored = all
-      .filter(([key, text]) => key.startsWith(GRANT_PREFIX) && sealedField(text, 'scope') !== 'session')
-      .map(([key, text]) => [key.slice(GRANT_PREFIX.length), text]);
-    return [...this.#sessionGrants.entries(), ...stored].filter(
-      ([key, text]) => !revoked.has(key) && !revoked.has(sealedField(text, 'id') ?? key),
-    );
+    return (await this.#drive({ op: 'recover', waiting: [...this.#waiting.keys()] })).recovered;
   }
 
   /**
    * Every grant this gate holds (session) or its store keeps (project,
    * user), each opened by the component: `{ok: true, id, grant}`, or `{ok:
    * false, id, error}` (its finding code first) for a forged, unsigned or
-   * expired one, which does not apply.
+   * expired one, which does not apply. Left out: a revoked grant, by its
+   * store key or the id sealed inside it; from the store, a grant that says
+   * it is a session grant, and every grant when the gate has no key.
    */
   async grants() {
-    const now = Date.now();
-    return (await this.#sealedGrants()).map(([id, sealed]) => {
-      try {
-        return { ok: true, id, grant: JSON.parse(this.#flow.openGrant(sealed, now)) };
-      } catch (e) {
-        if (!(e instanceof StepError)) throw e;
-        return { ok: false, id, error: e.message };
-      }
-    });
+    const { grants } = await this.#drive({ op: 'grants' });
+    return grants.map((g) => (g.grant !== undefined ? { ok: true, id: g.id, grant: g.grant } : { ok: false, id: g.id, error: g.refused }));
   }
 
   /**
    * Revokes grant `id` (session or stored): the revocation is audited and
-   * the grant removed, so no later call is decided with it. Resolves with
-   * whether there was such a grant.
+   * the grant removed, leaving tombstones so no copy applies again, and no
+   * later call is decided with it. Resolves with whether there was such a
+   * grant.
    */
   async revoke(id) {
-    const found = (await this.#sealedGrants()).find(([key]) => key === id);
-    if (found === undefined) return false;
-    const [, sealed] = found;
     await this.#chainReady.catch(() => {});
-    await this.#locked(async () => {
-      if (this.#sinks.length > 0) {
-        const now = Date.now();
-        const line = (previous) => ({ audit: this.#flow.revoke(sealed, now, previous) });
-        const { error } = await this.#commit({ step: line(this.#chain), used: this.#chain, redo: line });
-        if (error !== null) throw new GateError('audit', `the revocation could not be recorded: ${error}`);
+    try {
+      return (await this.#drive({ op: 'revoke', id: String(id) })).revoked;
+    } catch (e) {
+      if (e instanceof GateError && e.code === 'audit') {
+        throw new GateError('audit', `the revocation could not be recorded: ${e.message}`, { cause: e });
       }
-      // Revoked by the id sealed inside it and by the key it was held under.
-      const sealedAs = sealedField(sealed, 'id') ?? id;
-      this.#revoked.add(id);
-      this.#revoked.add(sealedAs);
-      if (this.#sessionGrants.has(id)) {
-        this.#sessionGrants.delete(id);
-        return;
-      }
-      // The tombstone first (until the grant would have expired; for good when
-      // it never does or cannot be opened), then the grant.
-      let until = 'never';
-      try {
-        const expires = JSON.parse(this.#flow.openGrant(sealed, Date.now())).expires_at;
-        if (typeof expires === 'number') until = String(expires);
-      } catch (e) {
-        if (!(e instanceof StepError)) throw e;
-      }
-      await this.#store.put(REVOKED_PREFIX + sealedAs, until);
-      if (sealedAs !== id) await this.#store.put(REVOKED_PREFIX + id, until);
-      await this.#store.remove(GRANT_PREFIX + id);
-    });
-    return true;
+      throw e;
+    }
   }
 
   /**
@@ -832,35 +722,23 @@ export class Gate extends EventTarget {
    * @returns {Promise<ToolResult>}
    */
   async run(call, execute) {
-    const { taken, committed } = await this.#begin(call, true);
-    const step = taken.step;
-    if (step.step === 'run') return this.#carry(committed, execute);
-    if (step.step === 'done') return this.#result(committed);
-    await this.#park(step);
-    return this.#wait(step.pending, step.checkpoint, step.events, execute);
+    const op = this.#call(call);
+    await this.#chainReady.catch(() => {});
+    const { result } = await this.#drive(op, { execute, waits: new Map(), checkpoints: new Map() });
+    return new ToolResult(result);
   }
 
   /**
    * The pending approvals in the store (after a restart: those an earlier
    * process or page left, in either host), each opened and checked: `{ok: true,
-   * request}` or `{ok: false, id, error}` for a forged or unreadable one.
+   * request}` or `{ok: false, id, error}` for a forged or unreadable one. A
+   * claim a dead holder left without its record is taken back first: its
+   * approval is listed again, never silently lost.
    */
   async pending() {
-    // A claim a dead holder left without its record is taken back first: its
-    // approval is listed again, never silently lost.
-    await this.recover();
-    const out = [];
-    for (const [id, text] of await this.#store.list()) {
-      if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
-      // Claimed: settled, and put back or left behind. No live dialog.
-      if ((await this.#store.claimed?.(id)) === true) continue;
-      try {
-        out.push({ ok: true, request: requestOf(this.#open(id, text)) });
-      } catch (error) {
-        out.push({ ok: false, id, error });
-      }
-    }
-    return out;
+    await this.#chainReady.catch(() => {});
+    const { pending } = await this.#drive({ op: 'pending', waiting: [...this.#waiting.keys()] });
+    return pending.map((p) => (p.pending !== undefined ? { ok: true, request: requestOf(p.pending) } : { ok: false, id: p.id, error: failure(p.error) }));
   }
 
   /** The pending approval in checkpoint `text` stored as `id`, or a `GateError`. */
@@ -894,7 +772,11 @@ export class Gate extends EventTarget {
     if (text === null || text === undefined) throw new GateError('unknown', `no pending approval \`${id}\``);
     const pending = this.#open(id, text);
     await this.#chainReady.catch(() => {});
-    return this.#wait(pending, text, [{ type: 'requested', request: pending }], execute);
+    const answered = this.#waitFor(pending, text);
+    this.#emit([{ type: 'requested', request: pending }]);
+    const answer = json(await answered);
+    const settled = await this.#drive({ op: 'settle', id, answer, checkpoint: text, deadline: pending.deadline });
+    return this.#concluded(settled, execute);
   }
 
   /**
@@ -908,44 +790,8 @@ export class Gate extends EventTarget {
    * @returns {Promise<number>}
    */
   async sweep() {
-    const now = Date.now();
-    let closed = 0;
     await this.#chainReady.catch(() => {});
-    // Claims dead holders left without their records are taken back first,
-    // so those past their deadline expire below with a record.
-    await this.recover();
-    for (const [id, text] of await this.#store.list()) {
-      if (id.startsWith(GRANT_PREFIX) || id.startsWith(REVOKED_PREFIX)) continue;
-      let pending;
-      try {
-        pending = this.#open(id, text);
-      } catch {
-        continue;
-      }
-      if (pending.deadline > now || this.#waiting.has(id)) continue;
-      try {
-        await this.#conclude(id, pending.deadline, () => this.#settled(id, text, '{"answer":"none"}', now), null);
-        closed += 1;
-      } catch (e) {
-        if (!(e instanceof GateError && e.code === 'already-answered')) throw e;
-        // Claimed elsewhere: only the checkpoint was left behind.
-        await this.#store.remove(id);
-      }
-    }
-    await this.#store.sweep?.(now);
-    // A stored grant past its expiry (its MAC good: checked first) is removed;
-    // a forged or unreadable one is left for a person to see.
-    for (const listed of await this.grants()) {
-      if (!listed.ok && listed.error.startsWith('grant.expired') && !this.#sessionGrants.has(listed.id)) {
-        await this.#store.remove(GRANT_PREFIX + listed.id);
-      }
-    }
-    // A revoked grant's tombstone goes once the grant has expired: put back
-    // after that, the component refuses it as expired anyway.
-    for (const [id, until] of await this.#store.list()) {
-      if (id.startsWith(REVOKED_PREFIX) && /^\d+$/.test(until) && Number(until) < now) await this.#store.remove(id);
-    }
-    return closed;
+    return (await this.#drive({ op: 'sweep', waiting: [...this.#waiting.keys()] })).closed;
   }
 
   /**
@@ -959,14 +805,20 @@ export class Gate extends EventTarget {
   respond(id, response) {
     const slot = this.#slot(id);
     const answer = answerText(response);
-    slot.take(this.#settled(id, slot.checkpoint, answer, Date.now()));
+    // Taken now, so whoever answered hears a refusal; recorded when settled.
+    try {
+      this.#flow.settle(slot.checkpoint, answer, Date.now(), null);
+    } catch (e) {
+      if (!(e instanceof StepError)) throw e;
+      if (e.kind === 'invalid') throw new GateError('invalid-edit', e.message, { cause: e });
+      throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e.cause ?? e });
+    }
+    slot.take(JSON.parse(answer));
   }
 
   /** Cancels a pending approval: the call is not run and the model is told. */
   cancel(id) {
-    const slot = this.#slot(id);
-    const now = Date.now();
-    slot.take(() => this.#settled(id, slot.checkpoint, '{"answer":"cancel"}', now));
+    this.#slot(id).take({ answer: 'cancel' });
   }
 
   #slot(id) {
@@ -978,8 +830,11 @@ export class Gate extends EventTarget {
     return slot;
   }
 
-  /** Waits for the answer to `pending` (or its deadline), then concludes it. */
-  async #wait(pending, checkpoint, events, execute) {
+  /**
+   * Opens the wait for the answer to `pending` (until its deadline, when the
+   * answer is `none`): resolves with the answer the driver takes.
+   */
+  #waitFor(pending, checkpoint) {
     const { id } = pending;
     let stopTimer = () => {};
     let stopWarning = () => {};
@@ -987,17 +842,15 @@ export class Gate extends EventTarget {
       const slot = {
         checkpoint,
         taken: false,
-        take: (taken) => {
+        take: (answer) => {
           slot.taken = true;
-          resolve(taken);
+          resolve(answer);
         },
       };
       this.#waiting.set(id, slot);
       // At the deadline the wait ends without an answer; the flow says expired.
       stopTimer = timerUntil(pending.deadline, () => {
-        if (slot.taken) return;
-        const now = Date.now();
-        slot.take(() => this.#settled(id, checkpoint, '{"answer":"none"}', now));
+        if (!slot.taken) slot.take({ answer: 'none' });
       });
       if (this.#warnBeforeMs !== null) {
         stopWarning = timerUntil(pending.deadline - this.#warnBeforeMs, () => {
@@ -1005,8 +858,7 @@ export class Gate extends EventTarget {
         });
       }
     });
-    this.#emit(events);
-    if (this.#approve !== null) {
+    if (this.#approve !== null && pending.tool !== undefined) {
       const request = requestOf(pending);
       Promise.resolve()
         .then(() => this.#approve(request))
@@ -1015,15 +867,11 @@ export class Gate extends EventTarget {
           // A late or refused answer changes nothing: the wait goes on or has ended.
         });
     }
-    let taken;
-    try {
-      taken = await answered;
-    } finally {
+    return answered.finally(() => {
       stopTimer();
       stopWarning();
       this.#waiting.delete(id);
       this.#finished.add(id);
-    }
-    return this.#conclude(id, pending.deadline, taken, execute);
+    });
   }
 }
