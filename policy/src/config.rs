@@ -546,30 +546,6 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// The MCP entry a gateway's call name `mcp:SERVER/TOOL` stands for
-    /// when no entry has that name: the one whose `server` is SERVER and
-    /// whose `mcp_tool_name` is TOOL (or, without one, whose own name is).
-    /// Names compare in [`crate::toolname::fold`]'s form, as every list
-    /// does. Two entries claiming one tool name none: which one a call is
-    /// would be a guess, so it is decided as an MCP tool no entry
-    /// describes (confirmed by default).
-    pub fn mcp_entry(&self, call: &str) -> Option<&str> {
-        let (server, tool) = call.strip_prefix("mcp:")?.split_once('/')?;
-        if self.tools.contains_key(call) {
-            return None;
-        }
-        let same = |a: &str, b: &str| crate::toolname::fold(a) == crate::toolname::fold(b);
-        let mut found = self.tools.iter().filter(|(name, entry)| {
-            entry.kind == Some(ToolKind::Mcp)
-                && entry.server.as_deref().is_some_and(|s| same(s, server))
-                && same(entry.mcp_tool_name.as_deref().unwrap_or(name), tool)
-        });
-        match (found.next(), found.next()) {
-            (Some((name, _)), None) => Some(name.as_str()),
-            _ => None,
-        }
-    }
-
     /// The kind of a tool: configured, or built in.
     pub fn kind_of(&self, tool: &str) -> Option<ToolKind> {
         self.tools

@@ -189,6 +189,32 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The MCP entry a gateway's call name `mcp:SERVER/TOOL` stands for
+    /// when no entry has that name: the one whose `server` is SERVER and
+    /// whose `mcp_tool_name` is TOOL (or, without one, whose own name is).
+    /// Names compare folded (case, width, invisible characters), as every list
+    /// does. Two entries claiming one tool name none: which one a call is
+    /// would be a guess, so it is decided as an MCP tool no entry
+    /// describes (confirmed by default).
+    pub fn mcp_entry(&self, call: &str) -> Option<&str> {
+        let (server, tool) = call.strip_prefix("mcp:")?.split_once('/')?;
+        if self.tools.contains_key(call) {
+            return None;
+        }
+        let same = |a: &str, b: &str| crate::toolname::fold(a) == crate::toolname::fold(b);
+        let mut found = self.tools.iter().filter(|(name, entry)| {
+            entry.kind == Some(ToolKind::Mcp)
+                && entry.server.as_deref().is_some_and(|s| same(s, server))
+                && same(entry.mcp_tool_name.as_deref().unwrap_or(name), tool)
+        });
+        match (found.next(), found.next()) {
+            (Some((name, _)), None) => Some(name.as_str()),
+            _ => None,
+        }
+    }
+}
+
 /// A setting written beside `profile: "seeds"` with another value than the
 /// profile's: refused, so a configuration never says two things at once.
 fn check_profile(value: &serde_json::Value) -> Result<(), ConfigError> {
