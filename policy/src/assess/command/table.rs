@@ -33,15 +33,21 @@
 //! - `capabilities`: what its forms can do beyond what the line names, each
 //!   row citing GTFOBins or the program's manual.
 //!
-//! What the entry does not hold yet, and where it still lives: whether it
-//! ends (`unbounded`), and the host names or URLs its checker hands to the
-//! egress rule (`net`, called from the checker).
+//! - `ends`: whether it ends and within which bounds (time, widths, counts,
+//!   endless sources, following and watching), read in order by
+//!   `unbounded`, which adds the line's sleeps and loops together.
+//!
+//! What the entry does not hold yet, and where it still lives: the host
+//! names or URLs its checker hands to the egress rule (`net`, called from
+//! the checker), and the option grammars of the programs with a dedicated
+//! checker (inside the checker).
 
 mod entries;
 
 pub use super::capabilities::Row;
 use super::capabilities::{Capability, Form};
 use super::refusal::Refusal;
+pub use super::unbounded::Ends;
 pub use entries::{ANY, FAMILIES, TABLE};
 
 /// How a program's arguments are proven read-only.
@@ -84,6 +90,9 @@ pub struct Program {
     /// What it destroys, deletes or stops, and when: read in order, the
     /// first row that holds names it.
     pub destroys: &'static [Destroy],
+    /// Whether it ends and within which bounds: read in order, the first
+    /// row that holds decides (a reason it may not end, or that it ends).
+    pub ends: &'static [Ends],
     /// Words that, in this order (other words may come between), make it
     /// print a stored credential (`gh auth token`).
     pub credentials: &'static [&'static [&'static str]],
@@ -103,6 +112,7 @@ pub const NONE: Program = Program {
     wrapper: false,
     runs_arguments: false,
     destroys: &[],
+    ends: &[],
     credentials: &[],
     capabilities: &[],
 };

@@ -3,6 +3,7 @@
 //! confirmed (`command.unbounded`) even when every program only reads.
 
 use super::names::is_assignment;
+use super::table;
 use std::cell::Cell;
 
 thread_local! {
@@ -162,182 +163,214 @@ pub enum Bound {
     Bytes,
 }
 
+/// When a program may not end, or floods its output: a condition over the
+/// words after it, the files redirected into it, and what a `head` after it
+/// in the pipeline bounds. Short options are letters of a bundle before any
+/// `=` (`-o=wide` is `-o` with a value); long options match any prefix of
+/// their name longer than `--x` (getopt_long's abbreviations).
+#[derive(Clone, Copy, Debug)]
+pub enum Until {
+    /// Any use of the program.
+    Always,
+    /// A short option bundle holding this letter.
+    Short(char),
+    /// This long option or an abbreviation of it, with or without `=value`.
+    Long(&'static str),
+    /// A word equal to one of these.
+    Word(&'static [&'static str]),
+    /// No `head` after it in the pipeline.
+    Unlimited,
+    /// The condition does not hold.
+    Not(&'static Until),
+    /// Every condition holds.
+    All(&'static [Until]),
+    /// Some condition holds.
+    Any(&'static [Until]),
+    /// A reading of the words a variant cannot say (a width, a duration, a
+    /// root operand), named in the row; a reading of durations adds them to
+    /// the line's time.
+    Check(fn(&[String]) -> bool),
+    /// A reading of the words and the files redirected into it.
+    Reads(fn(&[String], &[String]) -> bool),
+}
+
+impl Until {
+    fn holds(&self, args: &[String], inputs: &[String], bound: Bound) -> bool {
+        match self {
+            Until::Always => true,
+            Until::Short(letter) => args.iter().any(|a| {
+                a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a.split('=').next().unwrap_or(a).contains(*letter)
+            }),
+            Until::Long(name) => args.iter().any(|a| {
+                let option = a.split('=').next().unwrap_or(a);
+                option.len() > 3 && option.starts_with("--") && name.starts_with(option)
+            }),
+            Until::Word(words) => args.iter().any(|a| words.contains(&a.as_str())),
+            Until::Unlimited => bound == Bound::None,
+            Until::Not(until) => !until.holds(args, inputs, bound),
+            Until::All(all) => all.iter().all(|u| u.holds(args, inputs, bound)),
+            Until::Any(any) => any.iter().any(|u| u.holds(args, inputs, bound)),
+            Until::Check(check) => check(args),
+            Until::Reads(reads) => reads(args, inputs),
+        }
+    }
+}
+
+/// One row of whether a program ends: the `ends` of its entry in the
+/// program table, read in order; the first whose condition holds decides.
+#[derive(Clone, Copy, Debug)]
+pub struct Ends {
+    /// When the row decides.
+    pub when: Until,
+    /// Why the program may not end (after its name); `None`: it ends, and
+    /// no later row or endless input is read (`timeout 5`, `head -n 3`).
+    pub what: Option<&'static str>,
+}
+
+/// A row saying why a program may not end.
+pub const fn never(when: Until, what: &'static str) -> Ends {
+    Ends {
+        when,
+        what: Some(what),
+    }
+}
+
+/// A row saying a program ends.
+pub const fn ends(when: Until) -> Ends {
+    Ends { when, what: None }
+}
+
 /// Why a simple command (words with quotes removed, assignments included) may
-/// never end. `inputs` are the files redirected into it; `bound` is what a
-/// later `head` in the same pipeline ends.
+/// never end: the first row of the `ends` of its entry in the program table
+/// that holds, else an endless device it reads with no byte count after it.
+/// `inputs` are the files redirected into it; `bound` is what a later `head`
+/// in the same pipeline ends.
 pub fn unbounded(words: &[String], inputs: &[String], bound: Bound) -> Option<String> {
-    let bounded = bound != Bound::None;
     let start = words.iter().position(|w| !is_assignment(w))?;
     let (first, args) = words.get(start..)?.split_first()?;
     let program = first.rsplit('/').next().unwrap_or(first);
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    let short = |c: char| {
-        args.iter()
-            // Letters before any `=`: `-o=wide` is `-o` with a value.
-            .any(|a| {
-                a.starts_with('-')
-                    && !a.starts_with("--")
-                    && a.split('=').next().unwrap_or(a).contains(c)
-            })
-    };
-    let long = |name: &str| {
-        args.iter().any(|a| {
-            let option = a.split('=').next().unwrap_or(a);
-            option.len() > 3 && option.starts_with("--") && name.starts_with(option)
-        })
-    };
-    let reason = match program {
-        "timeout"
-            if args
-                .iter()
-                .find(|a| !a.starts_with('-'))
-                .is_some_and(|d| sleep_seconds(d).is_some_and(add_time)) =>
-        {
-            return None
-        }
-        "timeout" => "may run for a long time",
-        "nohup" | "disown" | "daemonize" => "keeps running after the command returns",
-        "setsid" if short('f') || long("--fork") => "keeps running after the command returns",
-        "watch" => "repeats a command until it is stopped",
-        // A walk of the whole file system takes minutes and reads every
-        // mount (the command oracle timed out on `du … /.`).
-        // `find / -maxdepth 0` (or 1) only looks at the operands (and their
-        // entries): GNU, BSD and BusyBox find read `-maxdepth` as global
-        // wherever it stands, so every `-maxdepth` given must be 0 or 1.
-        "find" if args.iter().any(|a| is_root(a)) && !find_shallow(args) => {
-            "walks the whole file system"
-        }
-        "du" | "tree" if args.iter().any(|a| is_root(a)) => "walks the whole file system",
-        "ls" if (short('R') || long("--recursive")) && args.iter().any(|a| is_root(a)) => {
-            "walks the whole file system"
-        }
-        "yes" if !bounded => "prints forever",
-        "sleep"
-            if args
-                .iter()
-                .map(|a| sleep_seconds(a))
-                .try_fold(0.0, |sum, s| s.map(|s| sum + s))
-                .is_none_or(|total| total > MAX_SLEEP) =>
-        {
-            "sleeps for a long time"
-        }
-        "sleep" if !add_time(args.iter().filter_map(|a| sleep_seconds(a)).sum::<f64>()) => {
-            "sleeps longer than a minute with the line's other sleeps and loops"
-        }
-        "date"
-            if args
-                .iter()
-                .any(|a| a.starts_with('+') && too_wide_format(a)) =>
-        {
-            "pads a field wider than ten thousand characters"
-        }
-        "expand" | "unexpand" if expand_too_wide(args) => {
-            "pads to a tab stop past ten thousand columns"
-        }
-        "nl" if option_value(args, "-w", "--number-width").is_some_and(too_wide_number) => {
-            "pads line numbers wider than ten thousand characters"
-        }
-        "numfmt"
-            if option_value(args, "", "--padding").is_some_and(too_wide_number)
-                || option_value(args, "", "--format").is_some_and(too_wide_format) =>
-        {
-            "pads numbers wider than ten thousand characters"
-        }
-        "pr" if ["-w", "-W", "-l", "-o"]
-            .iter()
-            .zip(["--width", "--page-width", "--length", "--indent"])
-            .any(|(s, l)| option_value(args, s, l).is_some_and(too_wide_number)) =>
-        {
-            "pads pages wider or longer than ten thousand"
-        }
-        "seq" if option_value(args, "-f", "--format").is_some_and(too_wide_format) => {
-            "pads numbers wider than ten thousand characters"
-        }
-        "tail" if short('f') || short('F') || long("--follow") => "follows a file forever",
-        "journalctl" if short('f') || long("--follow") => "follows the journal forever",
-        "dmesg" if short('w') || short('W') || long("--follow") => "follows the kernel log forever",
-        "top" | "htop" | "atop" | "btop" | "iotop" if !short('n') => "refreshes until stopped",
-        "ping" | "ping6" if !short('c') && !short('w') => "pings until stopped",
-        // Each packet waits its interval (one second unless `-i`), and `-w`
-        // is a deadline of its own.
-        "ping" | "ping6" if ping_too_long(args) => "pings for longer than a minute",
-        "curl"
-            if long("--limit-rate")
-                || option_value(args, "", "--retry")
-                    .is_some_and(|v| count(v).is_none_or(|n| n > MAX_RETRIES))
-                || option_value(args, "", "--retry-delay")
-                    .is_some_and(|v| count(v).is_none_or(|n| n > 10.0))
-                || option_value(args, "", "--retry-max-time")
-                    .is_some_and(|v| count(v).is_none_or(|n| n > MAX_SLEEP)) =>
-        {
-            "may wait or retry for a long time"
-        }
-        "find"
-            if exec_commands(args).into_iter().any(|inner| {
-                inner
-                    .first()
-                    .is_some_and(|p| p.rsplit('/').next() == Some("sleep"))
-                    || unbounded(inner, &[], Bound::None).is_some()
-            }) =>
-        {
-            "runs a command per file found that may not end"
-        }
-        "vmstat" | "iostat" | "mpstat" | "pidstat" | "sar"
-            if args.iter().filter(|a| is_number(a)).count() == 1 =>
-        {
-            "samples until stopped"
-        }
-        "seq"
-            if seq_operands(args).iter().any(|a| {
-                a.parse::<f64>()
-                    .map_or(true, |n| n.is_nan() || n.abs() > MAX_SEQ)
-            }) =>
-        {
-            "prints a huge sequence"
-        }
-        "kubectl" | "oc"
-            if short('w')
-                || long("--watch")
-                || long("--watch-only")
-                || long("--follow")
-                || args
-                    .iter()
-                    .any(|a| matches!(a.as_str(), "port-forward" | "proxy" | "attach"))
-                || (has("logs") && short('f')) =>
-        {
-            "watches until stopped"
-        }
-        "docker" | "podman"
-            if has("events")
-                || has("attach")
-                || (has("stats") && !has("--no-stream"))
-                || (has("logs") && (short('f') || long("--follow"))) =>
-        {
-            "watches until stopped"
-        }
-        "awk" | "gawk" | "mawk" | "nawk" | "busybox"
-            if args.iter().any(|a| {
-                let compact: String = a.chars().filter(|c| !c.is_whitespace()).collect();
-                compact.contains("while") || compact.contains("for(;;)") || compact.contains("do{")
-            }) =>
-        {
-            "runs a loop that may never end"
-        }
-        // Only a byte count bounds an endless device: `/dev/zero` has no lines.
-        "head" if !short('c') && !long("--bytes") && reads_endless(args, inputs) => {
-            "reads an endless device"
-        }
-        "head"
-            if reads_endless(args, inputs)
-                && head_take(args).1.is_none_or(|n| n > MAX_HEAD_BYTES) =>
-        {
-            "reads more than 16 MiB of an endless device"
-        }
-        "head" => return None,
-        _ if bound != Bound::Bytes && reads_endless(args, inputs) => "reads an endless device",
-        _ => return None,
+    let rows = table::lookup(program).map_or(&[][..], |entry| entry.ends);
+    let reason = match rows.iter().find(|row| row.when.holds(args, inputs, bound)) {
+        Some(row) => row.what?,
+        None if bound != Bound::Bytes && reads_endless(args, inputs) => "reads an endless device",
+        None => return None,
     };
     Some(format!("`{program}` {reason}"))
+}
+
+/// `timeout DURATION …` with a duration that fits in the line's time (added
+/// to it).
+pub fn timeout_counted(args: &[String]) -> bool {
+    args.iter()
+        .find(|a| !a.starts_with('-'))
+        .is_some_and(|d| sleep_seconds(d).is_some_and(add_time))
+}
+
+/// A walk from the root that is not held to the operands by `-maxdepth`.
+/// A walk of the whole file system takes minutes and reads every mount (the
+/// command oracle timed out on `du … /.`). `find / -maxdepth 0` (or 1) only
+/// looks at the operands (and their entries): GNU, BSD and BusyBox find read
+/// `-maxdepth` as global wherever it stands, so every `-maxdepth` given must
+/// be 0 or 1.
+pub fn find_walks_root(args: &[String]) -> bool {
+    names_root(args) && !find_shallow(args)
+}
+
+/// An operand that is the root of the file system.
+pub fn names_root(args: &[String]) -> bool {
+    args.iter().any(|a| is_root(a))
+}
+
+/// Sleeps that do not add up to a duration within the line's time.
+pub fn sleep_too_long(args: &[String]) -> bool {
+    args.iter()
+        .map(|a| sleep_seconds(a))
+        .try_fold(0.0, |sum, s| s.map(|s| sum + s))
+        .is_none_or(|total| total > MAX_SLEEP)
+}
+
+/// Sleeps that, added to the line's other sleeps and loops, pass its time.
+pub fn sleep_passes_line(args: &[String]) -> bool {
+    !add_time(args.iter().filter_map(|a| sleep_seconds(a)).sum::<f64>())
+}
+
+/// `date +FORMAT` with a field wider than [`MAX_WIDTH`].
+pub fn date_too_wide(args: &[String]) -> bool {
+    args.iter()
+        .any(|a| a.starts_with('+') && too_wide_format(a))
+}
+
+/// `nl -w` wider than [`MAX_WIDTH`].
+pub fn nl_too_wide(args: &[String]) -> bool {
+    option_value(args, "-w", "--number-width").is_some_and(too_wide_number)
+}
+
+/// `numfmt --padding` or `--format` wider than [`MAX_WIDTH`].
+pub fn numfmt_too_wide(args: &[String]) -> bool {
+    option_value(args, "", "--padding").is_some_and(too_wide_number)
+        || option_value(args, "", "--format").is_some_and(too_wide_format)
+}
+
+/// `pr` pages wider or longer than [`MAX_WIDTH`].
+pub fn pr_too_wide(args: &[String]) -> bool {
+    ["-w", "-W", "-l", "-o"]
+        .iter()
+        .zip(["--width", "--page-width", "--length", "--indent"])
+        .any(|(s, l)| option_value(args, s, l).is_some_and(too_wide_number))
+}
+
+/// `seq -f` with a field wider than [`MAX_WIDTH`].
+pub fn seq_format_too_wide(args: &[String]) -> bool {
+    option_value(args, "-f", "--format").is_some_and(too_wide_format)
+}
+
+/// `seq` operands past [`MAX_SEQ`] or not numbers.
+pub fn seq_huge(args: &[String]) -> bool {
+    seq_operands(args).iter().any(|a| {
+        a.parse::<f64>()
+            .map_or(true, |n| n.is_nan() || n.abs() > MAX_SEQ)
+    })
+}
+
+/// `curl` limiting its rate or retrying beyond the bounds.
+pub fn curl_waits(args: &[String]) -> bool {
+    Until::Long("--limit-rate").holds(args, &[], Bound::None)
+        || option_value(args, "", "--retry")
+            .is_some_and(|v| count(v).is_none_or(|n| n > MAX_RETRIES))
+        || option_value(args, "", "--retry-delay")
+            .is_some_and(|v| count(v).is_none_or(|n| n > 10.0))
+        || option_value(args, "", "--retry-max-time")
+            .is_some_and(|v| count(v).is_none_or(|n| n > MAX_SLEEP))
+}
+
+/// `find -exec` of a command that sleeps or may not end.
+pub fn find_exec_unbounded(args: &[String]) -> bool {
+    exec_commands(args).into_iter().any(|inner| {
+        inner
+            .first()
+            .is_some_and(|p| p.rsplit('/').next() == Some("sleep"))
+            || unbounded(inner, &[], Bound::None).is_some()
+    })
+}
+
+/// A sampler given an interval and no count (`vmstat 1`).
+pub fn samples_forever(args: &[String]) -> bool {
+    args.iter().filter(|a| is_number(a)).count() == 1
+}
+
+/// An awk program with a loop that need not end.
+pub fn awk_loops(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        let compact: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+        compact.contains("while") || compact.contains("for(;;)") || compact.contains("do{")
+    })
+}
+
+/// `head` taking more than [`MAX_HEAD_BYTES`] of an endless device.
+pub fn head_too_many(args: &[String], inputs: &[String]) -> bool {
+    reads_endless(args, inputs) && head_take(args).1.is_none_or(|n| n > MAX_HEAD_BYTES)
 }
 
 /// The operands GNU `seq` (coreutils 9.1, run here) reads: the values of
@@ -412,7 +445,7 @@ fn too_wide_format(format: &str) -> bool {
 
 /// `expand`/`unexpand` tab stops (`-t 4`, `-t4,8`, `--tabs=1,/8`, `-8`)
 /// past [`MAX_WIDTH`].
-fn expand_too_wide(args: &[String]) -> bool {
+pub fn expand_too_wide(args: &[String]) -> bool {
     let listed = option_value(args, "-t", "--tabs").is_some_and(|list| {
         list.split([',', ' '])
             .filter(|s| !s.is_empty())
@@ -429,7 +462,7 @@ fn expand_too_wide(args: &[String]) -> bool {
 /// Whether a `ping` with a count or deadline may still run past a minute:
 /// each packet waits its interval (one second unless `-i`), a deadline `-w`
 /// ends it, a reply timeout `-W` is waited for at the end.
-fn ping_too_long(args: &[String]) -> bool {
+pub fn ping_too_long(args: &[String]) -> bool {
     let interval = option_value(args, "-i", "").map_or(Some(1.0), count);
     let Some(interval) = interval else {
         return true;
@@ -463,7 +496,7 @@ fn exec_commands(args: &[String]) -> Vec<&[String]> {
     out
 }
 
-fn reads_endless(args: &[String], inputs: &[String]) -> bool {
+pub fn reads_endless(args: &[String], inputs: &[String]) -> bool {
     args.iter().chain(inputs).any(|a| {
         let path = a.split_once('=').map_or(a.as_str(), |(_, v)| v);
         endless_device(path)

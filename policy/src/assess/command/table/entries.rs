@@ -10,6 +10,7 @@ use super::super::capabilities::Form::{
     SetIdMode, Short, Word, WordPrefix,
 };
 use super::super::refusal::Refusal;
+use super::super::unbounded::{self, ends, never, Until};
 use super::super::{checks, floor, git, programs, scripts, tools};
 use super::{destroys, row, toolchain, version, Destroy, Program, Rule, When, NONE};
 use crate::codes;
@@ -699,6 +700,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "atop",
+        ends: &[
+            never(Until::Not(&Until::Short('n')), "refreshes until stopped"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "autoconf",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins autoconf: shell"),
@@ -725,6 +733,9 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(|a| scripts::awk("awk", a))),
         reads_contents: true,
         inline_code: true,
+        ends: &[
+            never(Until::Check(unbounded::awk_loops), "runs a loop that may never end"),
+        ],
         ..NONE
     },
     Program {
@@ -885,6 +896,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "btop",
+        ends: &[
+            never(Until::Not(&Until::Short('n')), "refreshes until stopped"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "builtin",
         wrapper: true,
         runs_arguments: true,
@@ -957,6 +975,9 @@ pub static TABLE: &[Program] = &[
         "GTFOBins busybox: inherit"),
         ],
         runs_arguments: true,
+        ends: &[
+            never(Until::Check(unbounded::awk_loops), "runs a loop that may never end"),
+        ],
         ..NONE
     },
     Program {
@@ -1440,6 +1461,9 @@ pub static TABLE: &[Program] = &[
             row(Contains("=@"), Transfers, "curl(1) -F, --form: name=@file"),
             row(Contains("=<"), Transfers, "curl(1) -F, --form: name=<file"),
         ],
+        ends: &[
+            never(Until::Check(unbounded::curl_waits), "may wait or retry for a long time"),
+        ],
         ..NONE
     },
     Program {
@@ -1447,6 +1471,13 @@ pub static TABLE: &[Program] = &[
         checked: "cut (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ..NONE
+    },
+    Program {
+        name: "daemonize",
+        ends: &[
+            never(Until::Always, "keeps running after the command returns"),
+        ],
         ..NONE
     },
     Program {
@@ -1468,6 +1499,9 @@ pub static TABLE: &[Program] = &[
             row(Operands(1, &["-d", "--date", "-f", "--file", "-r", "--reference"]),
         HostState,
         "date(1): an operand MMDDhhmm sets the clock"),
+        ],
+        ends: &[
+            never(Until::Check(unbounded::date_too_wide), "pads a field wider than ten thousand characters"),
         ],
         ..NONE
     },
@@ -1561,6 +1595,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "disown",
+        ends: &[
+            never(Until::Always, "keeps running after the command returns"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "django-admin",
         destroys: &[
             destroys(When::Word(&["flush", "reset_db", "sqlflush"]), "empties the database", "Django documentation: django-admin flush"),
@@ -1585,6 +1626,9 @@ pub static TABLE: &[Program] = &[
             row(WordPrefix("--clear"), HostState, "dmesg(1)"),
             row(WordPrefix("--read-clear"), HostState, "dmesg(1)"),
             row(WordPrefix("--console"), HostState, "dmesg(1)"),
+        ],
+        ends: &[
+            never(Until::Any(&[Until::Short('w'), Until::Short('W'), Until::Long("--follow")]), "follows the kernel log forever"),
         ],
         ..NONE
     },
@@ -1636,6 +1680,9 @@ pub static TABLE: &[Program] = &[
         ],
         destroys: &[
             destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "docker documentation: rm, rmi, prune, down"),
+        ],
+        ends: &[
+            never(Until::Any(&[Until::Word(&["events"]), Until::Word(&["attach"]), Until::All(&[Until::Word(&["stats"]), Until::Not(&Until::Word(&["--no-stream"]))]), Until::All(&[Until::Word(&["logs"]), Until::Any(&[Until::Short('f'), Until::Long("--follow")])])]), "watches until stopped"),
         ],
         ..NONE
     },
@@ -1724,6 +1771,9 @@ pub static TABLE: &[Program] = &[
         name: "du",
         checked: "du (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::Check(unbounded::names_root), "walks the whole file system"),
+        ],
         ..NONE
     },
     Program {
@@ -1850,6 +1900,9 @@ pub static TABLE: &[Program] = &[
         checked: "expand (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ends: &[
+            never(Until::Check(unbounded::expand_too_wide), "pads to a tab stop past ten thousand columns"),
+        ],
         ..NONE
     },
     Program {
@@ -1920,6 +1973,10 @@ pub static TABLE: &[Program] = &[
         name: "find",
         checked: "find (GNU findutils) 4.9.0",
         rule: Some(Rule::Check(checks::find)),
+        ends: &[
+            never(Until::Check(unbounded::find_walks_root), "walks the whole file system"),
+            never(Until::Check(unbounded::find_exec_unbounded), "runs a command per file found that may not end"),
+        ],
         ..NONE
     },
     Program {
@@ -2035,6 +2092,9 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(|a| scripts::awk("gawk", a))),
         reads_contents: true,
         inline_code: true,
+        ends: &[
+            never(Until::Check(unbounded::awk_loops), "runs a loop that may never end"),
+        ],
         ..NONE
     },
     Program {
@@ -2372,6 +2432,11 @@ pub static TABLE: &[Program] = &[
         checked: "head (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ends: &[
+            never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Long("--bytes")), Until::Reads(unbounded::reads_endless)]), "reads an endless device"),
+            never(Until::Reads(unbounded::head_too_many), "reads more than 16 MiB of an endless device"),
+            ends(Until::Always),
+        ],
         ..NONE
     },
     Program {
@@ -2433,6 +2498,13 @@ pub static TABLE: &[Program] = &[
         name: "hping3",
         capabilities: &[
             row(Always, Socket, "GTFOBins hping3: shell, upload"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "htop",
+        ends: &[
+            never(Until::Not(&Until::Short('n')), "refreshes until stopped"),
         ],
         ..NONE
     },
@@ -2511,6 +2583,20 @@ pub static TABLE: &[Program] = &[
         name: "ionice",
         checked: "ionice from util-linux 2.38.1",
         wrapper: true,
+        ..NONE
+    },
+    Program {
+        name: "iostat",
+        ends: &[
+            never(Until::Check(unbounded::samples_forever), "samples until stopped"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "iotop",
+        ends: &[
+            never(Until::Not(&Until::Short('n')), "refreshes until stopped"),
+        ],
         ..NONE
     },
     Program {
@@ -2615,6 +2701,9 @@ pub static TABLE: &[Program] = &[
             row(Always,
         RunsCode,
         "GTFOBins journalctl: inherit (pager)"),
+        ],
+        ends: &[
+            never(Until::Any(&[Until::Short('f'), Until::Long("--follow")]), "follows the journal forever"),
         ],
         ..NONE
     },
@@ -2725,6 +2814,9 @@ pub static TABLE: &[Program] = &[
         ],
         destroys: &[
             destroys(When::Any(&[When::Word(&["delete", "drain", "cordon", "taint"]), When::All(&[When::Word(&["replace"]), When::Word(&["--force"])]), When::All(&[When::Word(&["scale"]), When::Word(&["--replicas=0"])])]), "deletes or evicts cluster resources", "kubectl documentation: delete, drain, cordon, taint"),
+        ],
+        ends: &[
+            never(Until::Any(&[Until::Short('w'), Until::Long("--watch"), Until::Long("--watch-only"), Until::Long("--follow"), Until::Word(&["port-forward", "proxy", "attach"]), Until::All(&[Until::Word(&["logs"]), Until::Short('f')])]), "watches until stopped"),
         ],
         ..NONE
     },
@@ -2886,6 +2978,9 @@ pub static TABLE: &[Program] = &[
         name: "ls",
         checked: "ls (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::All(&[Until::Any(&[Until::Short('R'), Until::Long("--recursive")]), Until::Check(unbounded::names_root)]), "walks the whole file system"),
+        ],
         ..NONE
     },
     Program {
@@ -3083,6 +3178,9 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(|a| scripts::awk("mawk", a))),
         reads_contents: true,
         inline_code: true,
+        ends: &[
+            never(Until::Check(unbounded::awk_loops), "runs a loop that may never end"),
+        ],
         ..NONE
     },
     Program {
@@ -3195,6 +3293,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mpstat",
+        ends: &[
+            never(Until::Check(unbounded::samples_forever), "samples until stopped"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "msfconsole",
         capabilities: &[
             row(Always,
@@ -3254,6 +3359,9 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(|a| scripts::awk("nawk", a))),
         reads_contents: true,
         inline_code: true,
+        ends: &[
+            never(Until::Check(unbounded::awk_loops), "runs a loop that may never end"),
+        ],
         ..NONE
     },
     Program {
@@ -3387,6 +3495,9 @@ pub static TABLE: &[Program] = &[
         checked: "nl (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ends: &[
+            never(Until::Check(unbounded::nl_too_wide), "pads line numbers wider than ten thousand characters"),
+        ],
         ..NONE
     },
     Program {
@@ -3422,6 +3533,9 @@ pub static TABLE: &[Program] = &[
         name: "nohup",
         checked: "nohup (GNU coreutils) 9.1",
         wrapper: true,
+        ends: &[
+            never(Until::Always, "keeps running after the command returns"),
+        ],
         ..NONE
     },
     Program {
@@ -3494,6 +3608,9 @@ pub static TABLE: &[Program] = &[
         name: "numfmt",
         checked: "numfmt (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::Check(unbounded::numfmt_too_wide), "pads numbers wider than ten thousand characters"),
+        ],
         ..NONE
     },
     Program {
@@ -3508,6 +3625,9 @@ pub static TABLE: &[Program] = &[
         credentials: &[&["whoami", "--show-token"], &["whoami", "-t"]],
         destroys: &[
             destroys(When::Any(&[When::Word(&["delete", "drain", "cordon", "taint"]), When::All(&[When::Word(&["replace"]), When::Word(&["--force"])]), When::All(&[When::Word(&["scale"]), When::Word(&["--replicas=0"])])]), "deletes or evicts cluster resources", "kubectl documentation: delete, drain, cordon, taint"),
+        ],
+        ends: &[
+            never(Until::Any(&[Until::Short('w'), Until::Long("--watch"), Until::Long("--watch-only"), Until::Long("--follow"), Until::Word(&["port-forward", "proxy", "attach"]), Until::All(&[Until::Word(&["logs"]), Until::Short('f')])]), "watches until stopped"),
         ],
         ..NONE
     },
@@ -3732,6 +3852,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Opt("-e"), RunsCode, "GTFOBins pidstat: shell"),
         ],
+        ends: &[
+            never(Until::Check(unbounded::samples_forever), "samples until stopped"),
+        ],
         ..NONE
     },
     Program {
@@ -3749,12 +3872,20 @@ pub static TABLE: &[Program] = &[
         name: "ping",
         checked: "ping from iputils 20221126",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
+            never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
+        ],
         ..NONE
     },
     Program {
         name: "ping6",
         checked: "ping from iputils 20221126",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
+            never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
+        ],
         ..NONE
     },
     Program {
@@ -3853,6 +3984,9 @@ pub static TABLE: &[Program] = &[
         destroys: &[
             destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "podman documentation: rm, rmi, prune, down"),
         ],
+        ends: &[
+            never(Until::Any(&[Until::Word(&["events"]), Until::Word(&["attach"]), Until::All(&[Until::Word(&["stats"]), Until::Not(&Until::Word(&["--no-stream"]))]), Until::All(&[Until::Word(&["logs"]), Until::Any(&[Until::Short('f'), Until::Long("--follow")])])]), "watches until stopped"),
+        ],
         ..NONE
     },
     Program {
@@ -3879,6 +4013,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "powershell",
         interpreter: true,
+        ..NONE
+    },
+    Program {
+        name: "pr",
+        ends: &[
+            never(Until::Check(unbounded::pr_too_wide), "pads pages wider or longer than ten thousand"),
+        ],
         ..NONE
     },
     Program {
@@ -4333,6 +4474,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "sar",
+        ends: &[
+            never(Until::Check(unbounded::samples_forever), "samples until stopped"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "scanmem",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins scanmem: shell"),
@@ -4419,6 +4567,10 @@ pub static TABLE: &[Program] = &[
         name: "seq",
         checked: "seq (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::Check(unbounded::seq_format_too_wide), "pads numbers wider than ten thousand characters"),
+            never(Until::Check(unbounded::seq_huge), "prints a huge sequence"),
+        ],
         ..NONE
     },
     Program {
@@ -4475,6 +4627,9 @@ pub static TABLE: &[Program] = &[
         name: "setsid",
         checked: "setsid from util-linux 2.38.1",
         wrapper: true,
+        ends: &[
+            never(Until::Any(&[Until::Short('f'), Until::Long("--fork")]), "keeps running after the command returns"),
+        ],
         ..NONE
     },
     Program {
@@ -4569,6 +4724,10 @@ pub static TABLE: &[Program] = &[
         name: "sleep",
         checked: "sleep (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::Check(unbounded::sleep_too_long), "sleeps for a long time"),
+            never(Until::Check(unbounded::sleep_passes_line), "sleeps longer than a minute with the line's other sleeps and loops"),
+        ],
         ..NONE
     },
     Program {
@@ -4890,6 +5049,9 @@ pub static TABLE: &[Program] = &[
         checked: "tail (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ends: &[
+            never(Until::Any(&[Until::Short('f'), Until::Short('F'), Until::Long("--follow")]), "follows a file forever"),
+        ],
         ..NONE
     },
     Program {
@@ -5073,6 +5235,10 @@ pub static TABLE: &[Program] = &[
         name: "timeout",
         checked: "timeout (GNU coreutils) 9.1",
         wrapper: true,
+        ends: &[
+            ends(Until::Check(unbounded::timeout_counted)),
+            never(Until::Always, "may run for a long time"),
+        ],
         ..NONE
     },
     Program {
@@ -5104,6 +5270,9 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, RunsCode, "GTFOBins top: shell (toprc pipe)"),
         ],
+        ends: &[
+            never(Until::Not(&Until::Short('n')), "refreshes until stopped"),
+        ],
         ..NONE
     },
     Program {
@@ -5130,6 +5299,9 @@ pub static TABLE: &[Program] = &[
             row(Short('o'), Overwrites, "tree(1) -o filename"),
             // `-R` with `-H` writes 00Tree.html into every directory.
             row(Short('R'), Overwrites, "tree(1) -R"),
+        ],
+        ends: &[
+            never(Until::Check(unbounded::names_root), "walks the whole file system"),
         ],
         ..NONE
     },
@@ -5235,6 +5407,9 @@ pub static TABLE: &[Program] = &[
         checked: "unexpand (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar),
         reads_contents: true,
+        ends: &[
+            never(Until::Check(unbounded::expand_too_wide), "pads to a tab stop past ten thousand columns"),
+        ],
         ..NONE
     },
     Program {
@@ -5488,6 +5663,9 @@ pub static TABLE: &[Program] = &[
         name: "vmstat",
         checked: "vmstat from procps-ng 4.0.2",
         rule: Some(Rule::Grammar),
+        ends: &[
+            never(Until::Check(unbounded::samples_forever), "samples until stopped"),
+        ],
         ..NONE
     },
     Program {
@@ -5523,6 +5701,9 @@ pub static TABLE: &[Program] = &[
         name: "watch",
         checked: "watch from procps-ng 4.0.2",
         wrapper: true,
+        ends: &[
+            never(Until::Always, "repeats a command until it is stopped"),
+        ],
         ..NONE
     },
     Program {
@@ -5712,6 +5893,13 @@ pub static TABLE: &[Program] = &[
         ],
         destroys: &[
             PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
+        name: "yes",
+        ends: &[
+            never(Until::Unlimited, "prints forever"),
         ],
         ..NONE
     },
