@@ -11,7 +11,7 @@ and audit sinks.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union
 
 from ._runtime import Fault
 from .errors import PolicyFaultError, RejectedError, ToolgateError
@@ -164,6 +164,16 @@ class Flow:
             raise PolicyFaultError(fault.kind) from None
         return Driver(self._policy, live, handle)
 
+    def start(self, op: str) -> Tuple["Driver", List[str]]:
+        """Starts one operation as `drive` does, and returns its first batch
+        of effects with it (one crossing less): drive it on with
+        `Driver.step`."""
+        try:
+            live, (handle, batch) = self._policy._drive_flow(self._id, str(op), "start")
+        except Fault as fault:
+            raise PolicyFaultError(fault.kind) from None
+        return Driver(self._policy, live, handle), list(batch)
+
 
 class Records:
     """The `records` interface: checkpoints and the audit chain's lines, the
@@ -221,9 +231,10 @@ class Records:
 class Driver:
     """One operation of the gate in the component (`resource driver`): each
     `next(outcome)` returns the next effect (JSON text) given the outcome of
-    the last one, until the effect is `done` or `fail`
-    (docs/gate-steps.md). Made by `Flow.drive`; used by one thread at a
-    time; `close()` it when the operation is over."""
+    the last one, or `step(outcomes)` the next batch of them, until the
+    effect is `done` or `fail` (docs/gate-steps.md). Made by `Flow.drive` or
+    `Flow.start`; used by one thread at a time; `close()` it when the
+    operation is over."""
 
     def __init__(self, policy: Any, live: Any, handle: Any):
         self._policy = policy
@@ -231,11 +242,20 @@ class Driver:
         self._handle = handle
 
     def next(self, outcome: Optional[str] = None) -> str:
+        """The next effect, given the last one's outcome."""
+        return self._call("next", outcome)
+
+    def step(self, outcomes: List[str]) -> List[str]:
+        """The next batch of effects, given the outcomes of the effects of
+        the last batch the host carried out (fewer when it stopped early)."""
+        return list(self._call("step", list(outcomes)))
+
+    def _call(self, method: str, arg: Any) -> Any:
         def run(live: Any) -> Any:
             if live is not self._live:
                 # The instance that held this operation was discarded after a fault.
                 raise Fault("host error")
-            return live.func(GATE, "[method]driver.next")(live.store, self._handle, outcome)
+            return live.func(GATE, f"[method]driver.{method}")(live.store, self._handle, arg)
 
         try:
             ok, value = self._policy._runtime.call(run)

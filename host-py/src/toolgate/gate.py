@@ -5,8 +5,8 @@ grants are kept and removed, which audit line is appended under which lock,
 what a sweep closes, what a dead holder's claim means — is defined once, in
 the component (`policy/src/gate/driver.rs`, exported as the WIT `driver`
 resource; docs/gate-steps.md is the contract). Each operation of this gate
-starts the component's operation (`Flow.drive`) and carries out the effects
-it returns, one at a time, on this host's stores, clock and audit sinks
+starts the component's operation (`Flow.start`) and carries out the effects
+it returns, in order and a batch at a time, on this host's stores, clock and audit sinks
 (`toolgate.stores`), feeding each outcome back until the operation is done.
 
 This module keeps only what the component cannot have: ids (from the
@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _json
 from .errors import RejectedError, ToolgateError
-from .flow import Driver, Flow, StepError, key_bytes
+from .flow import Flow, StepError, key_bytes
 from .shapes import Decision, Finding
 from .stores import MemoryStore, Sink, Store
 
@@ -263,7 +263,11 @@ class _Operation:
     def __init__(self, gate: "Gate", op: Dict[str, Any], execute: Optional["Execute"] = None):
         self._gate = gate
         self._execute = execute
-        self._driver: Driver = gate._flow.drive(_dumps(op))
+        self._driver, batch = gate._flow.start(_dumps(op))
+        #: The rest of the batch the component returned, and the outcomes so far.
+        self._batch: List[str] = batch[::-1]
+        self._outcomes: List[str] = []
+        self._effect: Dict[str, Any] = {}
 
     def run(self) -> Dict[str, Any]:
         try:
@@ -282,7 +286,20 @@ class _Operation:
             self._driver.close()
 
     def _next(self, outcome: Optional[Dict[str, Any]]) -> Dict[str, Any]:
-        return json.loads(self._driver.next(None if outcome is None else _dumps(outcome)))
+        """The next effect, given the outcome of the last one: the batch's
+        next, or a new batch from the component once this one is carried out,
+        or once an outcome was an error or not the one the driver presumed
+        (it then decides again from there)."""
+        if outcome is not None:
+            self._outcomes.append(_dumps(outcome))
+            presumed = self._effect.get("presumed")
+            if "error" in outcome or (presumed is not None and outcome != presumed):
+                self._batch = []
+        if not self._batch:
+            self._batch = self._driver.step(self._outcomes)[::-1]
+            self._outcomes = []
+        self._effect = json.loads(self._batch.pop())
+        return self._effect
 
     def _region(self, outcome: Dict[str, Any]) -> Dict[str, Any]:
         """Answers `lock` and carries out the effects inside it, up to the

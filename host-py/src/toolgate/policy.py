@@ -255,13 +255,14 @@ class Policy:
 
         return self._runtime.call(lambda live: self._call_flow_in(live, handle_id, method, *args))
 
-    def _drive_flow(self, handle_id: int, op: str) -> Any:
-        """Starts an operation on a flow: the instance it lives in and the
-        driver's handle (a step error raises `StepError`)."""
+    def _drive_flow(self, handle_id: int, op: str, method: str = "drive") -> Any:
+        """Starts an operation on a flow (`drive`, or `start`, which returns
+        the first batch of effects too): the instance it lives in and the
+        component's answer (a step error raises `StepError`)."""
         from .flow import step_error
 
         def run(live: Instance) -> Any:
-            ok, value = self._call_flow_in(live, handle_id, "drive", op)
+            ok, value = self._call_flow_in(live, handle_id, method, op)
             if not ok:
                 raise step_error(value)
             return live, value
