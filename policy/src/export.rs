@@ -384,12 +384,12 @@ fn checkpoint_error(e: crate::CheckpointError) -> CheckpointError {
 }
 
 /// The flow resource: one gate's approval flow.
-struct FlowResource(std::rc::Rc<crate::gate::Flow>);
+struct FlowResource(std::rc::Rc<crate::flow::Flow>);
 
 /// The driver resource: one operation of a gate, over its flow.
 struct DriverResource {
-    flow: std::rc::Rc<crate::gate::Flow>,
-    driver: std::cell::RefCell<crate::gate::driver::Driver>,
+    flow: std::rc::Rc<crate::flow::Flow>,
+    driver: std::cell::RefCell<crate::flow::driver::Driver>,
 }
 
 impl GuestDriver for DriverResource {
@@ -410,18 +410,18 @@ impl GuestDriver for DriverResource {
 }
 
 fn step_text(
-    step: Result<toolgate_shapes::gate::Step, crate::gate::StepError>,
+    step: Result<toolgate_shapes::gate::Step, crate::flow::StepError>,
 ) -> Result<String, StepError> {
     step.map_err(step_error)
         .and_then(|s| serde_json::to_string(&s).map_err(|e| StepError::Invalid(e.to_string())))
 }
 
-fn step_error(e: crate::gate::StepError) -> StepError {
+fn step_error(e: crate::flow::StepError) -> StepError {
     match e {
-        crate::gate::StepError::Checkpoint(c) => StepError::Checkpoint(checkpoint_error(c)),
-        crate::gate::StepError::Invalid(m) => StepError::Invalid(m),
+        crate::flow::StepError::Checkpoint(c) => StepError::Checkpoint(checkpoint_error(c)),
+        crate::flow::StepError::Invalid(m) => StepError::Invalid(m),
         // A refused grant reads as invalid input, its finding code first.
-        e @ crate::gate::StepError::Grant(_) => StepError::Invalid(e.to_string()),
+        e @ crate::flow::StepError::Grant(_) => StepError::Invalid(e.to_string()),
     }
 }
 
@@ -437,7 +437,7 @@ impl GuestFlow for FlowResource {
         checkpoint_key: Option<Vec<u8>>,
         audit_key: Option<Vec<u8>>,
     ) -> Result<Flow, String> {
-        crate::gate::Flow::new(
+        crate::flow::Flow::new(
             &config,
             &settings,
             checkpoint_key.as_deref(),
@@ -509,7 +509,7 @@ impl GuestFlow for FlowResource {
     }
 
     fn drive(&self, op: String) -> Result<Driver, StepError> {
-        crate::gate::driver::Driver::new(&op)
+        crate::flow::driver::Driver::new(&op)
             .map(|driver| {
                 Driver::new(DriverResource {
                     flow: std::rc::Rc::clone(&self.0),
@@ -520,7 +520,7 @@ impl GuestFlow for FlowResource {
     }
 
     fn start(&self, op: String) -> Result<(Driver, Vec<String>), StepError> {
-        let mut driver = crate::gate::driver::Driver::new(&op).map_err(step_error)?;
+        let mut driver = crate::flow::driver::Driver::new(&op).map_err(step_error)?;
         let batch = driver.step(&self.0, &[]).map_err(step_error)?;
         let resource = Driver::new(DriverResource {
             flow: std::rc::Rc::clone(&self.0),

@@ -52,7 +52,6 @@
 //! registry and the approval flow; docs/seeds.md says what each asks and
 //! where the policy differs.
 
-mod registry;
 mod args;
 mod assess;
 mod augment;
@@ -62,13 +61,14 @@ pub mod codes;
 pub mod config;
 mod configure;
 mod context;
+mod registry;
 /// The decision model, defined in `toolgate-shapes` so hosts read it with the
 /// same types.
 mod decision {
     pub use toolgate_shapes::decision::*;
 }
 mod engine;
-mod gate;
+mod flow;
 mod guidance;
 mod hooks;
 mod lines;
@@ -86,11 +86,6 @@ mod toolname;
 )]
 mod export;
 
-pub use registry::openapi::{import_openapi, ImportError, Imported};
-pub use registry::{
-    build_request, complete_args, discover, read_response, read_tool_response, tool_prompt,
-    ApiRequest, Candidate,
-};
 pub use args::{strip_risk_level, ArgsError};
 pub use augment::{augment_tools, augment_tools_as, AugmentError, Augmented, ToolFormat};
 pub use calls::{parse_call, CallError, CallFormat, ToolCall};
@@ -99,8 +94,8 @@ pub use configure::layers::{layered, Layer, LayerText, Layered};
 pub use context::{Context, ContextError};
 pub use decision::{Action, Decision, Finding, Risk, Source};
 pub use engine::Engine;
-pub use gate::driver::Driver;
-pub use gate::{Flow, FlowError, StepError};
+pub use flow::driver::Driver;
+pub use flow::{Flow, FlowError, StepError};
 pub use guidance::{guidance, Language};
 pub use hooks::{unconfigured as hook_unconfigured, HookAnswer, Malformed, UnknownFormat};
 pub use lines::CheckedLine;
@@ -109,6 +104,11 @@ pub use records::{
     args_diff, config_hash, open_checkpoint, recheck, recheck_json, seal_audit, seal_audit_keyed,
     seal_checkpoint, verify_audit, verify_audit_keyed, AuditError, AuditSummary, Change,
     CheckpointError, DiffError, Pending, Recheck,
+};
+pub use registry::openapi::{import_openapi, ImportError, Imported};
+pub use registry::{
+    build_request, complete_args, discover, read_response, read_tool_response, tool_prompt,
+    ApiRequest, Candidate,
 };
 
 /// The assessors' own readings and tables, for programs that must agree with

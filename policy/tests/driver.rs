@@ -1,4 +1,4 @@
-//! The gate's choreography as effects (`toolgate_policy::gate::driver`),
+//! The gate's choreography as effects (`toolgate_policy::Driver`),
 //! driven natively by a small interpreter over maps: what a host's gate is
 //! (docs/gate-steps.md). Each test plays one path of an approval through
 //! the effects and checks the store and the audit log it leaves. Every

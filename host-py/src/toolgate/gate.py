@@ -3,7 +3,7 @@
 The choreography — when an approval is claimed, where its checkpoint and
 grants are kept and removed, which audit line is appended under which lock,
 what a sweep closes, what a dead holder's claim means — is defined once, in
-the component (`policy/src/gate/driver.rs`, exported as the WIT `driver`
+the component (`policy/src/flow/driver.rs`, exported as the WIT `driver`
 resource; docs/gate-steps.md is the contract). Each operation of this gate
 starts the component's operation (`Flow.start`) and carries out the effects
 it returns, in order and a batch at a time, on this host's stores, clock and audit sinks

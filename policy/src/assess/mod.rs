@@ -10,7 +10,6 @@ use crate::context::Context;
 use crate::decision::{Finding, Source};
 use serde_json::{Map, Value};
 
-pub mod registry;
 pub mod command;
 pub mod egress;
 pub mod facts;
@@ -19,6 +18,7 @@ pub mod http;
 pub mod mcp;
 pub mod overrides;
 pub mod paths;
+pub mod registry;
 pub mod secrets;
 pub mod sql;
 pub mod sql_floor;
