@@ -199,7 +199,7 @@ def main() -> None:
         print(f"| Python, {label} | {allowed:.0f} | {confirmed:.0f} | {crossings} |")
     if NODE_BUILT:
         node_gate = json.loads(subprocess.run(["node", "--input-type=module", "-e", NODE_GATE, str(ROUNDS), str(ROUND_S)], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
-        print(f"| Node, memory | {node_gate['allowed']:.0f} | {node_gate['confirmed']:.0f} | (its own choreography) |")
+        print(f"| Node, memory | {node_gate['allowed']:.0f} | {node_gate['confirmed']:.0f} | (the driver in batches too) |")
     print()
 
     # The same calls through each CLI's check: one process deciding the mix
