@@ -38,15 +38,16 @@ export async function runPlan(gate, plan, execute, options = {}) {
     const step = gate.engine.assessPlan(plan, results, context).steps[index];
     if (step === undefined) break;
     const missing = step.depends_on.filter((d) => !(String(d) in results));
-    const base = { step: step.step, tool: step.tool, args: step.args, output: null };
+    // A summary's keys in the Rust host's order, so both write the same JSON.
+    const summary = (status, reason) => ({ step: step.step, tool: step.tool, status, args: step.args, output: null, reason });
     if (missing.length > 0) {
       const reason = `needs the result of step ${missing.join(', ')}, which did not succeed`;
-      runs.push({ step: step.step, tool: step.tool, args: step.args, result: null, summary: { ...base, status: 'skipped', reason } });
+      runs.push({ step: step.step, tool: step.tool, args: step.args, result: null, summary: summary('skipped', reason) });
       continue;
     }
     const held = step.decision.findings.find((f) => f.code === 'plan.reference-missing' || f.code === 'plan.unresolved');
     if (held !== undefined) {
-      runs.push({ step: step.step, tool: step.tool, args: step.args, result: null, summary: { ...base, status: 'unresolved', reason: held.message } });
+      runs.push({ step: step.step, tool: step.tool, args: step.args, result: null, summary: summary('unresolved', held.message) });
       continue;
     }
     const call = { tool: step.tool, args: step.args };
