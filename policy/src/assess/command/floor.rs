@@ -1,9 +1,10 @@
-//! Destruction the floor must see beyond the program tables: infrastructure
-//! tools, database clients given a destroying statement, forced pushes, and
-//! the programs a glob could name, and every word of a command the grammar
-//! did not prove (secret files and internal hosts in any spelling, paths no
-//! reading can place). Used only to refuse a "low" rating, never to allow;
-//! it may over-match.
+//! What the floor reads beyond the program table's rows: the readings some
+//! rows name (a database client's destroying statements, forced pushes, git
+//! aliases that run a shell, `tee` truncating its files), credentials
+//! printed, the HTTP clients' words, and every word of a command the
+//! grammar did not prove (secret files and internal hosts in any spelling,
+//! paths no reading can place). Used only to refuse a "low" rating, never
+//! to allow; it may over-match.
 
 use super::capabilities;
 use super::paths::{COMPUTED, LOOP_VALUE};
