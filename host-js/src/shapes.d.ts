@@ -371,9 +371,8 @@ export interface ToolConfig {
   annotations?: McpAnnotations;
   /**
    * mcp: the name the server exposes the tool under (seed 002's
-   * `mcp_tool_name`), when it is not the entry's own name. Recorded for
-   * the host that forwards the call; the policy decides by the entry's
-   * name.
+   * `mcp_tool_name`), when it is not the entry's own name: a gateway's
+   * call `mcp:SERVER/NAME` is decided as this entry (`Config::mcp_entry`).
    */
   mcp_tool_name?: string;
   /** api, mcp, script: a name for people and prompts (seed 002's `display_name`). */
