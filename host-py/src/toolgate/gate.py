@@ -557,7 +557,8 @@ class Gate:
 
     def _joint(self) -> bool:
         """Whether the first sink keeps the store's claims in its own database
-        (PostgreSQL): claim, checkpoint removal and record are then one
+        (PostgreSQL, or an SQLite file the store and the sink share, on one
+        connection): claim, checkpoint removal and record are then one
         transaction."""
         if not self._sinks or self._chain_error is not None:
             return False

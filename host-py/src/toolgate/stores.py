@@ -313,27 +313,94 @@ def _sqlite(path: Union[str, Path]) -> sqlite3.Connection:
     return sqlite3.connect(str(path), timeout=WRITER_WAIT, isolation_level=None, check_same_thread=False)
 
 
+class _SqliteFile:
+    """One connection to a database file, shared by every SQLite store and
+    sink of this process opened on that file (as the Node host's
+    `host-js/src/sqlite.js` shares one): a store's statement made from inside
+    a sink's `BEGIN IMMEDIATE` (the gate claims and keeps grants inside the
+    audit append) then runs in that transaction, where a connection of its
+    own would wait for the sink's write lock until it gave up.
+
+    `lock` is reentrant for the same reason: the thread inside the sink's
+    transaction reaches the store; other threads wait for the transaction to
+    end, so their statements never join it. `name` says which file (its
+    device and inode), the `database()` a store and a sink share."""
+
+    _open: Dict[Any, "_SqliteFile"] = {}
+    _registry = threading.Lock()
+
+    def __init__(self, key: Any, db: sqlite3.Connection, name: Optional[str]):
+        self.key = key
+        self.db = db
+        self.name = name
+        self.lock = threading.RLock()
+        self.users = 0
+
+    @staticmethod
+    def _identity(path: str) -> Optional[Tuple[int, int]]:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    @classmethod
+    def acquire(cls, path: Union[str, Path]) -> "_SqliteFile":
+        text = str(path)
+        if text in ("", ":memory:") or text.startswith("file:"):
+            # A private database (or a URI this host does not open as one): never shared.
+            return cls(None, _sqlite(text), None)
+        with cls._registry:
+            identity = cls._identity(text)
+            shared = cls._open.get(identity) if identity is not None else None
+            if shared is None:
+                db = _sqlite(text)
+                identity = cls._identity(text)
+                shared = cls(identity, db, None if identity is None else f"sqlite:{identity[0]}:{identity[1]}")
+                if identity is not None:
+                    cls._open[identity] = shared
+            shared.users += 1
+            return shared
+
+    def release(self) -> None:
+        with self._registry:
+            self.users -= 1
+            if self.users > 0:
+                return
+            if self.key is not None and self._open.get(self.key) is self:
+                del self._open[self.key]
+        with self.lock:
+            self.db.close()
+
+
 class SqliteStore(Store):
     """Checkpoints in an SQLite database, the tables the Rust host's
     `SqliteStore` makes: `toolgate_checkpoints(id TEXT PRIMARY KEY,
     checkpoint TEXT)` and `toolgate_claims(id TEXT PRIMARY KEY, deadline
-    INTEGER)`."""
+    INTEGER)`. A store and a `SqliteSink` on one file share one connection
+    (`database()` names the file): the gate then claims, removes the
+    checkpoint and records in one transaction, as on PostgreSQL."""
 
     def __init__(self, path: Union[str, Path]):
-        self._lock = threading.Lock()
+        self._file: Optional[_SqliteFile] = None
         try:
-            self._db = _sqlite(path)
-            self._db.executescript(
-                """CREATE TABLE IF NOT EXISTS toolgate_checkpoints (
-                       id TEXT PRIMARY KEY NOT NULL,
-                       checkpoint TEXT NOT NULL
-                   );
-                   CREATE TABLE IF NOT EXISTS toolgate_claims (
-                       id TEXT PRIMARY KEY NOT NULL,
-                       deadline INTEGER NOT NULL
-                   );"""
-            )
+            self._file = _SqliteFile.acquire(path)
+            self._lock = self._file.lock
+            self._db = self._file.db
+            with self._lock:
+                self._db.executescript(
+                    """CREATE TABLE IF NOT EXISTS toolgate_checkpoints (
+                           id TEXT PRIMARY KEY NOT NULL,
+                           checkpoint TEXT NOT NULL
+                       );
+                       CREATE TABLE IF NOT EXISTS toolgate_claims (
+                           id TEXT PRIMARY KEY NOT NULL,
+                           deadline INTEGER NOT NULL
+                       );"""
+                )
         except sqlite3.Error as e:
+            if self._file is not None:
+                self._file.release()
             raise StoreError(f"checkpoint store: {e}") from e
 
     def _run(self, sql: str, args: Tuple[Any, ...] = ()) -> sqlite3.Cursor:
@@ -372,8 +439,13 @@ class SqliteStore(Store):
         row = self._run("SELECT checkpoint FROM toolgate_checkpoints WHERE id = ?1", (id,)).fetchone()
         return None if row is None else row[0]
 
+    def database(self) -> Optional[str]:
+        return None if self._file is None else self._file.name
+
     def close(self) -> None:
-        self._db.close()
+        file, self._file = self._file, None
+        if file is not None:
+            file.release()
 
 
 # -- audit sinks ------------------------------------------------------------
@@ -784,16 +856,27 @@ class SqliteSink(Sink):
     KEY, line TEXT)`, the Rust host's `SqliteSink`: each append is one
     `BEGIN IMMEDIATE` transaction (SQLite's write lock, a file lock the
     kernel releases if its holder dies) reading the last line, sealing after
-    it and inserting."""
+    it and inserting.
+
+    A sink and a `SqliteStore` on one file share one connection, so what the
+    gate does on the store from inside the seal runs in the append's
+    transaction, and both name the file as their `database()`: the gate
+    then claims through `append_claimed`, one transaction for the claim, the
+    checkpoint's removal and the record (the driver's `joint` mode)."""
 
     seals = True
 
     def __init__(self, path: Union[str, Path]):
-        self._lock = threading.Lock()
+        self._file: Optional[_SqliteFile] = None
         try:
-            self._db = _sqlite(path)
-            self._db.execute("CREATE TABLE IF NOT EXISTS toolgate_audit (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)")
+            self._file = _SqliteFile.acquire(path)
+            self._lock = self._file.lock
+            self._db = self._file.db
+            with self._lock:
+                self._db.execute("CREATE TABLE IF NOT EXISTS toolgate_audit (seq INTEGER PRIMARY KEY, line TEXT NOT NULL)")
         except sqlite3.Error as e:
+            if self._file is not None:
+                self._file.release()
             raise StoreError(f"audit sink: {e}") from e
 
     def append(self, line: str) -> None:
@@ -811,26 +894,71 @@ class SqliteSink(Sink):
             raise StoreError(f"audit sink: {e}") from e
         return None if row is None else row[0]
 
-    def append_sealed(self, seal: Seal) -> str:
+    def database(self) -> Optional[str]:
+        return None if self._file is None else self._file.name
+
+    def _sealed_after_last(self, seal: Seal, claim: Optional[Tuple[str, int]]) -> Optional[str]:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise StoreError(f"audit sink: {e}") from e
             try:
+                if claim is not None:
+                    cur = self._db.execute("INSERT OR IGNORE INTO toolgate_claims (id, deadline) VALUES (?1, ?2)", (claim[0], min(int(claim[1]), 2**63 - 1)))
+                    if cur.rowcount != 1:
+                        self._db.execute("ROLLBACK")
+                        return None
+                    self._db.execute("DELETE FROM toolgate_checkpoints WHERE id = ?1", (claim[0],))
                 row = self._db.execute("SELECT line FROM toolgate_audit ORDER BY seq DESC LIMIT 1").fetchone()
-                line = seal(None if row is None else row[0])
-                self._db.execute("INSERT INTO toolgate_audit (line) VALUES (?1)", (line,))
-                self._db.execute("COMMIT")
-                return line
             except BaseException as e:
-                try:
-                    self._db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
+                self._rollback()
                 if isinstance(e, sqlite3.Error):
                     raise StoreError(f"audit sink: {e}") from e
                 raise
+            try:
+                line = seal(None if row is None else row[0])
+            except BaseException:
+                if claim is not None:
+                    # Joint: none of it happened, the claim included.
+                    self._rollback()
+                else:
+                    # No line; what the gate did on a store sharing this
+                    # connection stands, as it would in a store of its own.
+                    self._end("COMMIT")
+                raise
+            try:
+                self._db.execute("INSERT INTO toolgate_audit (line) VALUES (?1)", (line,))
+                self._db.execute("COMMIT")
+                return line
+            except sqlite3.Error as e:
+                self._rollback()
+                raise StoreError(f"audit sink: {e}") from e
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+
+    def _end(self, how: str) -> None:
+        try:
+            self._db.execute(how)
+        except sqlite3.Error:
+            self._rollback()
+
+    def append_sealed(self, seal: Seal) -> str:
+        line = self._sealed_after_last(seal, None)
+        assert line is not None
+        return line
+
+    def append_claimed(self, id: str, deadline: int, seal: Seal) -> Optional[str]:
+        """Claims approval `id`, removes its checkpoint and appends its
+        record in one `BEGIN IMMEDIATE` transaction (the tables of a
+        `SqliteStore` on this file); None when another gate claimed it
+        first (nothing written). When `seal` raises, none of it happened."""
+        check_id(id)
+        return self._sealed_after_last(seal, (id, deadline))
 
     def export(self) -> str:
         """Every line in order, as the JSON Lines text `verify_audit` takes."""
@@ -839,7 +967,9 @@ class SqliteSink(Sink):
         return "".join(r[0] + "\n" for r in rows)
 
     def close(self) -> None:
-        self._db.close()
+        file, self._file = self._file, None
+        if file is not None:
+            file.release()
 
 
 # -- PostgreSQL (psycopg 3, optional) ---------------------------------------
