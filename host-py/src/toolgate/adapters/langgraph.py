@@ -9,7 +9,9 @@ approvals (in the gate's store: any process sharing it can settle them) and
 put to a person with one `interrupt` carrying the requests. Resume with
 `Command(resume=ANSWER)`: one answer for every call (`{"answer":
 "approve"}`), or a dict from tool call id (or approval id) to answer; an
-answer is `approve`, `reject` (`message`), `edit` (`args`) or `cancel`.
+answer is `approve`, `reject` (`message`), `edit` (`args`) or `cancel`. An
+approval or edit given after the approval's deadline runs nothing, and the
+model is told it came too late and may call the tool again (`late_approval`).
 
 LangGraph runs a node again from its start when it resumes, so nothing runs
 before the interrupt: the calls are decided first, and the pending approvals
@@ -25,6 +27,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.types import interrupt
 
 from ..gate import Checked, Gate, Request
+from . import late_approval
 
 
 def _request(request: Request, call_id: str) -> Dict[str, Any]:
@@ -107,7 +110,12 @@ def gated_tool_node(gate: Gate, tools: Sequence[Any], *, session_id: Optional[st
             run = executor(tc["name"])
             if tc["id"] in asked:
                 request = asked[tc["id"]]
-                result = gate.settle(request.id, _answer_for(resume, tc["id"], request.id), run)
+                answer = _answer_for(resume, tc["id"], request.id)
+                result = gate.settle(request.id, answer, run)
+                if result.status == "expired" and answer.get("answer") in ("approve", "edit"):
+                    # Approved, but after the deadline: the model hears that.
+                    out.append(ToolMessage(content=late_approval(request.deadline), tool_call_id=tc["id"], name=tc["name"], status="error"))
+                    continue
             else:
                 checked = decided.get(tc["id"]) or gate.check(call_of(tc))
                 result = checked.result if checked.proceed is None else checked.proceed(run)

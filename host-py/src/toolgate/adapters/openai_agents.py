@@ -21,9 +21,11 @@ the gate's store, so any process sharing it can settle it) and whose
 `on_invoke_tool` runs through the gate: an allowed call runs, a denied one
 never does (the model gets the gate's text), and a confirmed one, which the
 SDK invokes only once the run state approved it, is settled as approved and
-run with the arguments the flow allows. `reject` settles the pending approval
-as rejected and gives the SDK the gate's text for the model, so the audit
-holds every answer.
+run with the arguments the flow allows; approved after the approval's
+deadline, it is not run, and the model is told it was approved too late and
+may call the tool again (`late_approval`). `reject` settles the pending
+approval as rejected and gives the SDK the gate's text for the model, so the
+audit holds every answer.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any, Dict, Optional
 from agents import FunctionTool
 
 from ..gate import Checked, Gate, Request
+from . import late_approval
 
 
 def _call_id(item: Any) -> str:
@@ -132,6 +135,10 @@ class AgentsGate:
                     # The SDK invokes a call that needed approval only once the run state approved it.
                     answer = self._answers.pop(call_id, {"answer": "approve"})
                     result = self.gate.settle(pending.id, answer, execute)
+                    if result.status == "expired":
+                        # Approved, but after the deadline: the model hears
+                        # that, not the gate's "no one approved".
+                        return late_approval(pending.deadline)
                 else:
                     if checked is None:
                         checked = self.gate.check(self._call(name, json.loads(arguments or "{}"), call_id))
