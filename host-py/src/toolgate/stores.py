@@ -722,6 +722,23 @@ def _probe(line: bytes, approval: str, since: int) -> Optional[bool]:
     return None
 
 
+def _names_approval(line: str, approval: str, since: int) -> bool:
+    """Whether audit line `line` records approval `approval`, stamped at
+    `since` or later (a line without a time counts), as the Node host's
+    `namesApproval` and the Rust host's PostgreSQL probe read it."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(value, dict):
+        return False
+    found = value.get("approval")
+    if not isinstance(found, dict) or found.get("id") != approval:
+        return False
+    t = value.get("time")
+    return not isinstance(t, (int, float)) or isinstance(t, bool) or t >= since
+
+
 class JsonlSink(Sink):
     """A JSON Lines audit log, appended and synced line by line; `toolgate
     audit verify FILE` (any host's CLI) checks it. Appends seal under the
@@ -896,6 +913,32 @@ class SqliteSink(Sink):
 
     def database(self) -> Optional[str]:
         return None if self._file is None else self._file.name
+
+    def recorded(self, approval: str, since: int) -> Optional[bool]:
+        """Whether the chain holds a record of approval `approval`'s
+        settlement (a line whose `approval.id` names it) stamped at `since`
+        (ms) or later, read from the rows every host's SQLite sink writes,
+        as the Node host's `SqliteSink.recorded` reads them: candidates by
+        `LIKE` on the id (`_`, `%` and `\\` escaped), each then parsed.
+        The gate asks from inside an append's seal, on this connection and
+        in its transaction, so a claim found without a record is one whose
+        holder died between the two; a store on another file claims in
+        its own. An unreadable table raises (never a guess)."""
+        if not approval:
+            return False
+        escaped = re.sub(r"([\\%_])", r"\\\1", approval)
+        try:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT line FROM toolgate_audit WHERE line LIKE ?1 ESCAPE '\\' ORDER BY seq DESC",
+                    (f"%{escaped}%",),
+                ).fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(f"audit sink: {e}") from e
+        for (line,) in rows:
+            if _names_approval(line, approval, since):
+                return True
+        return False
 
     def _sealed_after_last(self, seal: Seal, claim: Optional[Tuple[str, int]]) -> Optional[str]:
         with self._lock:
