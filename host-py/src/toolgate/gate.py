@@ -260,9 +260,12 @@ class _Operation:
     """One operation of the component's driver, carried out on a gate's
     stores, sinks and listeners (`run` returns the `done` value)."""
 
-    def __init__(self, gate: "Gate", op: Dict[str, Any], execute: Optional["Execute"] = None):
+    def __init__(self, gate: "Gate", op: Dict[str, Any], execute: Optional["Execute"] = None, at: Optional[int] = None):
         self._gate = gate
         self._execute = execute
+        #: The host clock's reading for this operation when it is fixed (the
+        #: time a waited-for answer was taken); None: read the clock.
+        self._at = at
         self._driver, batch = gate._flow.start(_dumps(op))
         #: The rest of the batch the component returned, and the outcomes so far.
         self._batch: List[str] = batch[::-1]
@@ -400,7 +403,7 @@ class _Operation:
         key = effect.get("key")
         try:
             if kind == "now":
-                now = g._store.now() if effect.get("clock") == "store" else None
+                now = g._store.now() if effect.get("clock") == "store" else self._at
                 return {"now": _now() if now is None else now}
             if kind in ("list", "get", "put", "remove") and effect.get("store") == "session":
                 return g._session_effect(kind, key, effect.get("value"))
@@ -438,15 +441,19 @@ class _Operation:
 
 
 class _Slot:
-    """A blocking call's wait for a person's answer (the answer's JSON text)."""
+    """A blocking call's wait for a person's answer (the answer's JSON text)
+    and the time (ms) it was taken, which the settling reads as its `now`."""
 
-    def __init__(self, checkpoint: str):
+    def __init__(self, checkpoint: str, deadline: int):
         self.checkpoint = checkpoint
+        self.deadline = deadline
         self.answer: Optional[str] = None
+        self.at: Optional[int] = None
         self.event = threading.Event()
 
-    def take(self, answer: str) -> None:
+    def take(self, answer: str, at: Optional[int] = None) -> None:
         self.answer = answer
+        self.at = at
         self.event.set()
 
 
@@ -537,10 +544,11 @@ class Gate:
 
     # -- carrying out the component's operations ------------------------------
 
-    def _op(self, op: Dict[str, Any], execute: Optional[Execute] = None) -> Dict[str, Any]:
-        """Drives one operation to its end: its `done` value, or `GateError`."""
+    def _op(self, op: Dict[str, Any], execute: Optional[Execute] = None, at: Optional[int] = None) -> Dict[str, Any]:
+        """Drives one operation to its end: its `done` value, or `GateError`.
+        `at`: the host clock's reading the operation takes (else the clock's)."""
         try:
-            return _Operation(self, op, execute).run()
+            return _Operation(self, op, execute, at).run()
         except _Failed as failed:
             raise _gate_error(failed.effect) from None
 
@@ -685,19 +693,37 @@ class Gate:
         answer = _answer_text(response)
         with self._lock:
             slot = self._slot(id)
+            now = self._in_time(id, slot)
             try:
                 # The component reads the answer now (nothing is recorded by
                 # this step): an invalid edit is the responder's to hear.
-                self._flow.settle(slot.checkpoint, answer, _now())
+                self._flow.settle(slot.checkpoint, answer, now)
             except StepError as e:
                 if e.kind == "invalid":
                     raise GateError("invalid-edit", str(e)) from None
-            slot.take(answer)
+            slot.take(answer, now)
 
     def cancel(self, id: str) -> None:
         """Cancels a pending approval: the call is not run and the model is told."""
         with self._lock:
-            self._slot(id).take('{"answer":"cancel"}')
+            slot = self._slot(id)
+            slot.take('{"answer":"cancel"}', self._in_time(id, slot))
+
+    def _in_time(self, id: str, slot: _Slot) -> int:
+        """The time an answer to `slot` is taken (ms), which its settling
+        reads as `now` (the Rust gate settles on the answering thread at that
+        time; the Node gate reads the clock as the answer resolves the wait),
+        so an answer given before the deadline counts however late the
+        waiting thread wakes. One given at or after the deadline is too late
+        whether or not the waiting thread has woken: the wait ends there,
+        expired, and whoever answered is told, as after the thread woke.
+        Called under the gate's lock, which the waiting thread's own timeout
+        takes too."""
+        now = _now()
+        if now >= slot.deadline:
+            slot.take('{"answer":"none"}')
+            raise GateError("already-answered", f"approval `{id}` expired at its deadline before the answer came")
+        return now
 
     def _slot(self, id: str) -> _Slot:
         slot = self._waiting.get(id)
@@ -712,7 +738,7 @@ class Gate:
         settles it with the checkpoint this call holds and runs what it allows."""
         id = pending["id"]
         deadline = pending["deadline"]
-        slot = _Slot(checkpoint)
+        slot = _Slot(checkpoint, deadline)
         with self._lock:
             self._waiting[id] = slot
         self._emit(events)
@@ -743,7 +769,9 @@ class Gate:
                 wait = left if warned else min(left, left - self._warn_before_ms)
                 slot.event.wait(max(0.001, min(wait / 1000.0, 3600.0)))
             op = {"op": "settle", "id": id, "answer": slot.answer, "checkpoint": checkpoint, "deadline": deadline, "joint": self._joint()}
-            return self._settled(id, self._op(op), execute)
+            # Settled at the time the answer was taken (before the deadline,
+            # or the flow says expired), not when this thread woke.
+            return self._settled(id, self._op(op, at=slot.at), execute)
         finally:
             with self._lock:
                 self._waiting.pop(id, None)
