@@ -268,6 +268,9 @@ class Batches {
   }
 }
 
+/** The operations that take the driver's `joint` field. */
+const JOINT_OPS = new Set(['settle', 'call', 'sweep', 'recover', 'pending']);
+
 /**
  * The approval gate. Dispatches `approval-requested` (detail: the request),
  * `approval-responded` (detail: `{id, answer, by}`) and `approval-processed`
@@ -287,6 +290,8 @@ export class Gate extends EventTarget {
   #chainError = null;
   /** Operations that seal audit lines take turns: the chain never forks. */
   #writer = Promise.resolve();
+  /** Whether the first sink claims and records in one transaction with the store (once known). */
+  #joint = null;
   #waiting = new Map();
   #finished = new Set();
   #nextId = 0;
@@ -398,6 +403,7 @@ export class Gate extends EventTarget {
    * request is reported).
    */
   async #drive(op, ctx = {}) {
+    if (JOINT_OPS.has(op.op)) op = { ...op, joint: await this.#jointly() };
     const driver = this.#flow.drive(json(op));
     try {
       const batches = new Batches(driver);
@@ -411,6 +417,29 @@ export class Gate extends EventTarget {
     } finally {
       driver.dispose();
     }
+  }
+
+  /**
+   * Whether the first audit sink keeps the store's claims in its own
+   * database (`appendClaimed`, and both name one database): claim,
+   * checkpoint removal and record are then one transaction, the driver's
+   * `joint` mode. Known once both have answered; a database not reachable
+   * yet is asked again next time.
+   */
+  async #jointly() {
+    if (this.#joint !== null) return this.#joint;
+    const first = this.#sinks[0];
+    if (typeof first?.appendClaimed !== 'function' || typeof first.database !== 'function' || typeof this.#store.database !== 'function') {
+      this.#joint = false;
+      return false;
+    }
+    try {
+      const [store, sink] = await Promise.all([this.#store.database(), first.database()]);
+      this.#joint = typeof store === 'string' && store === sink;
+    } catch {
+      return false;
+    }
+    return this.#joint;
   }
 
   /**
@@ -461,7 +490,15 @@ export class Gate extends EventTarget {
         return end.line;
       };
       try {
-        if (typeof first.appendSealed === 'function') {
+        if (lock.claim !== undefined && typeof first.appendClaimed === 'function') {
+          // `joint`: the sink claims in its transaction; taken, nothing is written.
+          const claimed = await first.appendClaimed(lock.claim.key, lock.claim.deadline, (previous) => enter(previous, true));
+          if (claimed.taken === true) {
+            batches.answer(lock, { taken: true });
+            return;
+          }
+          line = claimed.line;
+        } else if (typeof first.appendSealed === 'function') {
           line = await first.appendSealed((previous) => enter(previous, true));
         } else {
           line = await enter(this.#chain, false);

@@ -277,6 +277,43 @@ export class PostgresSink {
     });
   }
 
+  /**
+   * Claims approval `id`, removes its checkpoint, seals and appends one line,
+   * all in one transaction under the table's lock, as the Rust host's
+   * `append_claimed` does (the driver's `joint` mode, for a store on this
+   * database): a gate killed anywhere in it, or a database that cannot
+   * write, leaves the approval pending and unclaimed, never claimed without
+   * its record. Resolves `{ taken: true }` (nothing written) when another
+   * gate claimed first, else `{ line }`; when `seal` throws, nothing is
+   * written.
+   *
+   * @param {string} id
+   * @param {number} deadline the claim's tombstone deadline (ms)
+   * @param {(previous: string | null) => string | Promise<string>} seal
+   */
+  appendClaimed(id, deadline, seal) {
+    try {
+      checkId(id);
+    } catch (e) {
+      return Promise.reject(new Error(`audit sink: ${e.message}`));
+    }
+    return this.#db.transaction(async (q) => {
+      await q('LOCK TABLE toolgate_audit IN EXCLUSIVE MODE');
+      const claimed = await q('INSERT INTO toolgate_claims (id, deadline) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, millis(deadline)]);
+      if (claimed.rowCount !== 1) return { commit: false, value: { taken: true } };
+      await q('DELETE FROM toolgate_checkpoints WHERE id = $1', [id]);
+      const { rows } = await q(LAST);
+      let line;
+      try {
+        line = await seal(rows.length === 0 ? null : rows[0].line);
+      } catch (error) {
+        return { commit: false, error };
+      }
+      await q('INSERT INTO toolgate_audit (line) VALUES ($1)', [line]);
+      return { commit: true, value: { line } };
+    });
+  }
+
   /** Whether the chain records approval `approval`'s settlement at `since` (ms) or later. */
   async recorded(approval, since = 0) {
     const pattern = `%${String(approval).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

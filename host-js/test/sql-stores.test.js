@@ -343,4 +343,89 @@ describe('PostgreSQL store and sink', { skip: process.env.CI ? false : pgMissing
     mkdirSync(work);
     await crossHosts(work, 'postgres', [params, params], () => ({ store: new PostgresStore(params), sink: new PostgresSink(params) }));
   });
+
+  /** A plain connection to the test's database, beside the gates'. */
+  async function admin() {
+    const pg = (await import('pg')).default;
+    const c = new pg.Client(pgConfig(params));
+    c.on('error', () => {});
+    await c.connect();
+    return c;
+  }
+
+  test('a store and a sink on one database claim, remove and record in one transaction', async () => {
+    const db = await admin();
+    const opened = [];
+    const gate = () => {
+      const store = new PostgresStore(params);
+      const sink = new PostgresSink(params);
+      opened.push(store, sink);
+      return new Gate(policyOnce, { key: KEY, store, audit: [sink] });
+    };
+    const policyOnce = await loadPolicy();
+    const count = async (sql, id) => Number((await db.query(sql, [id])).rows[0].n);
+    const claims = (id) => count('SELECT count(*) AS n FROM toolgate_claims WHERE id = $1', id);
+    const checkpoints = (id) => count('SELECT count(*) AS n FROM toolgate_checkpoints WHERE id = $1', id);
+    const records = (id) => count("SELECT count(*) AS n FROM toolgate_audit WHERE line LIKE '%' || $1 || '%'", id);
+    try {
+      // The fault: the audit record's INSERT waits (a trigger waiting on an
+      // advisory lock this connection holds) and its connection is then
+      // killed, as a gate killed between its claim and its record would be.
+      const first = gate();
+      const checked = await first.check({ tool: 'execute_sql', args: '{"sql":"DELETE FROM orders WHERE id = 9"}' });
+      const id = checked.pending.id;
+      const asked = await records(id);
+      await db.query('SELECT pg_advisory_lock(7321)');
+      await db.query(`CREATE OR REPLACE FUNCTION toolgate_test_hold() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN PERFORM pg_advisory_xact_lock(7321); RETURN NEW; END $$`);
+      await db.query('CREATE TRIGGER toolgate_test_hold BEFORE INSERT ON toolgate_audit FOR EACH ROW EXECUTE FUNCTION toolgate_test_hold()');
+      let ran = 0;
+      const settling = first.settle(id, { answer: 'approve' }, () => (ran += 1));
+      settling.catch(() => {});
+      let held = [];
+      for (let i = 0; i < 500 && held.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        held = (await db.query("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows;
+      }
+      assert.equal(held.length, 1, 'the record waits in the trigger');
+      assert.equal(await claims(id), 0, 'between claim and record, no claim is committed');
+      assert.equal(await checkpoints(id), 1, 'nor the checkpoint removed');
+      await db.query('SELECT pg_terminate_backend($1)', [held[0].pid]);
+      await assert.rejects(settling, (e) => e.code === 'audit' && /stays pending: its record could not be written/.test(e.message), 'the settlement fails: nothing was recorded');
+      assert.equal(ran, 0, 'nothing ran');
+      assert.equal(await claims(id), 0, 'no claim is left without its record');
+      assert.equal(await checkpoints(id), 1, 'the approval is still pending');
+      assert.equal(await records(id), asked, 'no record was added');
+
+      // With the fault gone, another gate settles it once: claim, removal and
+      // record together.
+      await db.query('DROP TRIGGER toolgate_test_hold ON toolgate_audit');
+      await db.query('SELECT pg_advisory_unlock(7321)');
+      const second = gate();
+      assert.deepEqual((await second.pending()).map((p) => p.request?.id), [id], 'listed as pending');
+      const settled = await second.settle(id, { answer: 'approve', by: 'node' }, () => 'ran once');
+      assert.equal(settled.status, 'executed');
+      assert.equal(await claims(id), 1);
+      assert.equal(await checkpoints(id), 0);
+      assert.equal(await records(id), asked + 2, 'its approval and then its result');
+
+      // Claimed first elsewhere (`taken`): refused, nothing written or removed.
+      const third = gate();
+      const other = await third.check({ tool: 'execute_sql', args: '{"sql":"DELETE FROM invoices WHERE id = 4"}' });
+      const otherId = other.pending.id;
+      const otherAsked = await records(otherId);
+      assert.equal(await opened.at(-2).claim(otherId, Date.now() + 60_000), true);
+      await assert.rejects(
+        third.settle(otherId, { answer: 'approve' }, () => assert.fail('a call claimed elsewhere ran')),
+        (e) => e.code === 'already-answered',
+      );
+      assert.equal(await checkpoints(otherId), 1, 'the checkpoint stays for its claimer');
+      assert.equal(await records(otherId), otherAsked, 'nothing is recorded');
+      await db.query('DELETE FROM toolgate_checkpoints WHERE id = $1', [otherId]);
+    } finally {
+      await db.query('DROP TRIGGER IF EXISTS toolgate_test_hold ON toolgate_audit').catch(() => {});
+      await db.end();
+      for (const each of opened) await each.close();
+    }
+  });
 });
