@@ -8,7 +8,15 @@ loads memory-map it. The file name carries the component's SHA-256 (computed
 when the package was built, for the bundled component) and a key of the
 wasmtime library and the engine's settings, so a stale or foreign artifact is
 never picked up; wasmtime itself refuses an artifact of another version or
-configuration, which is then compiled again. Files are written under a
+configuration, which is then compiled again. The bundled component is
+checked against the digest its build recorded whenever it is read, and
+whenever it changed after the digest was written (then before the cache is
+trusted): a component copied in without its digest is refused, never run
+and never matched to another's compiled artifact. The bundled component of
+a source checkout (`host-py/src/toolgate` imported from a clone, by
+`PYTHONPATH` or an editable install) is refused too: it is whatever an
+earlier build left there, not rebuilt with the tree, and both it and the
+digest beside it can be stale together. Files are written under a
 temporary name, synced and renamed into place, so concurrent processes never
 see half a file. The artifact is native code: the cache directory must be
 writable only by you (the default is).
@@ -132,6 +140,33 @@ class Compiled:
         self.source = source
 
 
+def _source_checkout() -> Optional[Path]:
+    """The clone this package is imported from, when it is one (this file is
+    `host-py/src/toolgate/_runtime.py` of a tree with the component's crate)."""
+    here = Path(__file__).resolve().parent
+    root = here.parent.parent.parent
+    if here.parent.name == "src" and here.parent.parent.name == "host-py" and (root / "policy" / "component").is_dir():
+        return root
+    return None
+
+
+def _changed_after_digest() -> bool:
+    """Whether the bundled component was written after its digest (a build
+    writes the digest last), or either cannot be looked at."""
+    try:
+        return BUNDLED.stat().st_mtime_ns > BUNDLED_SHA256.stat().st_mtime_ns
+    except OSError:
+        return True
+
+
+def _check_digest(data: bytes, recorded: str) -> None:
+    found = hashlib.sha256(data).hexdigest()
+    if found != recorded:
+        raise LoadError(
+            f"the bundled component {BUNDLED} is not the one its build recorded (SHA-256 {found}, recorded {recorded}): reinstall the package (pip install ./host-py)"
+        )
+
+
 def compile_component(
     path: Optional[Path] = None,
     data: Optional[bytes] = None,
@@ -143,12 +178,25 @@ def compile_component(
     config.epoch_interruption = True
     engine = wasmtime.Engine(config)
     sha: Optional[str] = None
+    recorded: Optional[str] = None
     if data is None and path is None:
+        checkout = _source_checkout()
+        if checkout is not None:
+            raise LoadError(
+                f"toolgate is imported from the source tree {checkout / 'host-py' / 'src'}, whose bundled component is whatever an earlier build left there, "
+                "not this tree's policy: install the package (pip install ./host-py) or load a component by path"
+            )
         path = BUNDLED
         try:
-            sha = BUNDLED_SHA256.read_text().strip()
+            sha = recorded = BUNDLED_SHA256.read_text().strip()
         except OSError:
             sha = None
+        if recorded is not None and _changed_after_digest():
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                raise LoadError(f"cannot read the component {path}: {e.strerror or e}") from None
+            _check_digest(data, recorded)
     directory = (cache_dir or default_cache_dir()) if use_cache else None
     if directory is not None and sha is not None:
         cached = _read_artifact(engine, directory / artifact_name(sha))
@@ -160,6 +208,8 @@ def compile_component(
             data = path.read_bytes()
         except OSError as e:
             raise LoadError(f"cannot read the component {path}: {e.strerror or e}") from None
+        if recorded is not None:
+            _check_digest(data, recorded)
     if sha is None:
         sha = hashlib.sha256(data).hexdigest()
         if directory is not None:
