@@ -280,6 +280,7 @@ const pgMissing = existsSync(join(PG_BIN, 'initdb')) ? false : `PostgreSQL 15 is
 describe('PostgreSQL store and sink', { skip: process.env.CI ? false : pgMissing }, () => {
   let base;
   let params;
+  let watchdog;
   before(() => {
     peerBuilt();
     base = mkdtempSync(join(tmpdir(), 'toolgate-pg-'));
@@ -297,9 +298,17 @@ describe('PostgreSQL store and sink', { skip: process.env.CI ? false : pgMissing
     run(asServer([join(PG_BIN, 'initdb'), '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync', '-D', data]));
     run(asServer([join(PG_BIN, 'pg_ctl'), '-D', data, '-w', '-t', '60', '-l', join(socket, 'log'), '-o', `-k ${socket} -c listen_addresses='' -c fsync=off`, 'start']));
     params = `host=${socket} port=5432 user=postgres dbname=postgres`;
+    // Outlives this process only long enough to stop the server and remove its
+    // directory, should the test process die (killed, timed out) before `after`.
+    const watch =
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ` +
+      `kill -QUIT $(head -n 1 '${data}/postmaster.pid') 2>/dev/null; sleep 2; rm -rf '${base}'`;
+    watchdog = spawn('sh', ['-c', watch], { stdio: 'ignore', detached: true });
+    watchdog.unref();
   });
   after(() => {
     if (base === undefined) return;
+    watchdog?.kill();
     spawnSync(asServer([join(PG_BIN, 'pg_ctl'), '-D', join(base, 'data'), '-m', 'immediate', 'stop'])[0], asServer([join(PG_BIN, 'pg_ctl'), '-D', join(base, 'data'), '-m', 'immediate', 'stop']).slice(1), { timeout: 60_000 });
     rmSync(base, { recursive: true, force: true });
   });
