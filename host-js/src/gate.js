@@ -538,9 +538,15 @@ export class Gate extends EventTarget {
     const session = e.store === 'session';
     try {
       switch (e.effect) {
-        case 'now':
+        case 'now': {
           // The store's clock when it has one: replicas sharing a database judge by one clock.
-          return { now: e.clock === 'store' && typeof this.#store.now === 'function' ? Number(await this.#store.now()) : Date.now() };
+          if (e.clock === 'store' && typeof this.#store.now === 'function') return { now: Number(await this.#store.now()) };
+          // The first host reading after a wait is the time its answer was
+          // taken (the settling's now), not the time the waiting call woke.
+          const at = ctx.at ?? null;
+          ctx.at = null;
+          return { now: at ?? Date.now() };
+        }
         case 'list':
           return { entries: [...(session ? this.#session.entries() : await this.#store.list())].sort(byKey) };
         case 'get':
@@ -576,8 +582,11 @@ export class Gate extends EventTarget {
           return {};
         case 'run':
           return await this.#execute(e.args, ctx.execute);
-        case 'wait':
-          return { answer: await (ctx.waits?.get(e.id) ?? this.#waitFor({ id: e.id, deadline: e.deadline }, e.checkpoint)) };
+        case 'wait': {
+          const { answer, at } = await (ctx.waits?.get(e.id) ?? this.#waitFor({ id: e.id, deadline: e.deadline }, e.checkpoint));
+          ctx.at = at;
+          return { answer };
+        }
         default:
           return { error: `no effect \`${e.effect}\`` };
       }
@@ -811,8 +820,9 @@ export class Gate extends EventTarget {
     await this.#chainReady.catch(() => {});
     const answered = this.#waitFor(pending, text);
     this.#emit([{ type: 'requested', request: pending }]);
-    const answer = json(await answered);
-    const settled = await this.#drive({ op: 'settle', id, answer, checkpoint: text, deadline: pending.deadline });
+    const { answer, at } = await answered;
+    // Settled at the time the answer was taken, not when this call woke.
+    const settled = await this.#drive({ op: 'settle', id, answer: json(answer), checkpoint: text, deadline: pending.deadline }, { at });
     return this.#concluded(settled, execute);
   }
 
@@ -837,25 +847,52 @@ export class Gate extends EventTarget {
    * the answer at once: an invalid one (an edit that is not one clean JSON
    * object) throws `GateError('invalid-edit')` and the call keeps waiting.
    * An unknown or already answered request throws `GateError`, and never
-   * causes a second execution.
+   * causes a second execution. The answer counts by the time it is given: one
+   * given before the deadline is settled at that time however late the
+   * waiting call wakes; one given at or after it ends the wait as expired and
+   * throws `GateError('already-answered')`, even before the deadline's timer
+   * has run.
    */
   respond(id, response) {
     const slot = this.#slot(id);
     const answer = answerText(response);
+    const now = this.#inTime(id, slot);
     // Taken now, so whoever answered hears a refusal; recorded when settled.
     try {
-      this.#flow.settle(slot.checkpoint, answer, Date.now(), null);
+      this.#flow.settle(slot.checkpoint, answer, now, null);
     } catch (e) {
       if (!(e instanceof StepError)) throw e;
       if (e.kind === 'invalid') throw new GateError('invalid-edit', e.message, { cause: e });
       throw new GateError('checkpoint', `checkpoint \`${id}\`: ${e.message}`, { cause: e.cause ?? e });
     }
-    slot.take(JSON.parse(answer));
+    slot.take(JSON.parse(answer), now);
   }
 
-  /** Cancels a pending approval: the call is not run and the model is told. */
+  /**
+   * Cancels a pending approval: the call is not run and the model is told.
+   * At or after its deadline the wait ends as expired and this throws
+   * `GateError('already-answered')`, as `respond` does.
+   */
   cancel(id) {
-    this.#slot(id).take({ answer: 'cancel' });
+    const slot = this.#slot(id);
+    slot.take({ answer: 'cancel' }, this.#inTime(id, slot));
+  }
+
+  /**
+   * The time an answer to `slot` is taken (ms), which its settling reads as
+   * its `now`, so an answer given before the deadline counts however late
+   * the waiting call wakes (a listener or anything else may hold the event
+   * loop past the deadline before the timer runs). One given at or after
+   * the deadline is too late whether or not the timer has run: the wait ends
+   * there, expired, and whoever answered is told.
+   */
+  #inTime(id, slot) {
+    const now = Date.now();
+    if (now >= slot.deadline) {
+      slot.take({ answer: 'none' }, null);
+      throw new GateError('already-answered', `approval \`${id}\` expired at its deadline before the answer came`);
+    }
+    return now;
   }
 
   #slot(id) {
@@ -869,7 +906,8 @@ export class Gate extends EventTarget {
 
   /**
    * Opens the wait for the answer to `pending` (until its deadline, when the
-   * answer is `none`): resolves with the answer the driver takes.
+   * answer is `none`): resolves with `{answer, at}`, the answer the driver
+   * takes and the time it was given (null at the deadline: the clock is read).
    */
   #waitFor(pending, checkpoint) {
     const { id } = pending;
@@ -878,16 +916,17 @@ export class Gate extends EventTarget {
     const answered = new Promise((resolve) => {
       const slot = {
         checkpoint,
+        deadline: pending.deadline,
         taken: false,
-        take: (answer) => {
+        take: (answer, at) => {
           slot.taken = true;
-          resolve(answer);
+          resolve({ answer, at });
         },
       };
       this.#waiting.set(id, slot);
       // At the deadline the wait ends without an answer; the flow says expired.
       stopTimer = timerUntil(pending.deadline, () => {
-        if (!slot.taken) slot.take({ answer: 'none' });
+        if (!slot.taken) slot.take({ answer: 'none' }, null);
       });
       if (this.#warnBeforeMs !== null) {
         stopWarning = timerUntil(pending.deadline - this.#warnBeforeMs, () => {
