@@ -60,6 +60,56 @@ pub struct Flow {
     policy: Policy,
     recipe: Recipe,
     live: Mutex<Option<(Own, ResourceAny)>>,
+    /// How many instances the flow has been made in: a driver lives in one.
+    made: std::sync::atomic::AtomicU64,
+}
+
+/// One operation of a gate, driven by effects (see docs/gate-steps.md): the
+/// component's `driver` resource, in the flow's instance.
+pub struct Driving<'f> {
+    flow: &'f Flow,
+    driver: ResourceAny,
+    made: u64,
+}
+
+impl std::fmt::Debug for Driving<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Driving").finish_non_exhaustive()
+    }
+}
+
+impl Driving<'_> {
+    /// The next batch of effects (JSON, in order), given the outcomes of the
+    /// effects of the last batch the host carried out. An instance that
+    /// faulted since the operation began ends it.
+    pub fn step(&self, outcomes: &[String]) -> Result<Vec<String>, StepError> {
+        let made = self.made;
+        let driver = self.driver;
+        self.flow.call_in(made, |policy, own| {
+            policy.call_own(own, |bindings, store| {
+                bindings
+                    .toolgate_policy_gate()
+                    .driver()
+                    .call_step(store, driver, outcomes)
+            })
+        })
+    }
+}
+
+impl Drop for Driving<'_> {
+    fn drop(&mut self) {
+        let mut live = lock(&self.flow.live);
+        if self.flow.made.load(std::sync::atomic::Ordering::SeqCst) != self.made {
+            return;
+        }
+        if let Some((own, _)) = live.as_mut() {
+            let driver = self.driver;
+            let _ = self
+                .flow
+                .policy
+                .call_own(own, |_, store| driver.resource_drop(store));
+        }
+    }
 }
 
 impl std::fmt::Debug for Flow {
@@ -94,6 +144,7 @@ impl Policy {
                 audit_key: audit_key.map(<[u8]>::to_vec),
             },
             live: Mutex::new(None),
+            made: std::sync::atomic::AtomicU64::new(0),
         };
         let made = flow.make()?;
         *lock(&flow.live) = Some(made);
@@ -102,8 +153,45 @@ impl Policy {
 }
 
 impl Flow {
+    /// Starts one operation of the gate (JSON, see docs/gate-steps.md),
+    /// driven by effects in batches: the driver and its first batch, in one
+    /// crossing.
+    pub fn start(&self, op: &str) -> Result<(Driving<'_>, Vec<String>), StepError> {
+        let (driver, first) = self.call(|f, store, flow| f.call_start(store, flow, op))?;
+        let driving = Driving {
+            flow: self,
+            driver,
+            made: self.made.load(std::sync::atomic::Ordering::SeqCst),
+        };
+        Ok((driving, first))
+    }
+
+    /// Runs `f` in the instance a driver was made in (the `made`th).
+    fn call_in<T>(
+        &self,
+        made: u64,
+        f: impl FnOnce(&Policy, &mut Own) -> Result<Result<T, wit::StepError>, Error>,
+    ) -> Result<T, StepError> {
+        let mut live = lock(&self.live);
+        let current = self.made.load(std::sync::atomic::Ordering::SeqCst);
+        let taken = if current == made { live.take() } else { None };
+        let Some((mut own, flow)) = taken else {
+            return Err(StepError::Policy(Error::Fault(String::from(
+                "the policy's instance was replaced during the operation",
+            ))));
+        };
+        match f(&self.policy, &mut own) {
+            Ok(step) => {
+                *live = Some((own, flow));
+                step.map_err(StepError::from)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// A fresh instance with the flow created in it.
     fn make(&self) -> Result<(Own, ResourceAny), Error> {
+        self.made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let mut own = self.policy.own_instance()?;
         let r = &self.recipe;
         let created = self.policy.call_own(&mut own, |bindings, store| {

@@ -287,9 +287,11 @@ fn an_unsigned_gate_never_stores_a_grant() {
         .starts_with("grant-")));
 }
 
-/// Grants cost no crossing: they go with the call into `begin`. A remembered
-/// approval crosses three times like any confirmed call, and the call the
-/// grant then allows twice, like any allowed call.
+/// Grants cost no crossing: the driver lists them in the first batch of the
+/// call's `check`. A remembered approval crosses nine times like any
+/// confirmed call, and the call the grant then allows six times, like any
+/// allowed call (three operations, then two, of three crossings each: see
+/// the gate's crossing test).
 #[test]
 fn grants_add_no_crossing() {
     let policy = Policy::embedded().unwrap();
@@ -307,8 +309,8 @@ fn grants_add_no_crossing() {
         let r = gate.run(&call, exec).unwrap();
         (r.status, r.decision.source)
     };
-    assert_eq!(crossings(&run), ((Status::Executed, Source::Default), 3));
-    assert_eq!(crossings(&run), ((Status::Executed, Source::Rule), 2));
+    assert_eq!(crossings(&run), ((Status::Executed, Source::Default), 9));
+    assert_eq!(crossings(&run), ((Status::Executed, Source::Rule), 6));
 }
 
 /// A revoked grant put back in the store (a restored backup, a copied file:

@@ -53,20 +53,20 @@
 pub mod audit;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+mod steps;
 pub mod store;
 
 use crate::decision::Decision;
 use crate::flow::{Flow, StepError};
 use crate::records::CheckpointError;
 use crate::runtime::{Engine, Error, Policy};
-use audit::{AuditSink, Claimed, SinkError};
-use std::cell::RefCell;
+use audit::{AuditSink, SinkError};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use store::{sealed_id, sealed_scope, CheckpointStore, MemoryStore, StoreError, REVOKED_PREFIX};
-use toolgate_shapes::gate::{AnswerKind, GateCall, GateSettings, Ran, Step};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use store::{CheckpointStore, MemoryStore, StoreError};
+use toolgate_shapes::gate::{AnswerKind, GateCall, GateSettings};
 pub use toolgate_shapes::gate::{Event, ToolResult};
 pub use toolgate_shapes::grants::{Grant, Remember, Scope};
 pub use toolgate_shapes::records::{Pending, Status};
@@ -78,10 +78,6 @@ pub const DEFAULT_TIMEOUT: Duration =
 
 /// The shortest key, in bytes.
 pub const MIN_KEY_LEN: usize = 16;
-
-/// How far before an approval's request its settling record is looked for
-/// (clocks of machines sharing a log may disagree this much).
-const CLOCK_SLACK_MS: u64 = 10 * 60 * 1000;
 
 /// A pending approval, as shown to a person (the component's record).
 pub type ApprovalRequest = Pending;
@@ -357,38 +353,6 @@ impl GateError {
     }
 }
 
-/// A step error of approval `id`'s checkpoint or answer.
-fn answer_error(id: &str, e: StepError) -> GateError {
-    match e {
-        StepError::Checkpoint(source) => GateError::Checkpoint {
-            id: id.to_owned(),
-            source,
-        },
-        StepError::Invalid(m) => GateError::InvalidEdit(m),
-        StepError::Policy(e) => GateError::Policy(e),
-    }
-}
-
-/// A step error of a call or outcome the host wrote: the host's mistake, or
-/// a fault.
-fn host_error(e: StepError) -> GateError {
-    match e {
-        StepError::Policy(e) => GateError::Policy(e),
-        other => GateError::Policy(Error::Fault(other.to_string())),
-    }
-}
-
-fn out_of_order(step: &Step) -> GateError {
-    let name = match step {
-        Step::Run { .. } => "run",
-        Step::Ask { .. } => "ask",
-        Step::Done { .. } => "done",
-    };
-    GateError::Policy(Error::Fault(format!(
-        "the flow returned a `{name}` step out of order"
-    )))
-}
-
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
 type Approver = Arc<dyn Fn(ApprovalRequest) -> Response + Send + Sync>;
 
@@ -578,22 +542,12 @@ impl GateBuilder {
                 checked: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(0),
                 id_prefix: prefix,
-                session_grants: Mutex::new(BTreeMap::new()),
-                revoked: Mutex::new(HashSet::new()),
-                keyed: self.key.is_some(),
+                session: MemoryStore::new(),
                 warn_before_ms: self.warn_before.map(ms),
-                under_lock: std::sync::atomic::AtomicBool::new(false),
-                lock_refused: std::sync::atomic::AtomicBool::new(false),
             }),
         };
         if let Some(gap) = gap {
-            let now = now_ms();
-            let (_, failed) = gate.stepped(whole, |previous| {
-                gate.inner.flow.gap(&gap, now, previous).map_err(host_error)
-            })?;
-            if let Some(why) = failed {
-                return Err(GateError::Sink(SinkError::Io(std::io::Error::other(why))));
-            }
+            gate.drive(&serde_json::json!({"op": "gap", "what": gap}), None)?;
         }
         Ok(gate)
     }
@@ -610,9 +564,20 @@ pub struct Ready {
     pub args: String,
     /// The approval's id, when a person was asked.
     pub approval_id: Option<String>,
-    ticket: String,
-    audit_error: Option<String>,
-    events: Vec<Event>,
+    /// The component's record of the call cleared to run, handed back
+    /// whole to `execute`.
+    ready: serde_json::Value,
+}
+
+impl Ready {
+    fn read(ready: serde_json::Value) -> Result<Ready, GateError> {
+        Ok(Ready {
+            decision: read_value(ready.get("decision"))?,
+            args: read_value(ready.get("args"))?,
+            approval_id: read_value(ready.get("approval_id"))?,
+            ready,
+        })
+    }
 }
 
 /// What [`Gate::check`] found.
@@ -681,24 +646,11 @@ struct Inner {
     checked: Mutex<HashMap<String, u64>>,
     next_id: AtomicU64,
     id_prefix: String,
-    /// The grants given "for this session", sealed, by id: in memory only.
-    session_grants: Mutex<BTreeMap<String, String>>,
-    /// The ids of the grants this gate revoked (sealed ids and the keys
-    /// they were held under): never applied again, whatever a store holds.
-    revoked: Mutex<HashSet<String>>,
-    /// Whether the gate signs with a key. A gate without one trusts no grant
-    /// from its store: what it grants lives in its memory only.
-    keyed: bool,
+    /// The gate's own memory, in the store's key layout: the grants given
+    /// "for this session" and the ids of the grants this gate revoked.
+    session: MemoryStore,
     /// How long before a deadline a waiting call reports [`Event::Expiring`], in ms.
     warn_before_ms: Option<u64>,
-    /// Whether the step being taken (under `chain`) runs under the first
-    /// sink's writer lock.
-    under_lock: std::sync::atomic::AtomicBool,
-    /// Whether the step being taken (under `chain`) runs without the first
-    /// sink's writer lock because that sink could not take it: a claim is
-    /// then refused, since another gate holding the lock would read it as a
-    /// dead holder's and take it over.
-    lock_refused: std::sync::atomic::AtomicBool,
 }
 
 /// The approval gate. Cheap to clone; clones share their pending approvals.
@@ -762,34 +714,24 @@ fn id_prefix() -> String {
     format!("{:x}{:x}", nanos & 0xffff_ffff_ffff, std::process::id())
 }
 
-/// A gap's audit line is all of it.
-#[expect(
-    clippy::ptr_arg,
-    reason = "the line getter of `Gate::stepped` over `String`"
-)]
-fn whole(line: &String) -> Option<&str> {
-    Some(line)
+/// A field of a component's value, read as `T`.
+fn read_value<T: serde::de::DeserializeOwned>(
+    value: Option<&serde_json::Value>,
+) -> Result<T, GateError> {
+    serde_json::from_value(value.cloned().unwrap_or_default()).map_err(|e| {
+        GateError::Policy(Error::Fault(format!(
+            "the component's value does not read: {e}"
+        )))
+    })
 }
 
-/// The audit line a step carries.
-fn audit_of(step: &Step) -> Option<&str> {
-    match step {
-        Step::Run { audit, .. } | Step::Done { audit, .. } => audit.as_deref(),
-        Step::Ask { .. } => None,
-    }
-}
-
-/// The approval a settled step belongs to.
-fn approval_of(step: &Step) -> Option<&str> {
-    match step {
-        Step::Run { approval_id, .. } => approval_id.as_deref(),
-        Step::Done { result, .. } => result.approval_id.as_deref(),
-        Step::Ask { pending, .. } => Some(&pending.id),
-    }
-}
-
-fn read_step(text: &str) -> Result<Step, GateError> {
-    Flow::step(text).map_err(host_error)
+/// A count in an operation's value.
+fn count(value: &serde_json::Value, name: &str) -> usize {
+    value
+        .get(name)
+        .and_then(serde_json::Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0)
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String, GateError> {
@@ -848,222 +790,38 @@ impl Gate {
         }
     }
 
-    /// Takes one step under the audit chain's lock, one writer per chain:
-    /// `step` gets the log's last line as `previous` (the first sink's own,
-    /// read under its lock, when it can) and does what must happen before
-    /// anything is written (a claim); the line the step carries is then
-    /// appended to every sink. Returns the step and why its line could not be
-    /// written; an error of `step` writes nothing.
-    fn stepped<T>(
-        &self,
-        line_of: impl Fn(&T) -> Option<&str>,
-        step: impl Fn(Option<&str>) -> Result<T, GateError>,
-    ) -> Result<(T, Option<String>), GateError> {
-        let (made, failed, secondary) = self.stepped_parts(line_of, step)?;
-        Ok((made, failed.or(secondary)))
-    }
-
-    /// [`Gate::stepped`], telling why the first sink did not take the line
-    /// (the record is then missing) from why another sink did not (a copy
-    /// is).
-    fn stepped_parts<T>(
-        &self,
-        line_of: impl Fn(&T) -> Option<&str>,
-        step: impl Fn(Option<&str>) -> Result<T, GateError>,
-    ) -> Result<(T, Option<String>, Option<String>), GateError> {
-        let mut chain = lock(&self.inner.chain);
-        let sinks = &self.inner.sinks;
-        let taken: RefCell<Option<Result<T, GateError>>> = RefCell::new(None);
-        let seal = |previous: Option<&str>| -> Result<String, String> {
-            let made = step(previous);
-            let line = made.as_ref().ok().and_then(&line_of).map(str::to_owned);
-            *taken.borrow_mut() = Some(made);
-            line.ok_or_else(String::new)
-        };
-        // Why the first sink did not take the line (the others then get none).
-        let mut failed: Option<String> = None;
-        let mut written = false;
-        // The step knows it runs under the first sink's writer lock (where
-        // a claim left without its record can only be a dead holder's).
-        let locked_seal = |previous: Option<&str>| -> Result<String, String> {
-            self.inner.under_lock.store(true, Ordering::SeqCst);
-            let sealed = seal(previous);
-            self.inner.under_lock.store(false, Ordering::SeqCst);
-            sealed
-        };
-        let mut locking = false;
-        // The first sink's ticket for its line's sync, waited for below.
-        let mut ticket = None;
-        if let Some(result) = sinks
-            .first()
-            .and_then(|primary| primary.append_sealed_deferred(&locked_seal))
-        {
-            locking = true;
-            match result {
-                Ok((_, t)) => {
-                    written = true;
-                    ticket = Some(t);
-                }
-                Err(why) => {
-                    let carried = match &*taken.borrow() {
-                        None => true,
-                        Some(made) => made.as_ref().ok().and_then(&line_of).is_some(),
-                    };
-                    if carried {
-                        failed = Some(why);
-                    }
-                }
-            }
-        }
-        if taken.borrow().is_none() {
-            // No sink seals under its own lock (or it failed before sealing):
-            // chain from the last line this gate wrote. A sink that locks but
-            // could not take its lock gets no claim made without it.
-            self.inner.lock_refused.store(locking, Ordering::SeqCst);
-            let _ = seal(chain.as_deref());
-            self.inner.lock_refused.store(false, Ordering::SeqCst);
-        }
-        // The first sink's line is durable before anything acts on it. With
-        // no other sink to keep in the chain's order, the wait is outside
-        // the chain's lock, so concurrent calls share the sink's syncs.
-        if let (Some(ticket), Some(primary)) = (ticket, sinks.first()) {
-            let durable = if sinks.len() == 1 {
-                drop(chain);
-                let durable = primary.wait_durable(ticket);
-                chain = lock(&self.inner.chain);
-                durable
-            } else {
-                primary.wait_durable(ticket)
-            };
-            if let Err(why) = durable {
-                written = false;
-                failed = Some(why);
-            }
-        }
-        let made = taken
-            .into_inner()
-            .unwrap_or_else(|| Err(GateError::Policy(Error::Fault(String::from("no step")))))?;
-        let mut secondary: Option<String> = None;
-        if let (Some(line), None) = (line_of(&made), &failed) {
-            for (i, sink) in sinks.iter().enumerate() {
-                if i == 0 && written {
-                    continue;
-                }
-                if let Err(e) = sink.append(line) {
-                    if i == 0 {
-                        failed = Some(e.to_string());
-                        break;
-                    }
-                    secondary.get_or_insert(e.to_string());
-                }
-            }
-            if failed.is_none() {
-                *chain = Some(line.to_owned());
-            }
-        }
-        Ok((made, failed, secondary))
-    }
-
-    /// Takes a settling step as one transaction of the first sink, which
-    /// keeps the store's claims in its own database: the claim, the
-    /// checkpoint's removal and the record commit together or not at all.
-    /// A transaction that fails claims nothing (the approval stays pending),
-    /// so its error is this call's, whatever `audit_required` says.
-    fn stepped_claimed(
-        &self,
-        primary: &Arc<dyn AuditSink>,
-        id: &str,
-        deadline: u64,
-        step: impl Fn(Option<&str>) -> Result<Step, GateError>,
-    ) -> Result<(Step, Option<String>), GateError> {
-        let mut chain = lock(&self.inner.chain);
-        let taken: RefCell<Option<Result<Step, GateError>>> = RefCell::new(None);
-        let seal = |previous: Option<&str>| -> Result<String, String> {
-            let made = step(previous);
-            let line = made.as_ref().ok().and_then(audit_of).map(str::to_owned);
-            *taken.borrow_mut() = Some(made);
-            line.ok_or_else(String::new)
-        };
-        let claimed = primary
-            .append_claimed(id, deadline, &seal)
-            .unwrap_or_else(|| {
-                Err(String::from(
-                    "audit sink: the sink cannot claim in its own database",
-                ))
-            });
-        let line = match claimed {
-            Ok(Claimed::Recorded(line)) => line,
-            Ok(Claimed::Taken) => return Err(GateError::AlreadyAnswered(id.to_owned())),
-            Err(why) => {
-                return match taken.into_inner() {
-                    // The step's own error (an invalid edit): nothing claimed.
-                    Some(Err(e)) => Err(e),
-                    _ => Err(GateError::Sink(SinkError::Io(std::io::Error::other(
-                        format!(
-                            "approval `{id}` stays pending: its record could not be written: {why}"
-                        ),
-                    )))),
-                };
-            }
-        };
-        let made = taken
-            .into_inner()
-            .unwrap_or_else(|| Err(GateError::Policy(Error::Fault(String::from("no step")))))?;
-        let mut secondary: Option<String> = None;
-        for sink in self.inner.sinks.iter().skip(1) {
-            if let Err(e) = sink.append(&line) {
-                secondary.get_or_insert(e.to_string());
-            }
-        }
-        *chain = Some(line);
-        Ok((made, secondary))
-    }
-
-    /// Runs `f` under the first sink's writer lock (and the chain's), where
-    /// every claim is made and recorded; writes nothing. `None` when the
-    /// sink cannot lock (or there is none).
-    fn under_writer_lock<T>(
-        &self,
-        f: impl Fn() -> Result<T, GateError>,
-    ) -> Option<Result<T, GateError>> {
-        let primary = self.inner.sinks.first()?;
-        let _chain = lock(&self.inner.chain);
-        let taken: RefCell<Option<Result<T, GateError>>> = RefCell::new(None);
-        let run = |_: Option<&str>| -> Result<String, String> {
-            *taken.borrow_mut() = Some(f());
-            Err(String::new())
-        };
-        let _ = primary.append_sealed(&run);
-        taken.into_inner()
-    }
-
     /// Whether the first sink keeps the store's claims in its own database
     /// (then claims and records are one transaction).
-    fn joint(&self) -> Option<&Arc<dyn AuditSink>> {
-        let primary = self.inner.sinks.first()?;
-        let store = self.inner.store.database()?;
-        (primary.database().as_deref() == Some(store.as_str())).then_some(primary)
+    fn joint(&self) -> bool {
+        let Some(primary) = self.inner.sinks.first() else {
+            return false;
+        };
+        let Some(store) = self.inner.store.database() else {
+            return false;
+        };
+        primary.database().as_deref() == Some(store.as_str())
     }
 
-    /// Under the writer lock: whether the claim on approval `id` has its
-    /// record (`Some(true)`), or had none and was taken back, the approval
-    /// pending again (`Some(false)`); `None` when no claim is there, or
-    /// nothing can say.
-    fn release_unrecorded(&self, id: &str, since: u64) -> Result<Option<bool>, GateError> {
-        let Some(primary) = self.inner.sinks.first() else {
-            return Ok(None);
-        };
-        self.under_writer_lock(|| {
-            if !self.inner.store.claimed(id)? {
-                return Ok(None);
+    /// The ids of the approvals calls of this gate wait for.
+    fn waiting_ids(&self) -> Vec<String> {
+        lock(&self.inner.waiting).keys().cloned().collect()
+    }
+
+    /// Where a `check` or `settle` operation leaves the call.
+    fn outcome_of(&self, value: serde_json::Value) -> Result<Outcome, GateError> {
+        match value.get("outcome").and_then(serde_json::Value::as_str) {
+            Some("run") => {
+                let ready = value.get("ready").cloned().unwrap_or_default();
+                Ok(Outcome::Run(Ready::read(ready)?))
             }
-            match primary.recorded(id, since)? {
-                Some(true) => Ok(Some(true)),
-                Some(false) => Ok(self.inner.store.release(id)?.then_some(false)),
-                None => Ok(None),
-            }
-        })
-        .unwrap_or(Ok(None))
+            Some("done") => Ok(Outcome::Done(
+                Box::new(read_value(value.get("result"))?),
+                read_value(value.get("events"))?,
+            )),
+            _ => Err(GateError::Policy(Error::Fault(String::from(
+                "the component's operation ended out of order",
+            )))),
+        }
     }
 
     /// Recovers the claims whose holder died between its claim and its
@@ -1076,99 +834,8 @@ impl Gate {
     /// recovered. Nothing to do without an audit sink (the claim alone
     /// settles), or with one that claims and records in one transaction.
     pub fn recover(&self) -> Result<usize, GateError> {
-        if self.inner.sinks.is_empty() || self.joint().is_some() {
-            return Ok(0);
-        }
-        let mut recovered = 0;
-        for (id, text) in self.inner.store.approvals()? {
-            if lock(&self.inner.waiting).contains_key(&id) || !self.inner.store.claimed(&id)? {
-                continue;
-            }
-            let since = self
-                .open(&id, &text)
-                .map(|p| p.requested_at.saturating_sub(CLOCK_SLACK_MS))
-                .unwrap_or(0);
-            match self.release_unrecorded(&id, since)? {
-                Some(true) => {
-                    self.inner.store.remove(&id)?;
-                    recovered += 1;
-                }
-                Some(false) => recovered += 1,
-                None => {}
-            }
-        }
-        Ok(recovered)
-    }
-
-    /// Where a step leaves the call: a run step whose write-ahead record could
-    /// not be written is finished unrun when the gate requires its audit.
-    fn outcome(&self, step: Step, unwritten: Option<String>) -> Result<Outcome, GateError> {
-        match step {
-            Step::Run {
-                decision,
-                args,
-                approval_id,
-                ticket,
-                audit_error,
-                events,
-                ..
-            } => {
-                let ready = Ready {
-                    decision,
-                    args,
-                    approval_id,
-                    ticket,
-                    audit_error: audit_error.or_else(|| unwritten.clone()),
-                    events,
-                };
-                match unwritten {
-                    Some(why) if self.inner.settings.audit_required => {
-                        let ran = Ran {
-                            unrecorded: Some(why),
-                            ..Ran::default()
-                        };
-                        let mut events = ready.events.clone();
-                        let (result, more) = self.finish(&ready, &ran)?;
-                        events.extend(more);
-                        Ok(Outcome::Done(result, events))
-                    }
-                    _ => Ok(Outcome::Run(ready)),
-                }
-            }
-            Step::Done {
-                mut result, events, ..
-            } => {
-                result.audit_error = result.audit_error.or(unwritten);
-                Ok(Outcome::Done(result, events))
-            }
-            ask @ Step::Ask { .. } => Err(out_of_order(&ask)),
-        }
-    }
-
-    /// Step 3: records how the run went.
-    fn finish(&self, ready: &Ready, ran: &Ran) -> Result<(Box<ToolResult>, Vec<Event>), GateError> {
-        let ran = json(ran)?;
-        let now = now_ms();
-        let (step, unwritten) = self.stepped(audit_of, |previous| {
-            let text = self
-                .inner
-                .flow
-                .finish(&ready.ticket, &ran, now, previous)
-                .map_err(host_error)?;
-            read_step(&text)
-        })?;
-        match step {
-            Step::Done {
-                mut result, events, ..
-            } => {
-                result.audit_error = result
-                    .audit_error
-                    .or(unwritten)
-                    .or_else(|| ready.audit_error.clone());
-                Ok((result, events))
-            }
-            other => Err(out_of_order(&other)),
-        }
+        let op = serde_json::json!({"op": "recover", "waiting": self.waiting_ids(), "joint": self.joint()});
+        Ok(count(&self.drive(&op, None)?, "recovered"))
     }
 
     /// Step 2: settles approval `id` (its checkpoint, its deadline) with
@@ -1196,219 +863,50 @@ impl Gate {
         deadline: u64,
         answer: &toolgate_shapes::gate::Answer,
     ) -> Result<Outcome, GateError> {
-        self.settle_step_at(id, checkpoint, deadline, answer, now_ms())
-    }
-
-    /// [`Gate::settle_step`] at `now` (the sweep's: the store's clock).
-    fn settle_step_at(
-        &self,
-        id: &str,
-        checkpoint: &str,
-        deadline: u64,
-        answer: &toolgate_shapes::gate::Answer,
-        now: u64,
-    ) -> Result<Outcome, GateError> {
-        let answer = json(answer)?;
-        let joint = self.joint().cloned();
-        let recorded = !self.inner.sinks.is_empty();
-        let make = |previous: Option<&str>| -> Result<Step, GateError> {
-            let text = self
-                .inner
-                .flow
-                .settle(checkpoint, &answer, now, previous)
-                .map_err(|e| answer_error(id, e))?;
-            let step = read_step(&text)?;
-            match approval_of(&step) {
-                Some(named) if named == id => {}
-                named => {
-                    return Err(GateError::Checkpoint {
-                        id: id.to_owned(),
-                        source: CheckpointError::Invalid(format!(
-                            "it is stored as `{id}` but names `{}`",
-                            named.unwrap_or_default()
-                        )),
-                    })
-                }
-            }
-            if self.inner.lock_refused.load(Ordering::SeqCst) {
-                return Err(GateError::Sink(SinkError::Io(std::io::Error::other(format!(
-                    "approval `{id}` was not settled (it stays pending): the audit log's writer lock could not be taken, and a claim made without it could be taken over"
-                )))));
-            }
-            if joint.is_none()
-                && !self.inner.store.claim(id, deadline)?
-                && !self.take_over(id, checkpoint)?
-            {
-                return Err(GateError::AlreadyAnswered(id.to_owned()));
-            }
-            if !recorded {
-                self.inner.store.remove(id)?;
-            }
-            // The grant is kept before its record is written: a grant that
-            // cannot be kept fails the step, and nothing runs.
-            if let Step::Run {
-                grant: Some(made), ..
-            } = &step
-            {
-                self.keep(&made.grant, &made.sealed)?;
-            }
-            Ok(step)
-        };
-        let (step, unwritten) = match &joint {
-            Some(primary) => self.stepped_claimed(primary, id, deadline, make)?,
-            None => {
-                let (step, failed, secondary) = self.stepped_parts(audit_of, make)?;
-                if recorded {
-                    match &failed {
-                        // Recorded: the checkpoint goes (a removal that fails
-                        // leaves one the claim refuses and recovery removes).
-                        None => {
-                            let _ = self.inner.store.remove(id);
-                        }
-                        // Not recorded, and the gate runs nothing it cannot
-                        // record: the claim is taken back, the approval stays
-                        // pending, unused.
-                        Some(why) if self.inner.settings.audit_required => {
-                            if let Step::Run {
-                                grant: Some(made), ..
-                            } = &step
-                            {
-                                self.forget(&made.grant);
-                            }
-                            let since = self
-                                .open(id, checkpoint)
-                                .map(|p| p.requested_at)
-                                .unwrap_or(0);
-                            let released =
-                                self.release_unrecorded(id, since.saturating_sub(CLOCK_SLACK_MS));
-                            let state = match released {
-                                Ok(Some(false)) => "it stays pending",
-                                _ => "its claim could not be taken back",
-                            };
-                            return Err(GateError::Sink(SinkError::Io(std::io::Error::other(
-                                format!("approval `{id}` was not settled ({state}): its record could not be written: {why}"),
-                            ))));
-                        }
-                        Some(_) => {
-                            let _ = self.inner.store.remove(id);
-                        }
-                    }
-                }
-                (step, failed.or(secondary))
-            }
-        };
-        let kept = match &step {
-            Step::Run {
-                grant: Some(made), ..
-            } => Some(made.grant.clone()),
-            _ => None,
-        };
-        let outcome = self.outcome(step, unwritten)?;
-        if let (Outcome::Done(..), Some(grant)) = (&outcome, kept) {
-            // The call was not run (its record could not be written): neither
-            // is the grant that record would have carried kept.
-            self.forget(&grant);
-        }
-        Ok(outcome)
-    }
-
-    /// Called under the writer lock when approval `id` is claimed already:
-    /// a claim with no record of the approval in the log was left by a
-    /// holder that died between its claim and its record (both are made
-    /// under this lock), and nothing ran; this answer takes it over.
-    /// `false` when the approval was recorded (settled), or nothing can say.
-    fn take_over(&self, id: &str, checkpoint: &str) -> Result<bool, GateError> {
-        let Some(primary) = self.inner.sinks.first() else {
-            return Ok(false);
-        };
-        if !self.inner.under_lock.load(Ordering::SeqCst) {
-            return Ok(false);
-        }
-        let since = self
-            .open(id, checkpoint)
-            .map(|p| p.requested_at.saturating_sub(CLOCK_SLACK_MS))
-            .unwrap_or(0);
-        Ok(primary.recorded(id, since)? == Some(false))
-    }
-
-    /// Keeps a grant just made: a session grant in memory, the others in the
-    /// store.
-    fn keep(&self, grant: &Grant, sealed: &str) -> Result<(), GateError> {
-        if grant.scope == Scope::Session {
-            lock(&self.inner.session_grants).insert(grant.id.clone(), sealed.to_owned());
-        } else {
-            self.inner.store.put_grant(&grant.id, sealed)?;
-        }
-        Ok(())
-    }
-
-    fn forget(&self, grant: &Grant) {
-        lock(&self.inner.session_grants).remove(&grant.id);
-        if grant.scope != Scope::Session {
-            let _ = self.inner.store.remove_grant(&grant.id);
-        }
-    }
-
-    /// The sealed grants a call is decided with: the session's and the
-    /// store's, read at each call so gates sharing a store see each other's
-    /// grants at once. The component checks each one. Left out: a grant
-    /// revoked (by the id sealed inside it, whatever key holds it: the store
-    /// checks its tombstones, the gate the ids it revoked itself); from the
-    /// store, a grant that says it is a session grant (those live in memory
-    /// only), and every grant when the gate has no key (anyone who can write
-    /// the store could have written it).
-    fn sealed_grants(&self) -> Result<Vec<(String, String)>, GateError> {
-        let mut all: Vec<(String, String)> = lock(&self.inner.session_grants)
-            .iter()
-            .map(|(id, text)| (id.clone(), text.clone()))
-            .collect();
-        if self.inner.keyed {
-            all.extend(
-                self.inner
-                    .store
-                    .grants()?
-                    .into_iter()
-                    .filter(|(_, text)| sealed_scope(text).as_deref() != Some("session")),
-            );
-        }
-        let revoked = lock(&self.inner.revoked);
-        if !revoked.is_empty() {
-            all.retain(|(key, text)| {
-                !revoked.contains(key) && sealed_id(text).is_none_or(|id| !revoked.contains(&id))
-            });
-        }
-        Ok(all)
+        let op = serde_json::json!({
+            "op": "settle", "id": id, "answer": json(answer)?, "checkpoint": checkpoint,
+            "deadline": deadline, "joint": self.joint(),
+        });
+        let value = self.drive(&op, None)?;
+        self.outcome_of(value)
     }
 
     /// Every grant this gate holds (session) or its store keeps (project,
     /// user), each opened by the component: a forged, unsigned or expired one
     /// is listed with why it does not apply.
     pub fn grants(&self) -> Result<Vec<GrantListing>, GateError> {
-        let now = now_ms();
-        Ok(self
-            .sealed_grants()?
+        let value = self.drive(&serde_json::json!({"op": "grants"}), None)?;
+        let listed = value.get("grants").and_then(serde_json::Value::as_array);
+        Ok(listed
             .into_iter()
-            .map(
-                |(id, sealed)| match self.inner.flow.open_grant(&sealed, now) {
-                    Ok(text) => match serde_json::from_str::<Grant>(&text) {
-                        Ok(grant) => GrantListing {
-                            id,
-                            grant: Some(grant),
-                            refused: None,
-                        },
-                        Err(e) => GrantListing {
-                            id,
-                            grant: None,
-                            refused: Some(e.to_string()),
-                        },
+            .flatten()
+            .map(|item| {
+                let text = |name: &str| {
+                    item.get(name)
+                        .and_then(serde_json::Value::as_str)
+                        .map(str::to_owned)
+                };
+                let grant = item
+                    .get("grant")
+                    .map(|g| serde_json::from_value::<Grant>(g.clone()).map_err(|e| e.to_string()));
+                match grant {
+                    Some(Ok(grant)) => GrantListing {
+                        id: text("id").unwrap_or_default(),
+                        grant: Some(grant),
+                        refused: None,
                     },
-                    Err(e) => GrantListing {
-                        id,
+                    Some(Err(e)) => GrantListing {
+                        id: text("id").unwrap_or_default(),
                         grant: None,
-                        refused: Some(e.to_string()),
+                        refused: Some(e),
                     },
-                },
-            )
+                    None => GrantListing {
+                        id: text("id").unwrap_or_default(),
+                        grant: None,
+                        refused: text("refused"),
+                    },
+                }
+            })
             .collect())
     }
 
@@ -1416,55 +914,11 @@ impl Gate {
     /// the grant removed, so no later call is decided with it. Returns
     /// whether there was such a grant.
     pub fn revoke(&self, id: &str) -> Result<bool, GateError> {
-        let session = lock(&self.inner.session_grants).get(id).cloned();
-        let stored = match &session {
-            Some(_) => None,
-            None => self
-                .sealed_grants()?
-                .into_iter()
-                .find_map(|(key, text)| (key == id).then_some(text)),
-        };
-        let Some(sealed) = session.clone().or(stored) else {
-            return Ok(false);
-        };
-        if !self.inner.sinks.is_empty() {
-            let now = now_ms();
-            let (_, failed) = self.stepped(whole, |previous| {
-                self.inner
-                    .flow
-                    .revoke(&sealed, now, previous)
-                    .map_err(host_error)
-            })?;
-            if let Some(why) = failed {
-                return Err(GateError::Sink(SinkError::Io(std::io::Error::other(why))));
-            }
-        }
-        // Revoked by the id sealed inside it, and by the key it was held
-        // under: a copy under any key never applies again.
-        let sealed_as = sealed_id(&sealed).unwrap_or_else(|| id.to_owned());
-        {
-            let mut revoked = lock(&self.inner.revoked);
-            revoked.insert(id.to_owned());
-            revoked.insert(sealed_as.clone());
-        }
-        if session.is_some() {
-            lock(&self.inner.session_grants).remove(id);
-        } else {
-            // Until the grant would have expired; for good when it never
-            // does, or when it cannot be opened (then nothing says when).
-            let until = self
-                .inner
-                .flow
-                .open_grant(&sealed, now_ms())
-                .ok()
-                .and_then(|text| serde_json::from_str::<Grant>(&text).ok())
-                .and_then(|grant| grant.expires_at);
-            self.inner.store.revoke_grant(&sealed_as, until)?;
-            if sealed_as != id {
-                self.inner.store.revoke_grant(id, until)?;
-            }
-        }
-        Ok(true)
+        let value = self.drive(&serde_json::json!({"op": "revoke", "id": id}), None)?;
+        Ok(value
+            .get("revoked")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false))
     }
 
     /// A new approval id: the gate's prefix, a counter, and 64 bits from
@@ -1479,33 +933,25 @@ impl Gate {
     }
 
     /// Step 1: decides `call`; for a confirm, checkpoints the approval.
-    fn begin(&self, call: &Call) -> Result<(Step, Option<String>), GateError> {
-        let id = self.next_id();
-        let mut with_grants = call.0.clone();
-        with_grants.grants = self
-            .sealed_grants()?
-            .into_iter()
-            .map(|(_, sealed)| sealed)
-            .collect();
-        let text = json(&with_grants)?;
-        let now = now_ms();
-        let (step, unwritten) = self.stepped(audit_of, |previous| {
-            let step = self
-                .inner
-                .flow
-                .begin(&text, &id, now, previous)
-                .map_err(host_error)?;
-            read_step(&step)
-        })?;
-        if let Step::Ask {
-            pending,
-            checkpoint,
-            ..
-        } = &step
-        {
-            self.inner.store.put(&pending.id, checkpoint)?;
+    fn begin(&self, call: &Call) -> Result<serde_json::Value, GateError> {
+        let call = serde_json::to_value(&call.0)
+            .map_err(|e| GateError::Policy(Error::Rejected(e.to_string())))?;
+        let op = serde_json::json!({"op": "check", "id": self.next_id(), "call": call});
+        self.drive(&op, None)
+    }
+
+    /// An `ask` outcome's pending approval, checkpoint and events.
+    fn asked(
+        value: &serde_json::Value,
+    ) -> Result<Option<(Pending, String, Vec<Event>)>, GateError> {
+        if value.get("outcome").and_then(serde_json::Value::as_str) != Some("ask") {
+            return Ok(None);
         }
-        Ok((step, unwritten))
+        Ok(Some((
+            read_value(value.get("pending"))?,
+            read_value(value.get("checkpoint"))?,
+            read_value(value.get("events"))?,
+        )))
     }
 
     /// Decides `call` now, for hosts whose agent framework keeps the pending
@@ -1514,16 +960,13 @@ impl Gate {
     /// must answer [`Checked::Ask`], checkpointed in the store until
     /// [`Gate::settle`] (an [`Event::Requested`] is reported too).
     pub fn check(&self, call: &Call) -> Result<Checked, GateError> {
-        let (step, unwritten) = self.begin(call)?;
-        if let Step::Ask {
-            pending, events, ..
-        } = step
-        {
+        let value = self.begin(call)?;
+        if let Some((pending, _, events)) = Gate::asked(&value)? {
             lock(&self.inner.checked).insert(pending.id.clone(), pending.deadline);
             self.emit(&events);
-            return Ok(Checked::Ask(pending));
+            return Ok(Checked::Ask(Box::new(pending)));
         }
-        Ok(match self.outcome(step, unwritten)? {
+        Ok(match self.outcome_of(value)? {
             Outcome::Run(ready) => Checked::Run(ready),
             Outcome::Done(result, events) => {
                 self.emit(&events);
@@ -1540,25 +983,9 @@ impl Gate {
         ready: Ready,
         execute: impl FnOnce(&str) -> Result<String, String>,
     ) -> Result<ToolResult, GateError> {
-        self.emit(&ready.events);
-        let started = Instant::now();
-        let outcome = execute(&ready.args);
-        let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let ran = match outcome {
-            Ok(output) => Ran {
-                output: Some(output),
-                elapsed_ms,
-                ..Ran::default()
-            },
-            Err(error) => Ran {
-                error: Some(error),
-                elapsed_ms,
-                ..Ran::default()
-            },
-        };
-        let (result, events) = self.finish(&ready, &ran)?;
-        self.emit(&events);
-        Ok(*result)
+        let op = serde_json::json!({"op": "execute", "ready": ready.ready});
+        let value = self.drive(&op, Some(Box::new(execute)))?;
+        read_value(value.get("result"))
     }
 
     /// Settles approval `id`, left by [`Gate::check`] (in this process or in
@@ -1616,16 +1043,11 @@ impl Gate {
         call: &Call,
         execute: impl FnOnce(&str) -> Result<String, String>,
     ) -> Result<ToolResult, GateError> {
-        let (step, unwritten) = self.begin(call)?;
-        if let Step::Ask {
-            pending,
-            checkpoint,
-            events,
-        } = step
-        {
-            return self.wait(*pending, checkpoint, &events, execute);
+        let value = self.begin(call)?;
+        if let Some((pending, checkpoint, events)) = Gate::asked(&value)? {
+            return self.wait(pending, checkpoint, &events, execute);
         }
-        match self.outcome(step, unwritten)? {
+        match self.outcome_of(value)? {
             Outcome::Run(ready) => self.execute(ready, execute),
             Outcome::Done(result, events) => {
                 self.emit(&events);
@@ -1640,31 +1062,40 @@ impl Gate {
     /// was claimed (settled, and put back or left behind) is not listed: it
     /// is no live dialog, and never runs.
     pub fn pending(&self) -> Result<Vec<Result<ApprovalRequest, GateError>>, GateError> {
-        // A claim a dead holder left without its record is taken back first:
-        // its approval is listed again, never silently lost.
-        self.recover()?;
-        let mut out = Vec::new();
-        for (id, text) in self.inner.store.approvals()? {
-            if self.inner.store.claimed(&id)? {
-                continue;
-            }
-            out.push(self.open(&id, &text));
-        }
-        Ok(out)
+        let op = serde_json::json!({"op": "pending", "waiting": self.waiting_ids(), "joint": self.joint()});
+        let value = self.drive(&op, None)?;
+        let listed = value.get("pending").and_then(serde_json::Value::as_array);
+        Ok(listed
+            .into_iter()
+            .flatten()
+            .map(|item| {
+                let id = item
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default();
+                match item.get("pending") {
+                    Some(pending) => read_value(Some(pending)),
+                    None => Err(steps::failure(
+                        item.get("error").unwrap_or(&serde_json::Value::Null),
+                        id,
+                    )),
+                }
+            })
+            .collect())
     }
 
     fn open(&self, id: &str, text: &str) -> Result<Pending, GateError> {
-        let pending = self
-            .inner
-            .flow
-            .open(text)
-            .map_err(|e| match answer_error(id, e) {
-                GateError::InvalidEdit(m) => GateError::Checkpoint {
-                    id: id.to_owned(),
-                    source: CheckpointError::Invalid(m),
-                },
-                other => other,
-            })?;
+        let pending = self.inner.flow.open(text).map_err(|e| match e {
+            StepError::Checkpoint(source) => GateError::Checkpoint {
+                id: id.to_owned(),
+                source,
+            },
+            StepError::Invalid(m) => GateError::Checkpoint {
+                id: id.to_owned(),
+                source: CheckpointError::Invalid(m),
+            },
+            StepError::Policy(e) => GateError::Policy(e),
+        })?;
         let request: Pending =
             serde_json::from_str(&pending).map_err(|e| GateError::Checkpoint {
                 id: id.to_owned(),
@@ -1716,57 +1147,14 @@ impl Gate {
     /// are recovered first ([`Gate::recover`]). Returns how many approvals
     /// were closed.
     pub fn sweep(&self) -> Result<usize, GateError> {
-        // By the store's clock when it has one (replicas sharing a database
-        // judge by one clock), else this machine's.
-        let now = self.inner.store.now()?.unwrap_or_else(now_ms);
-        // Claims dead holders left without their records are taken back
-        // first, so those past their deadline expire below with a record.
-        self.recover()?;
-        let mut closed = 0;
-        for (id, text) in self.inner.store.approvals()? {
-            let Ok(request) = self.open(&id, &text) else {
-                continue;
-            };
-            if request.deadline > now || lock(&self.inner.waiting).contains_key(&id) {
-                continue;
-            }
-            match self.settle_step_at(
-                &id,
-                &text,
-                request.deadline,
-                &no_answer(AnswerKind::None),
-                now,
-            ) {
-                Ok(Outcome::Done(_, events)) => {
-                    closed += 1;
-                    self.emit(&events);
-                }
-                Ok(Outcome::Run(_)) => {}
-                Err(GateError::AlreadyAnswered(_)) => self.inner.store.remove(&id)?,
-                Err(e) => return Err(e),
-            }
-        }
+        let op = serde_json::json!({"op": "sweep", "waiting": self.waiting_ids(), "joint": self.joint()});
+        let value = self.drive(&op, None)?;
+        let now = value
+            .get("now")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or_else(now_ms);
         lock(&self.inner.checked).retain(|_, deadline| *deadline >= now);
-        self.inner.store.sweep(now)?;
-        // A stored grant past its expiry (its MAC good: checked first) is
-        // removed; a forged or unreadable one is left for a person to see.
-        for listed in self.grants()? {
-            let expired = listed
-                .refused
-                .as_deref()
-                .is_some_and(|why| why.starts_with("grant.expired"));
-            if expired && !lock(&self.inner.session_grants).contains_key(&listed.id) {
-                self.inner.store.remove_grant(&listed.id)?;
-            }
-        }
-        // A revoked grant's tombstone goes once the grant has expired: put
-        // back after that, the component refuses it as expired anyway.
-        for (id, until) in self.inner.store.revoked()? {
-            if until.is_some_and(|t| t < now) {
-                self.inner.store.remove(&format!("{REVOKED_PREFIX}{id}"))?;
-            }
-        }
-        Ok(closed)
+        Ok(count(&value, "closed"))
     }
 
     /// Answers a pending approval a call of this gate waits for. Edited
