@@ -2,7 +2,7 @@
 //! in the working tree, and the system's secret locations the table names.
 //!
 //! One table serves the decision and the mask:
-//! [`toolgate_policy::assess::paths::secret_path`] is the check
+//! [`toolgate_policy::readings::secret_path`] is the check
 //! `file_operations` and the command assessor make, read here natively on
 //! each path the walk finds (relative to the tree, as a command in it names
 //! it, and absolute).
