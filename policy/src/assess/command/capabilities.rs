@@ -92,6 +92,28 @@ pub enum Form {
     /// An operand, unless one of these options is present (`gzip FILE`
     /// replaces FILE with FILE.gz unless `-c`/`-k`/`-l`/`-t`…).
     OperandUnless(&'static [&'static str]),
+    /// One of these words (the subcommand) with nothing after it but
+    /// options, values of the listed options, or a local path: the program
+    /// works on the project in the working directory (`npm install`,
+    /// `npm -C . i`) or in a folder (`npm install ./pkg`) and runs the
+    /// scripts its manifest holds. A registry package's name after the word
+    /// (`npm install left-pad`) is not this form.
+    Project(&'static [&'static str], &'static [&'static str]),
+    /// One of these words followed by a local path or a URL among its
+    /// operands (values of the listed options skipped: `-r requirements.txt`):
+    /// the program builds the project there through its build backend
+    /// (`pip install .`, `pip install -e .`).
+    LocalOperand(&'static [&'static str], &'static [&'static str]),
+    /// A task runner: its first operand (values of the listed options
+    /// skipped) names a task or a script unless it is one of the first
+    /// list's words; with no operand it runs its default task (or installs
+    /// the project), unless it is asked for its version, help or list (an
+    /// option in the second list).
+    Task(
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [&'static str],
+    ),
 }
 
 /// One row of a program's capabilities (the `capabilities` of its entry in
@@ -108,9 +130,49 @@ pub struct Row {
 }
 
 use Form::{
-    Always, Code, Contains, LongPrefix, NoOperand, OperandUnless, Operands, Option as Opt,
-    SetIdMode, Short, Word, WordPrefix,
+    Always, Code, Contains, LocalOperand, LongPrefix, NoOperand, OperandUnless, Operands,
+    Option as Opt, Project, SetIdMode, Short, Task, Word, WordPrefix,
 };
+
+/// The operands of `args` (from the start), skipping options and the
+/// values of the `valued` options that take their value as the next word.
+fn plain_operands<'a>(
+    args: &'a [String],
+    valued: &'a [&'static str],
+) -> impl Iterator<Item = &'a str> + 'a {
+    let mut skip = false;
+    args.iter().filter_map(move |arg| {
+        if skip {
+            skip = false;
+            return None;
+        }
+        if valued.contains(&arg.as_str()) {
+            skip = true;
+            return None;
+        }
+        (!arg.starts_with('-')).then_some(arg.as_str())
+    })
+}
+
+/// Whether an operand names a local folder, a file or a URL rather than a
+/// registry package (`.`, `./pkg`, `~/x`, `src/pkg`, `file:…`,
+/// `git+https://…`, `pkg.tgz`); a scoped npm name (`@scope/pkg`) is a
+/// package.
+fn local_operand(operand: &str) -> bool {
+    operand.starts_with('.')
+        || operand.starts_with('~')
+        || operand.contains(':')
+        || (operand.contains('/') && !operand.starts_with('@'))
+        || [".tgz", ".tar.gz", ".tar", ".zip", ".tar.bz2"]
+            .iter()
+            .any(|ext| operand.ends_with(ext))
+}
+
+/// The arguments after the first one that is among `words`, if any is.
+fn after_word<'a>(args: &'a [String], words: &[&str]) -> Option<&'a [String]> {
+    let at = args.iter().position(|a| words.contains(&a.as_str()))?;
+    args.get(at + 1..)
+}
 
 /// Environment variables that make a program run code, load a library or
 /// read code from another place, set for one command (`X=… prog`) or with
@@ -477,6 +539,16 @@ fn matches(form: &Form, program: &str, args: &[String]) -> bool {
             });
             !excused && operands().next().is_some()
         }
+        Project(words, valued) => after_word(args, words).is_some_and(|rest| {
+            let mut operands = plain_operands(rest, valued).peekable();
+            operands.peek().is_none() || operands.any(local_operand)
+        }),
+        LocalOperand(words, valued) => after_word(args, words)
+            .is_some_and(|rest| plain_operands(rest, valued).any(local_operand)),
+        Task(reads, asks, valued) => match plain_operands(args, valued).next() {
+            Some(first) => !reads.contains(&first),
+            None => !args.iter().any(|a| asks.contains(&a.as_str())),
+        },
     }
 }
 
@@ -512,6 +584,26 @@ mod tests {
             "man -H/bin/sh man",
             "bash",
             "bash -i",
+            // The project's own recipes: lifecycle and named scripts, build
+            // backends, build scripts, build files, task files.
+            "npm install",
+            "npm -C . i",
+            "npm install ./pkg",
+            "npm ci",
+            "npm test",
+            "yarn",
+            "yarn --cwd .",
+            "yarn --cwd . xxx",
+            "pnpm build",
+            "pip install .",
+            "pip install -e src/pkg",
+            "pip install git+https://x.test/y.git",
+            "cargo check",
+            "go generate",
+            "mvn package",
+            "./gradlew build",
+            "just",
+            "tox",
         ] {
             assert!(found(line).is_some(), "{line}");
         }
@@ -533,10 +625,22 @@ mod tests {
             "chmod +x run.sh",
             "frobnicate --level 3 input.txt",
             "git commit -m fix-the-bash-completion",
-            // Installs of the project's dependencies stand on a low (the
-            // floor vectors' "an install, not a removal").
-            "npm install",
+            // Installs of named registry packages, and of a requirements
+            // file, stand on a low (the floor vectors' "an install, not a
+            // removal"); the project's own install runs its scripts.
+            "npm install left-pad",
+            "npm install -D @types/node",
+            "pip install requests",
             "pip install -r requirements.txt",
+            "pnpm add left-pad",
+            "npm ls",
+            "yarn --version",
+            "cargo --version",
+            "cargo tree",
+            "cargo install ripgrep",
+            "mvn -v",
+            "gradle --version",
+            "just --list",
         ] {
             assert_eq!(found(line), None, "{line}");
         }

@@ -6,8 +6,8 @@ use super::super::capabilities::Capability::{
     HostState, LoadsLibrary, Overwrites, Persistence, Privileges, RunsCode, Socket, Transfers,
 };
 use super::super::capabilities::Form::{
-    Always, Code, Contains, LongPrefix, NoOperand, OperandUnless, Operands, Option as Opt,
-    SetIdMode, Short, Word, WordPrefix,
+    Always, Code, Contains, LocalOperand, LongPrefix, NoOperand, OperandUnless, Operands,
+    Option as Opt, Project, SetIdMode, Short, Task, Word, WordPrefix,
 };
 use super::super::refusal::Refusal;
 use super::super::unbounded::{self, ends, never, Until};
@@ -34,6 +34,89 @@ const PACKAGE_REMOVAL: Destroy = destroys(
     "removes packages",
     "the package managers' manuals: apt(8), dnf(8), pip documentation, npm-uninstall(1), cargo-uninstall(1)",
 );
+
+/// npm's words for installing the project, with their aliases and
+/// misspellings (npm-install(1), npm-link(1)).
+const NPM_INSTALL: &[&str] = &[
+    "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall",
+    "add", "link", "ln",
+];
+
+/// npm's options that take their value as the next word (npm config(7)).
+const NPM_VALUED: &[&str] = &[
+    "-C",
+    "--prefix",
+    "-w",
+    "--workspace",
+    "--tag",
+    "--registry",
+    "--cache",
+    "--userconfig",
+    "--globalconfig",
+    "--omit",
+    "--include",
+    "--install-strategy",
+    "--loglevel",
+    "--before",
+    "--otp",
+    "--save-prefix",
+];
+
+/// npm's documentation of lifecycle scripts: the project's own scripts run
+/// on these commands.
+const NPM_SCRIPTS: &str = "npm documentation, scripts (using-npm/scripts): npm install, ci, test, start, pack, publish, rebuild run the project's lifecycle scripts";
+
+/// pip's options that take their value as the next word (pip install
+/// documentation); `-e` is not one of them: its value is the project built.
+const PIP_VALUED: &[&str] = &[
+    "-r",
+    "--requirement",
+    "-c",
+    "--constraint",
+    "-i",
+    "--index-url",
+    "--extra-index-url",
+    "-f",
+    "--find-links",
+    "-t",
+    "--target",
+    "--prefix",
+    "--root",
+    "--src",
+    "--python-version",
+    "--platform",
+    "--implementation",
+    "--abi",
+    "--no-binary",
+    "--only-binary",
+    "--progress-bar",
+    "--cache-dir",
+    "--log",
+    "--proxy",
+    "--timeout",
+    "--retries",
+    "--trusted-host",
+    "--cert",
+    "--client-cert",
+    "--exists-action",
+    "--upgrade-strategy",
+    "-C",
+    "--config-settings",
+    "--global-option",
+    "--report",
+    "-p",
+    "--python",
+];
+
+/// pip building a local project or a URL through its build backend.
+const PIP_BUILDS: &str = "pip documentation, build system interface: a local project or a URL is built through its build backend (setup.py, PEP 517 hooks)";
+
+/// cargo compiling the package: its build scripts and procedural macros
+/// run.
+const CARGO_BUILDS: &str = "cargo documentation (The Cargo Book, build scripts): build.rs is compiled and run before the package is built (build, check, test, bench, doc, clippy); procedural macros run in the compiler";
+
+/// Options that only ask a task runner for its version, help or task list.
+const TASK_ASKS: &[&str] = &["--version", "-v", "-V", "--help", "-h", "-?"];
 
 /// A database client given a statement, or piped one, that drops, deletes
 /// or rewrites data, or its own command that runs a shell or writes a file
@@ -911,6 +994,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "bun",
         inline_code: true,
+        capabilities: &[
+            row(Word("install"), RunsCode, "Bun documentation: bun install runs the project's lifecycle scripts"),
+            row(Word("i"), RunsCode, "Bun documentation: bun install runs the project's lifecycle scripts"),
+            row(Word("run"), RunsCode, "Bun documentation: bun run runs a package.json script"),
+        ],
         destroys: &[
             PACKAGE_REMOVAL,
         ],
@@ -1056,6 +1144,22 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(|a| toolchain("cargo", a))),
         capabilities: &[
             row(Word("help"), RunsCode, "GTFOBins cargo: inherit"),
+            row(Word("build"), RunsCode, CARGO_BUILDS),
+            row(Word("b"), RunsCode, CARGO_BUILDS),
+            row(Word("check"), RunsCode, CARGO_BUILDS),
+            row(Word("c"), RunsCode, CARGO_BUILDS),
+            row(Word("test"), RunsCode, CARGO_BUILDS),
+            row(Word("t"), RunsCode, CARGO_BUILDS),
+            row(Word("bench"), RunsCode, CARGO_BUILDS),
+            row(Word("doc"), RunsCode, CARGO_BUILDS),
+            row(Word("d"), RunsCode, CARGO_BUILDS),
+            row(Word("clippy"), RunsCode, CARGO_BUILDS),
+            row(Word("fix"), RunsCode, CARGO_BUILDS),
+            row(Word("rustc"), RunsCode, CARGO_BUILDS),
+            row(Word("rustdoc"), RunsCode, CARGO_BUILDS),
+            row(Word("package"), RunsCode, CARGO_BUILDS),
+            row(Word("publish"), RunsCode, CARGO_BUILDS),
+            row(Opt("--path"), RunsCode, CARGO_BUILDS),
         ],
         destroys: &[
             PACKAGE_REMOVAL,
@@ -1315,6 +1419,9 @@ pub static TABLE: &[Program] = &[
             row(Word("exec"),
         RunsCode,
         "Composer documentation: exec"),
+            row(Task(&[], TASK_ASKS, &[]),
+        RunsCode,
+        "Composer documentation, scripts: install, update, require and other commands run composer.json scripts and installed plugins; an unknown command runs the script of that name"),
         ],
         ..NONE
     },
@@ -1546,6 +1653,10 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "deno",
         inline_code: true,
+        capabilities: &[
+            row(Word("task"), RunsCode, "Deno documentation: deno task runs a task of deno.json or a package.json script"),
+            row(LongPrefix("--allow-scripts", 10), RunsCode, "Deno documentation: --allow-scripts runs npm packages' lifecycle scripts"),
+        ],
         ..NONE
     },
     Program {
@@ -2292,6 +2403,9 @@ pub static TABLE: &[Program] = &[
                 ),
             ))
         })),
+        capabilities: &[
+            row(Word("generate"), RunsCode, "go documentation (go help generate): runs the commands written in //go:generate comments of the source files"),
+        ],
         destroys: &[
             PACKAGE_REMOVAL,
         ],
@@ -2310,6 +2424,20 @@ pub static TABLE: &[Program] = &[
         ],
         destroys: &[
             destroys(When::Arguments, "changes accounts or their passwords", "gpasswd(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gradle",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "Gradle documentation, build lifecycle: every build evaluates the build scripts (build.gradle is Groovy or Kotlin code) and runs the tasks named"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "gradlew",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "Gradle documentation, build lifecycle: every build evaluates the build scripts (build.gradle is Groovy or Kotlin code) and runs the tasks named; gradlew is the project's own wrapper script"),
         ],
         ..NONE
     },
@@ -2743,6 +2871,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "julia",
         inline_code: true,
+        ..NONE
+    },
+    Program {
+        name: "just",
+        capabilities: &[
+            row(Task(&[], &["--version", "-V", "--help", "-h", "--list", "-l"], &[]), RunsCode, "just documentation (the just manual): just runs the justfile's default recipe, or the recipes named"),
+        ],
         ..NONE
     },
     Program {
@@ -3324,6 +3459,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mvn",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "Maven documentation, build lifecycle: the phases run the plugins pom.xml binds (exec, antrun run commands)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mvnw",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "Maven documentation, build lifecycle: the phases run the plugins pom.xml binds (exec, antrun run commands); mvnw is the project's own wrapper script"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "mypy",
         capabilities: &[
             row(WordPrefix("--junit-xml"),
@@ -3556,6 +3705,29 @@ pub static TABLE: &[Program] = &[
             row(Word("run-script"), RunsCode, "npm-run-script(1)"),
             row(Word("exec"), RunsCode, "GTFOBins npm: shell"),
             row(Word("x"), RunsCode, "npm-exec(1)"),
+            row(Project(NPM_INSTALL, NPM_VALUED), RunsCode, NPM_SCRIPTS),
+            row(Word("ci"), RunsCode, NPM_SCRIPTS),
+            row(Word("clean-install"), RunsCode, NPM_SCRIPTS),
+            row(Word("ic"), RunsCode, NPM_SCRIPTS),
+            row(Word("install-clean"), RunsCode, NPM_SCRIPTS),
+            row(Word("isntall-clean"), RunsCode, NPM_SCRIPTS),
+            row(Word("test"), RunsCode, NPM_SCRIPTS),
+            row(Word("tst"), RunsCode, NPM_SCRIPTS),
+            row(Word("t"), RunsCode, NPM_SCRIPTS),
+            row(Word("install-test"), RunsCode, NPM_SCRIPTS),
+            row(Word("it"), RunsCode, NPM_SCRIPTS),
+            row(Word("install-ci-test"), RunsCode, NPM_SCRIPTS),
+            row(Word("cit"), RunsCode, NPM_SCRIPTS),
+            row(Word("clean-install-test"), RunsCode, NPM_SCRIPTS),
+            row(Word("sit"), RunsCode, NPM_SCRIPTS),
+            row(Word("start"), RunsCode, NPM_SCRIPTS),
+            row(Word("stop"), RunsCode, NPM_SCRIPTS),
+            row(Word("restart"), RunsCode, NPM_SCRIPTS),
+            row(Word("pack"), RunsCode, NPM_SCRIPTS),
+            row(Word("publish"), RunsCode, NPM_SCRIPTS),
+            row(Word("rebuild"), RunsCode, NPM_SCRIPTS),
+            row(Word("rb"), RunsCode, NPM_SCRIPTS),
+            row(Word("version"), RunsCode, "npm-version(1): runs the preversion, version and postversion scripts"),
         ],
         destroys: &[
             PACKAGE_REMOVAL,
@@ -3896,6 +4068,7 @@ pub static TABLE: &[Program] = &[
             row(Word("config"),
         RunsCode,
         "GTFOBins pip: shell (--editor)"),
+            row(LocalOperand(&["install", "wheel", "download"], PIP_VALUED), RunsCode, PIP_BUILDS),
         ],
         destroys: &[
             PACKAGE_REMOVAL,
@@ -3906,6 +4079,10 @@ pub static TABLE: &[Program] = &[
         name: "pip3",
         checked: "pip 23.2.1",
         rule: Some(Rule::Check(tools::pip)),
+        capabilities: &[
+            row(Word("config"), RunsCode, "GTFOBins pip: shell (--editor)"),
+            row(LocalOperand(&["install", "wheel", "download"], PIP_VALUED), RunsCode, PIP_BUILDS),
+        ],
         destroys: &[
             PACKAGE_REMOVAL,
         ],
@@ -3962,6 +4139,14 @@ pub static TABLE: &[Program] = &[
             row(Word("run"),
         RunsCode,
         "pnpm documentation: run (scripts)"),
+            row(Task(&[
+                "add", "list", "ls", "ll", "la", "why", "outdated", "audit", "licenses", "help",
+                "config", "c", "get", "set", "store", "root", "bin", "view", "info", "show", "v",
+                "search", "whoami", "ping", "fetch", "remove", "rm", "uninstall", "un", "unlink",
+                "env", "doctor", "init", "setup", "catalog", "owner", "dlx", "exec",
+            ], TASK_ASKS, &["-C", "--dir", "--filter", "-F", "--workspace-dir", "--reporter", "--loglevel"]),
+        RunsCode,
+        "pnpm documentation: install runs the project's lifecycle scripts; an unknown command runs the script of that name (pnpm run)"),
         ],
         destroys: &[
             PACKAGE_REMOVAL,
@@ -3991,6 +4176,12 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "poetry",
+        capabilities: &[
+            row(Word("install"), RunsCode, "Poetry documentation: install installs the project itself through its build backend (and build script)"),
+            row(Word("build"), RunsCode, "Poetry documentation: build runs the build backend (and build script)"),
+            row(Word("run"), RunsCode, "Poetry documentation: run"),
+            row(Word("shell"), RunsCode, "Poetry documentation: shell spawns a shell"),
+        ],
         destroys: &[
             PACKAGE_REMOVAL,
         ],
@@ -5276,6 +5467,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "tox",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "tox documentation: tox runs the commands of tox.ini's environments"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "toybox",
         runs_arguments: true,
         ..NONE
@@ -5545,6 +5743,9 @@ pub static TABLE: &[Program] = &[
         name: "uv",
         capabilities: &[
             row(Word("run"), RunsCode, "GTFOBins uv: shell"),
+            row(Word("sync"), RunsCode, "uv documentation: sync installs the project itself through its build backend"),
+            row(Word("build"), RunsCode, "uv documentation: build runs the project's build backend"),
+            row(LocalOperand(&["install"], PIP_VALUED), RunsCode, PIP_BUILDS),
         ],
         destroys: &[
             PACKAGE_REMOVAL,
@@ -5890,6 +6091,13 @@ pub static TABLE: &[Program] = &[
             row(Word("dlx"),
         RunsCode,
         "yarn documentation: dlx fetches and runs a package"),
+            row(Task(&[
+                "info", "list", "why", "outdated", "owner", "licenses", "help", "config", "cache",
+                "bin", "dir", "login", "logout", "audit", "versions", "npm", "explain",
+                "constraints", "plugin", "search", "remove", "unlink", "tag", "team",
+            ], TASK_ASKS, &["--cwd", "--modules-folder", "--cache-folder", "--mutex", "--network-timeout", "--registry"]),
+        RunsCode,
+        "yarn documentation: yarn with no command installs and runs the project's lifecycle scripts; yarn <script> runs a package.json script"),
         ],
         destroys: &[
             PACKAGE_REMOVAL,
