@@ -413,9 +413,12 @@ impl Engine {
         };
         // Rules naming the agent's own name for the tool judge the same
         // facts; an ask or deny by either name holds over an allow by either.
-        if let Some(alias) = alias.filter(|_| !config.rules.is_empty()) {
+        // Grants judge the alias too: the alias is the name the call was made
+        // under (the agent's, or the MCP gateway's `mcp:SERVER/TOOL` for a
+        // seed 002 row), so a grant a person gave for that exact name applies.
+        if let Some(alias) = alias.filter(|_| !config.rules.is_empty() || !grants.is_empty()) {
             let by_alias =
-                crate::rules::judge(&config.rules, &[], alias, config.kind_of(tool), &facts);
+                crate::rules::judge(&config.rules, grants, alias, config.kind_of(tool), &facts);
             judged.deny = judged.deny.or(by_alias.deny);
             judged.ask = judged.ask.or(by_alias.ask);
             judged.unchecked = judged.unchecked.or(by_alias.unchecked);
