@@ -56,7 +56,7 @@ const RUST = [
   ['shapes/src/records.rs', 'Pending', 'PendingRecord'],
   ['shapes/src/grants.rs', 'Grant', 'Grant'],
   ['shapes/src/grants.rs', 'Scope', 'GrantScope'],
-  ['shapes/src/api.rs', 'Imported', 'Imported'],
+  ['shapes/src/registry.rs', 'Imported', 'Imported'],
   ['shapes/src/config.rs', 'Layered', 'Layered'],
   ['shapes/src/config.rs', 'Layer', 'Layer'],
 ];

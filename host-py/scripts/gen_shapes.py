@@ -31,7 +31,7 @@ WIT = ROOT / "wit" / "toolgate.wit"
 OUT = HERE.parent / "src" / "toolgate" / "shapes.py"
 
 # The shapes crate's structs that cross the boundary as JSON text: (file, struct).
-RUST_STRUCTS = [("shapes/src/api.rs", "Imported"), ("shapes/src/config.rs", "Layered")]
+RUST_STRUCTS = [("shapes/src/registry.rs", "Imported"), ("shapes/src/config.rs", "Layered")]
 
 
 class Item:

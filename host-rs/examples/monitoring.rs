@@ -19,7 +19,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use toolgate::api::ApiClient;
+use toolgate::registry::ApiClient;
 use toolgate::gate::audit::JsonlSink;
 use toolgate::{Call, Gate, Policy, Response, Status};
 

@@ -20,7 +20,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod api;
+pub mod registry;
+/// The registry tools' module under its former name.
+#[deprecated(since = "0.2.0", note = "renamed `toolgate::registry`")]
+pub mod api {
+    pub use crate::registry::*;
+}
 /// Runs allowed command lines confined (`toolgate exec` and the command executor).
 pub mod confine;
 /// Layered configuration's shapes (see [`Policy::layer_config`]).

@@ -296,12 +296,12 @@ fn run(policy: &Policy, command: &Command) -> anyhow::Result<u8> {
                     out.flush()?;
                     Ok(exit::OK)
                 }
-                Err(toolgate::api::RequestError::Refused(findings)) => anyhow::bail!(
+                Err(toolgate::registry::RequestError::Refused(findings)) => anyhow::bail!(
                     "no request for {}: {}",
                     args::printable(tool),
                     findings_text(&findings)
                 ),
-                Err(toolgate::api::RequestError::Policy(e)) => Err(e.into()),
+                Err(toolgate::registry::RequestError::Policy(e)) => Err(e.into()),
             }
         }
         Command::ReadResponse {

@@ -5,7 +5,7 @@
 //! every runtime import a document byte for byte alike; this host only reads
 //! YAML into the JSON the component takes.
 
-pub use toolgate_shapes::api::{ImportOptions, Imported};
+pub use toolgate_shapes::registry::{ImportOptions, Imported};
 
 use crate::{Error, Policy};
 

@@ -15,7 +15,7 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use toolgate::api::{ApiClient, ApiRequest};
+use toolgate::registry::{ApiClient, ApiRequest};
 use toolgate::Policy;
 
 /// A server that answers every request with `status` and `body` after

@@ -16,7 +16,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use toolgate::api::ApiClient;
+use toolgate::registry::ApiClient;
 use toolgate::openapi::{import, ImportOptions};
 use toolgate::{Call, Gate, Policy, Response, Status};
 

@@ -152,7 +152,7 @@ fn seed_002_argument_completion_and_section_7_2_s_request() {
             case["now_ms"].as_u64().unwrap(),
         );
         if let Some(codes) = case.get("expect_error") {
-            let Err(toolgate::api::RequestError::Refused(findings)) = completed else {
+            let Err(toolgate::registry::RequestError::Refused(findings)) = completed else {
                 panic!("{name}: {completed:?}");
             };
             let got: Vec<Value> = findings

@@ -6,7 +6,12 @@
 //! nothing but serde definitions: it is compiled into the browser component,
 //! so parsers and tables belong in the policy.
 
-pub mod api;
+pub mod registry;
+/// The registry tools' shapes under their former module name.
+#[deprecated(since = "0.2.0", note = "renamed `toolgate_shapes::registry`")]
+pub mod api {
+    pub use crate::registry::*;
+}
 pub mod calls;
 pub mod cli;
 pub mod config;

@@ -761,7 +761,7 @@ impl Gate {
     }
 
     /// The policy engine the gate decides with (for building registry requests
-    /// with the same configuration, see [`crate::api::ApiClient::executor`]).
+    /// with the same configuration, see [`crate::registry::ApiClient::executor`]).
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
     }

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::guidance::Language;
 use std::collections::BTreeSet;
 
-pub use toolgate_shapes::api::Candidate;
+pub use toolgate_shapes::registry::Candidate;
 
 /// Words too common to say anything about a tool.
 const STOP_WORDS: &[&str] = &[

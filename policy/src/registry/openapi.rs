@@ -45,7 +45,7 @@ pub enum ImportError {
     Nothing,
 }
 
-pub use toolgate_shapes::api::{ImportOptions, Imported};
+pub use toolgate_shapes::registry::{ImportOptions, Imported};
 
 const METHODS: &[&str] = &["get", "head", "options", "post", "put", "patch", "delete"];
 /// How deep `$ref`s are followed (cycles end here as a plain object).

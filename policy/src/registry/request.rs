@@ -14,7 +14,7 @@ use crate::decision::Finding;
 use crate::text::preview;
 use serde_json::{Map, Value};
 
-pub use toolgate_shapes::api::ApiRequest;
+pub use toolgate_shapes::registry::ApiRequest;
 
 /// Characters a path segment or a query component keeps as they are (RFC 3986
 /// unreserved); everything else is percent-encoded from its UTF-8 bytes.

@@ -7,7 +7,7 @@
 //! model picks → assess → (approve) → build → execute → result → audit:
 //!
 //! ```no_run
-//! # use toolgate::{Call, Gate, Policy, api::ApiClient};
+//! # use toolgate::{Call, Gate, Policy, registry::ApiClient};
 //! # let policy = Policy::embedded()?;
 //! # let config = "{}";
 //! let gate = Gate::builder(&policy).config(config).build()?;
@@ -23,7 +23,7 @@ use crate::decision::Finding;
 use crate::runtime::{Engine, Error, Policy};
 use toolgate_shapes::config::{LayerText, Layered};
 
-pub use toolgate_shapes::api::{ApiRequest, Candidate};
+pub use toolgate_shapes::registry::{ApiRequest, Candidate};
 
 fn candidate(c: wit::Candidate) -> Candidate {
     Candidate {
