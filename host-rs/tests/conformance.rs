@@ -95,7 +95,7 @@ impl Runtime for Wasmtime {
     ) -> Result<String, String> {
         match self.engine(config).build_request(tool, args) {
             Ok(request) => Ok(request.to_json()),
-            Err(toolgate::api::RequestError::Refused(findings)) => {
+            Err(toolgate::registry::RequestError::Refused(findings)) => {
                 Err(serde_json::to_string(&findings).unwrap())
             }
             Err(other) => panic!("{other}"),
