@@ -664,6 +664,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "ant",
+        capabilities: &[
+            row(Task(&[], &["-version", "-help", "-h", "-p", "-projecthelp"], &[]), RunsCode, "Apache Ant documentation: build.xml's targets run their tasks (exec, java, script)"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "apk",
         destroys: &[
             PACKAGE_REMOVAL,
@@ -912,6 +919,20 @@ pub static TABLE: &[Program] = &[
         ],
         destroys: &[
             destroys(When::Always, "runs commands read from its input later", "at(1)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bazel",
+        capabilities: &[
+            row(Task(&["version", "help", "info", "license"], TASK_ASKS, &[]), RunsCode, "Bazel documentation: BUILD and .bzl files and repository rules run on build, test and run"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "bazelisk",
+        capabilities: &[
+            row(Task(&["version", "help", "info", "license"], TASK_ASKS, &[]), RunsCode, "Bazel documentation: BUILD and .bzl files and repository rules run on build, test and run"),
         ],
         ..NONE
     },
@@ -2549,6 +2570,17 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "hatch",
+        capabilities: &[
+            row(Word("build"), RunsCode, "Hatch documentation: build hooks and environment scripts run the project's code"),
+            row(Word("run"), RunsCode, "Hatch documentation: build hooks and environment scripts run the project's code"),
+            row(Word("shell"), RunsCode, "Hatch documentation: build hooks and environment scripts run the project's code"),
+            row(Word("test"), RunsCode, "Hatch documentation: build hooks and environment scripts run the project's code"),
+            row(Word("fmt"), RunsCode, "Hatch documentation: build hooks and environment scripts run the project's code"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "hcloud",
         destroys: &[
             CLOUD_DELETE,
@@ -2704,6 +2736,20 @@ pub static TABLE: &[Program] = &[
             row(Opt("-m"),
         Privileges,
         "GTFOBins install: privilege-escalation"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "inv",
+        capabilities: &[
+            row(Task(&[], &["--version", "-V", "--help", "-h", "--list", "-l"], &[]), RunsCode, "Invoke documentation: tasks.py is Python, run on every command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "invoke",
+        capabilities: &[
+            row(Task(&[], &["--version", "-V", "--help", "-h", "--list", "-l"], &[]), RunsCode, "Invoke documentation: tasks.py is Python, run on every command"),
         ],
         ..NONE
     },
@@ -3332,6 +3378,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "meson",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "Meson documentation: meson.build runs run_command and custom targets on setup and compile"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "mg",
         capabilities: &[
             row(Always, RunsCode, "mg(1)"),
@@ -3356,6 +3409,13 @@ pub static TABLE: &[Program] = &[
         name: "minicom",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins minicom: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "mix",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "Mix documentation: mix.exs is Elixir code, run on every task"),
         ],
         ..NONE
     },
@@ -3633,6 +3693,13 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "ninja",
+        capabilities: &[
+            row(Task(&[], &["--version", "-h", "--help"], &[]), RunsCode, "ninja documentation (the ninja manual): ninja runs the commands of build.ninja's rules"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "nix-env",
         destroys: &[
             PACKAGE_REMOVAL,
@@ -3684,6 +3751,13 @@ pub static TABLE: &[Program] = &[
         wrapper: true,
         ends: &[
             never(Until::Always, "keeps running after the command returns"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "nox",
+        capabilities: &[
+            row(Task(&[], &["--version", "--help", "-h"], &[]), RunsCode, "Nox documentation: noxfile.py is Python, run on every command"),
         ],
         ..NONE
     },
@@ -3949,6 +4023,16 @@ pub static TABLE: &[Program] = &[
         name: "pdb",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins pdb: inherit"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "pdm",
+        capabilities: &[
+            row(Word("install"), RunsCode, "PDM documentation: install, sync and build run the project's build backend; run runs pdm scripts"),
+            row(Word("sync"), RunsCode, "PDM documentation: install, sync and build run the project's build backend; run runs pdm scripts"),
+            row(Word("build"), RunsCode, "PDM documentation: install, sync and build run the project's build backend; run runs pdm scripts"),
+            row(Word("run"), RunsCode, "PDM documentation: install, sync and build run the project's build backend; run runs pdm scripts"),
         ],
         ..NONE
     },
@@ -4665,6 +4749,22 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "rye",
+        capabilities: &[
+            row(Word("sync"), RunsCode, "Rye documentation: sync and build run the project's build backend; run runs its scripts"),
+            row(Word("build"), RunsCode, "Rye documentation: sync and build run the project's build backend; run runs its scripts"),
+            row(Word("run"), RunsCode, "Rye documentation: sync and build run the project's build backend; run runs its scripts"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "samu",
+        capabilities: &[
+            row(Task(&[], &["--version", "-h", "--help"], &[]), RunsCode, "samu documentation (samu(1)): runs the commands of build.ninja's rules"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "sar",
         ends: &[
             never(Until::Check(unbounded::samples_forever), "samples until stopped"),
@@ -4672,9 +4772,23 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "sbt",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "sbt documentation: build.sbt and project/*.scala are Scala code, run on every command"),
+        ],
+        ..NONE
+    },
+    Program {
         name: "scanmem",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins scanmem: shell"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "scons",
+        capabilities: &[
+            row(Task(&[], TASK_ASKS, &[]), RunsCode, "SCons documentation (scons(1)): the SConstruct file is Python, run on every build"),
         ],
         ..NONE
     },
@@ -5162,6 +5276,15 @@ pub static TABLE: &[Program] = &[
         checked: "swapon from util-linux 2.38.1",
         capabilities: &[
             row(Always, HostState, "swapon(8)"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "swift",
+        capabilities: &[
+            row(Word("build"), RunsCode, "Swift Package Manager documentation: Package.swift is Swift code and build plug-ins run"),
+            row(Word("test"), RunsCode, "Swift Package Manager documentation: Package.swift is Swift code and build plug-ins run"),
+            row(Word("run"), RunsCode, "Swift Package Manager documentation: Package.swift is Swift code and build plug-ins run"),
         ],
         ..NONE
     },
@@ -6105,6 +6228,29 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "yarnpkg",
+        capabilities: &[
+            row(Word("exec"), RunsCode, "GTFOBins yarn: shell"),
+            row(Word("run"),
+        RunsCode,
+        "GTFOBins yarn: shell (scripts)"),
+            row(Word("dlx"),
+        RunsCode,
+        "yarn documentation: dlx fetches and runs a package"),
+            row(Task(&[
+                "info", "list", "why", "outdated", "owner", "licenses", "help", "config", "cache",
+                "bin", "dir", "login", "logout", "audit", "versions", "npm", "explain",
+                "constraints", "plugin", "search", "remove", "unlink", "tag", "team",
+            ], TASK_ASKS, &["--cwd", "--modules-folder", "--cache-folder", "--mutex", "--network-timeout", "--registry"]),
+        RunsCode,
+        "yarn documentation: yarn with no command installs and runs the project's lifecycle scripts; yarn <script> runs a package.json script"),
+        ],
+        destroys: &[
+            PACKAGE_REMOVAL,
+        ],
+        ..NONE
+    },
+    Program {
         name: "yes",
         ends: &[
             never(Until::Unlimited, "prints forever"),
@@ -6182,6 +6328,13 @@ pub static TABLE: &[Program] = &[
         checked: "zic (Debian GLIBC 2.36-9+deb12u14) 2.36",
         capabilities: &[
             row(Always, RunsCode, "GTFOBins zic: command"),
+        ],
+        ..NONE
+    },
+    Program {
+        name: "zig",
+        capabilities: &[
+            row(Word("build"), RunsCode, "Zig documentation: zig build compiles and runs build.zig"),
         ],
         ..NONE
     },
