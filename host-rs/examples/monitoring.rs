@@ -19,8 +19,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use toolgate::registry::ApiClient;
 use toolgate::gate::audit::JsonlSink;
+use toolgate::registry::ApiClient;
 use toolgate::{Call, Gate, Policy, Response, Status};
 
 /// The user's API token: given to the client by the application, never seen
