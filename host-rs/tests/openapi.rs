@@ -16,8 +16,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use toolgate::registry::ApiClient;
 use toolgate::openapi::{import, ImportOptions};
+use toolgate::registry::ApiClient;
 use toolgate::{Call, Gate, Policy, Response, Status};
 
 /// One request the stand-in received: method, target (path and query), body
