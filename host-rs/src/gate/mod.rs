@@ -304,6 +304,13 @@ pub enum GateError {
     /// gate): a second answer never causes a second execution.
     #[error("approval `{0}` was already answered")]
     AlreadyAnswered(String),
+    /// The answer (or cancel) came at or after the approval's deadline: the
+    /// wait ended there as expired and nothing runs. The other hosts give
+    /// this as their `already-answered` error with the same message; an
+    /// answer counts by the time it is given, not by when the waiting call
+    /// wakes.
+    #[error("approval `{0}` expired at its deadline before the answer came")]
+    Expired(String),
     /// A call of this gate is waiting for this approval ([`Gate::run`] or
     /// [`Gate::resume`]): answer it with [`Gate::respond`].
     #[error("approval `{0}` is waited for by a running call; answer it with `respond`")]
@@ -340,7 +347,10 @@ impl GateError {
     /// around the claim): nothing runs and the wait ends. Other errors leave
     /// it pending.
     fn ends_wait(&self) -> bool {
-        matches!(self, GateError::AlreadyAnswered(_) | GateError::Store(_))
+        matches!(
+            self,
+            GateError::AlreadyAnswered(_) | GateError::Expired(_) | GateError::Store(_)
+        )
     }
 
     /// The same error again, for the second party to an ending (the one who
@@ -348,6 +358,7 @@ impl GateError {
     fn twin(&self) -> GateError {
         match self {
             GateError::AlreadyAnswered(id) => GateError::AlreadyAnswered(id.clone()),
+            GateError::Expired(id) => GateError::Expired(id.clone()),
             other => GateError::Store(StoreError::Io(std::io::Error::other(other.to_string()))),
         }
     }
@@ -1160,12 +1171,18 @@ impl Gate {
     /// Answers a pending approval a call of this gate waits for. Edited
     /// arguments must be one clean JSON object (else an error, and the
     /// request stays pending). An unknown, expired or already answered
-    /// request is an error, and never a second execution.
+    /// request is an error, and never a second execution. The answer counts
+    /// by the time it is given: one given before the deadline is settled then,
+    /// however late the waiting call wakes; one given at or after it ends the
+    /// wait as expired and is [`GateError::Expired`], even before the waiting
+    /// call has woken to its deadline.
     pub fn respond(&self, id: &str, response: Response) -> Result<(), GateError> {
         self.answer(id, &response.to_answer())
     }
 
     /// Cancels a pending approval: the call is not run and the model is told.
+    /// At or after its deadline the wait ends as expired and this is
+    /// [`GateError::Expired`], as [`Gate::respond`] is.
     pub fn cancel(&self, id: &str) -> Result<(), GateError> {
         self.answer(id, &no_answer(AnswerKind::Cancel))
     }
@@ -1184,6 +1201,21 @@ impl Gate {
         let mut state = lock(&slot.state);
         if !matches!(*state, SlotState::Waiting) {
             return Err(GateError::AlreadyAnswered(id.to_owned()));
+        }
+        if now_ms() >= slot.deadline {
+            // Too late, whether or not the waiting call has woken: the wait
+            // ends here as it would at the deadline (expired), and whoever
+            // answered is told.
+            let settled = self.settle_step(
+                id,
+                &slot.checkpoint,
+                slot.deadline,
+                &no_answer(AnswerKind::None),
+            );
+            self.close(id);
+            *state = SlotState::Settled(settled);
+            slot.ready.notify_all();
+            return Err(GateError::Expired(id.to_owned()));
         }
         let settled = self.settle_step(id, &slot.checkpoint, slot.deadline, answer);
         let mine = match &settled {
