@@ -753,6 +753,13 @@ impl<F: Fn(&str) + Send + Sync> AuditSink for CallbackSink<F> {
 #[cfg(feature = "sqlite")]
 pub struct SqliteSink {
     db: Mutex<rusqlite::Connection>,
+    /// A second connection to the same file for [`AuditSink::recorded`]:
+    /// the gate asks from inside [`AuditSink::append_sealed`]'s seal, where
+    /// `db` is held with its write transaction open, so the committed rows
+    /// are read beside it (the write lock held keeps any other writer out
+    /// meanwhile). `None` for a database without a file (in memory): then
+    /// the sink cannot say.
+    reader: Option<Mutex<rusqlite::Connection>>,
 }
 
 #[cfg(feature = "sqlite")]
@@ -769,7 +776,18 @@ impl SqliteSink {
                  line TEXT NOT NULL
              )",
         )?;
-        Ok(SqliteSink { db: Mutex::new(db) })
+        let reader = match db.path().filter(|p| !p.is_empty()) {
+            Some(file) => {
+                let reader = rusqlite::Connection::open(file)?;
+                reader.busy_timeout(WRITER_WAIT)?;
+                Some(Mutex::new(reader))
+            }
+            None => None,
+        };
+        Ok(SqliteSink {
+            db: Mutex::new(db),
+            reader,
+        })
     }
 
     /// Every line in order, as a JSON Lines text `verify_audit` takes.
@@ -823,6 +841,54 @@ impl AuditSink for SqliteSink {
         })();
         Some(result.unwrap_or_else(|e| Err(e.to_string())))
     }
+
+    /// The rows of `toolgate_audit` every host's SQLite sink writes, as the
+    /// PostgreSQL sink and the other hosts' SQLite sinks read them:
+    /// candidates by `LIKE` on the id (`\`, `%` and `_` escaped), each then
+    /// parsed, its `approval.id` compared and its `time` (when it has one)
+    /// at `since` or later. An unreadable table is an error, never a guess.
+    fn recorded(&self, approval: &str, since: u64) -> Result<Option<bool>, SinkError> {
+        let Some(reader) = &self.reader else {
+            return Ok(None);
+        };
+        if approval.is_empty() {
+            return Ok(Some(false));
+        }
+        let mut escaped = String::with_capacity(approval.len() + 2);
+        for c in approval.chars() {
+            if matches!(c, '\\' | '%' | '_') {
+                escaped.push('\\');
+            }
+            escaped.push(c);
+        }
+        let db = reader.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stmt = db.prepare(
+            "SELECT line FROM toolgate_audit WHERE line LIKE ?1 ESCAPE '\\' ORDER BY seq DESC",
+        )?;
+        let lines = stmt.query_map((format!("%{escaped}%"),), |row| row.get::<_, String>(0))?;
+        for line in lines {
+            if names_approval(&line?, approval, since) {
+                return Ok(Some(true));
+            }
+        }
+        Ok(Some(false))
+    }
+}
+
+/// Whether audit line `line` records approval `approval`, stamped at `since`
+/// (ms) or later (a line without a time counts).
+#[cfg(feature = "sqlite")]
+fn names_approval(line: &str, approval: &str, since: u64) -> bool {
+    serde_json::from_str::<serde_json::Value>(line)
+        .ok()
+        .is_some_and(|v| {
+            v.pointer("/approval/id")
+                .and_then(serde_json::Value::as_str)
+                == Some(approval)
+                && v.get("time")
+                    .and_then(serde_json::Value::as_u64)
+                    .is_none_or(|t| t >= since)
+        })
 }
 
 /// How long an SQLite writer waits for another's transaction.
