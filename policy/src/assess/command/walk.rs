@@ -368,24 +368,28 @@ impl Walk<'_> {
     /// Resolves a word, judging every command inside it.
     fn resolve(&mut self, word: &Word) -> Arg {
         if word.brace {
-            if let Some(text) = word.literal_with_patterns() {
-                let made = brace_words_made(&text);
-                let before = self.brace_bytes;
-                self.brace_bytes += made * text.len() as f64;
-                if made > MAX_BRACE_WORDS {
-                    self.report.unproven(
-                        codes::COMMAND_UNBOUNDED,
-                        format!(
-                            "the brace expansion `{}` makes a flood of words",
-                            shown(&text)
-                        ),
-                    );
-                } else if before <= MAX_BRACE_BYTES && self.brace_bytes > MAX_BRACE_BYTES {
-                    self.report.unproven(
-                        codes::COMMAND_UNBOUNDED,
-                        String::from("the line's brace expansions add up to a flood of words"),
-                    );
-                }
+            // A brace beside an expansion (`{${a,b}{a,b}…`) is counted
+            // too: bash expands the braces first, whatever the expansion
+            // later gives, so each expansion stands in as one letter.
+            let text = word
+                .literal_with_patterns()
+                .unwrap_or_else(|| brace_text(word));
+            let made = brace_words_made(&text);
+            let before = self.brace_bytes;
+            self.brace_bytes += made * text.len() as f64;
+            if made > MAX_BRACE_WORDS {
+                self.report.unproven(
+                    codes::COMMAND_UNBOUNDED,
+                    format!(
+                        "the brace expansion `{}` makes a flood of words",
+                        shown(&text)
+                    ),
+                );
+            } else if before <= MAX_BRACE_BYTES && self.brace_bytes > MAX_BRACE_BYTES {
+                self.report.unproven(
+                    codes::COMMAND_UNBOUNDED,
+                    String::from("the line's brace expansions add up to a flood of words"),
+                );
             }
         }
         let mut arg = Arg {
@@ -956,6 +960,19 @@ const MAX_BRACE_WORDS: f64 = 100_000.0;
 /// Most bytes the brace expansions of a whole line may make, counted as words
 /// made times the length of the word that makes them.
 const MAX_BRACE_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
+
+/// A word's text for counting its braces: its literal and quoted text, each
+/// expansion standing in as one letter (bash makes the braces' words before
+/// it expands parameters, commands and arithmetic).
+fn brace_text(word: &Word) -> String {
+    word.parts
+        .iter()
+        .map(|part| match part {
+            Part::Lit(text) | Part::Quoted(text) => text.as_str(),
+            _ => "x",
+        })
+        .collect()
+}
 
 /// How many words the braces of a word may make, at most: the product over
 /// its braces of a range's span (`{1..9}`; 26 for letters) or a comma list's
