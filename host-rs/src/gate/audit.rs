@@ -854,18 +854,11 @@ impl AuditSink for SqliteSink {
         if approval.is_empty() {
             return Ok(Some(false));
         }
-        let mut escaped = String::with_capacity(approval.len() + 2);
-        for c in approval.chars() {
-            if matches!(c, '\\' | '%' | '_') {
-                escaped.push('\\');
-            }
-            escaped.push(c);
-        }
         let db = reader.lock().unwrap_or_else(|p| p.into_inner());
         let mut stmt = db.prepare(
             "SELECT line FROM toolgate_audit WHERE line LIKE ?1 ESCAPE '\\' ORDER BY seq DESC",
         )?;
-        let lines = stmt.query_map((format!("%{escaped}%"),), |row| row.get::<_, String>(0))?;
+        let lines = stmt.query_map((like_containing(approval),), |row| row.get::<_, String>(0))?;
         for line in lines {
             if names_approval(&line?, approval, since) {
                 return Ok(Some(true));
@@ -875,10 +868,26 @@ impl AuditSink for SqliteSink {
     }
 }
 
+/// A `LIKE` pattern (escape character `\\`) for lines containing `text`: the
+/// database's prefilter before [`names_approval`] reads each line.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) fn like_containing(text: &str) -> String {
+    let mut pattern = String::with_capacity(text.len() + 2);
+    pattern.push('%');
+    for c in text.chars() {
+        if matches!(c, '\\' | '%' | '_') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
 /// Whether audit line `line` records approval `approval`, stamped at `since`
 /// (ms) or later (a line without a time counts).
-#[cfg(feature = "sqlite")]
-fn names_approval(line: &str, approval: &str, since: u64) -> bool {
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) fn names_approval(line: &str, approval: &str, since: u64) -> bool {
     serde_json::from_str::<serde_json::Value>(line)
         .ok()
         .is_some_and(|v| {

@@ -16,7 +16,7 @@
 //! user=gate`, or a `postgresql://` URL); TLS is not built in — run the
 //! database on the same host, a private network or a Unix socket.
 
-use super::audit::{AuditSink, Claimed, SinkError};
+use super::audit::{like_containing, names_approval, AuditSink, Claimed, SinkError};
 use super::store::{check_id, CheckpointStore, StoreError};
 use postgres::{Client, NoTls};
 use std::sync::Mutex;
@@ -61,23 +61,13 @@ fn token(client: &mut Client) -> Result<String, postgres::Error> {
 /// The record of approval `approval` in `toolgate_audit`, stamped no
 /// earlier than `since`, found by its id (`LIKE`, its `_` escaped) and read.
 fn recorded_pg(client: &mut Client, approval: &str, since: u64) -> Result<bool, postgres::Error> {
-    let pattern = format!("%{}%", approval.replace('_', "\\_"));
     let rows = client.query(
-        "SELECT line FROM toolgate_audit WHERE line LIKE $1 ORDER BY seq DESC",
-        &[&pattern],
+        "SELECT line FROM toolgate_audit WHERE line LIKE $1 ESCAPE '\\' ORDER BY seq DESC",
+        &[&like_containing(approval)],
     )?;
-    Ok(rows.iter().any(|row| {
-        serde_json::from_str::<serde_json::Value>(row.get::<_, &str>(0))
-            .ok()
-            .is_some_and(|v| {
-                v.pointer("/approval/id")
-                    .and_then(serde_json::Value::as_str)
-                    == Some(approval)
-                    && v.get("time")
-                        .and_then(serde_json::Value::as_u64)
-                        .is_none_or(|t| t >= since)
-            })
-    }))
+    Ok(rows
+        .iter()
+        .any(|row| names_approval(row.get::<_, &str>(0), approval, since)))
 }
 
 /// Connects and creates the tables. Two replicas starting at once may race
