@@ -362,17 +362,19 @@ class Runtime:
             self._live = Instance(self._compiled, self._max_memory)
         return self._live
 
-    def call(self, f: Callable[[Instance], Any]) -> Any:
+    def call(self, f: Callable[[Instance], Any], bounded: bool = True) -> Any:
         """Runs `f` on the live instance; a failure discards it and raises `Fault`.
         One call at a time: a wasmtime store is not for two threads at once
-        (an approval gate answers from its callers' threads)."""
+        (an approval gate answers from its callers' threads). `bounded=False`
+        lifts the work limit: loading checks the component with one call, and
+        the limit bounds a decision, not the instance's first start."""
         with self._lock:
-            return self._call(f)
+            return self._call(f, bounded)
 
-    def _call(self, f: Callable[[Instance], Any]) -> Any:
+    def _call(self, f: Callable[[Instance], Any], bounded: bool) -> Any:
         self.crossings += 1
         live = self.live()
-        if self._ticker is not None:
+        if self._ticker is not None and bounded:
             self._ticker.start()
             live.store.set_epoch_deadline(self._ticks)
         try:

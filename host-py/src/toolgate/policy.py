@@ -151,8 +151,10 @@ def load_policy(
         compiled = compile_component(path=_path(component), cache_dir=_path(cache_dir), use_cache=cache)
     policy = Policy(compiled, work_limit=work_limit, max_memory=max_memory)
     try:
-        policy.version()
-    except ToolgateError as e:
+        # Unbounded: a tight work limit is for decisions, and a loaded machine
+        # must not turn the first start of the instance into "invalid component".
+        policy._runtime.call(lambda live: live.func(POLICY, "version")(live.store), bounded=False)
+    except (ToolgateError, Fault) as e:
         raise LoadError(f"invalid toolgate component: {e}") from None
     if config is not None:
         policy._default = policy.engine(config)
