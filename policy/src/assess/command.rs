@@ -26,13 +26,12 @@ mod paths;
 mod programs;
 mod refusal;
 mod scripts;
-mod special;
 mod syntax;
 mod table;
-mod tables;
 mod tools;
 mod unbounded;
 mod walk;
+mod whole;
 mod words;
 
 use super::{Assessment, Assessor, Verdict};

@@ -1,8 +1,8 @@
 //! The declared forms of every program on the read-only list, as plain data:
 //! what the command oracle's generator reads to execute every option a
-//! grammar declares. It is a view over the program tables (`programs`,
-//! `tables`, `special`), never a second copy of them: a declaration changed
-//! there is what the oracle runs next.
+//! grammar declares. It is a view over the program table's entries, never a
+//! second copy of them: a declaration changed there is what the oracle runs
+//! next.
 //!
 //! Programs read by a dedicated parser (a syntax that is not getopt's, or
 //! subcommands) have no option list here; their forms are the parser's code,

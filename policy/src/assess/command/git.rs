@@ -10,18 +10,10 @@
 //! (`--ext-diff`, `--textconv`, `grep -O`, `--show-signature`) or write files
 //! (`--output`): none is declared.
 
-use super::grammar::{parse, Grammar, Parsed, BASE};
+use super::grammar::{g, parse, Grammar, Parsed, BASE};
 use super::refusal::Refusal;
 use crate::codes;
 use crate::text::preview;
-
-const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
-    Grammar {
-        flags,
-        long_flags,
-        ..BASE
-    }
-}
 
 /// Global options that change nothing but output and pathspec matching.
 const GLOBAL_FLAGS: &[&str] = &[

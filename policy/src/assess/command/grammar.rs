@@ -81,6 +81,16 @@ pub const BASE: Grammar = Grammar {
     then: None,
 };
 
+/// A grammar of these short flags and long flags and nothing else (text
+/// operands, any number): the start of most grammars in the tables.
+pub const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
+    Grammar {
+        flags,
+        long_flags,
+        ..BASE
+    }
+}
+
 /// A command line parsed against a grammar.
 #[derive(Debug, Default)]
 pub struct Parsed {

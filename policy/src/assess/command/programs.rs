@@ -9,7 +9,6 @@
 use super::grammar::{parse, Grammar, Kind};
 use super::refusal::Refusal;
 use super::table::{self, Rule};
-use super::tables;
 
 /// How a read-only program's arguments are checked.
 #[derive(Clone, Copy, Debug)]
@@ -108,7 +107,7 @@ pub fn found_path(find_args: &[String]) -> String {
 pub fn read_only(program: &str) -> Option<Args> {
     let entry = table::lookup(program)?;
     match entry.rule? {
-        Rule::Grammar => Some(Args::Grammar(entry.name, tables::grammar(entry.name)?)),
+        Rule::Grammar(grammar) => Some(Args::Grammar(entry.name, grammar)),
         Rule::Check(check) => Some(Args::Check(entry.name, check)),
     }
 }

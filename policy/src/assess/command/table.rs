@@ -13,10 +13,11 @@
 //!   against (`prog --version`, or the Debian package that ships it, on
 //!   Debian 12), or empty when the program is not installed there: a reading
 //!   of a version nobody ran stays fail-closed.
-//! - `rule`: how its arguments are proven read-only, if they can be: the
-//!   option grammar the grammar store (`tables::grammar`, `special::grammar`)
-//!   holds under its name, or a dedicated checker (subcommands, a syntax
-//!   that is not getopt's, version queries, refusals with their reason). A
+//! - `rule`: how its arguments are proven read-only, if they can be: its
+//!   option grammar, written in the entry (with the check of the parsed
+//!   whole it names, in `whole`), or a dedicated checker (subcommands, a
+//!   syntax that is not getopt's, version queries, refusals with their
+//!   reason). A
 //!   grammar's `operands`, `path_valued` and `long_paths` say which operands
 //!   are files it reads; a directory or produced name is refused there.
 //! - `reads_contents`: its operands are files whose contents it prints, so a
@@ -40,12 +41,14 @@
 //! What the entry does not hold yet, and where it still lives: the host
 //! names or URLs its checker hands to the egress rule (`net`, called from
 //! the checker), and the option grammars of the programs with a dedicated
-//! checker (inside the checker).
+//! checker (inside the checker; git's subcommands are listed for the
+//! oracle by `git::declared`).
 
 mod entries;
 
 pub use super::capabilities::Row;
 use super::capabilities::{Capability, Form};
+use super::grammar::Grammar;
 use super::refusal::Refusal;
 pub use super::unbounded::Ends;
 pub use entries::{ANY, FAMILIES, TABLE};
@@ -53,10 +56,17 @@ pub use entries::{ANY, FAMILIES, TABLE};
 /// How a program's arguments are proven read-only.
 #[derive(Clone, Copy, Debug)]
 pub enum Rule {
-    /// The option grammar the grammar store holds under the program's name
-    /// (`tables::grammar`, which falls through to the system programs and to
-    /// `special::grammar`).
-    Grammar,
+    /// Its option grammar: which options it takes, which take values,
+    /// what its operands are and what checks the parsed whole (`then`, in
+    /// `whole`). An option is declared only when it is read-only on GNU
+    /// (coreutils, util-linux, procps), BSD/macOS and BusyBox alike; where a
+    /// letter takes a value on one platform and not another it is left out
+    /// (the cluster after it would be read differently). Options that write,
+    /// execute, load a configuration or program file, contact a configurable
+    /// server, change the system, never end, or read a list of further files
+    /// (`--files0-from`, `-f FILE`) are not declared, so they need
+    /// confirmation.
+    Grammar(Grammar),
     /// A dedicated checker; `Err` names what is not proven.
     Check(fn(&[String]) -> Result<(), Refusal>),
 }
@@ -398,20 +408,6 @@ mod tests {
         );
         assert_eq!(destruction("psql", &args("-c select"), &[]), None);
         assert_eq!(destruction("no-such-program", &args("delete"), &[]), None);
-    }
-
-    /// A grammar entry names a grammar the store holds.
-    #[test]
-    fn every_grammar_entry_has_a_grammar() {
-        for entry in TABLE {
-            if let Some(Rule::Grammar) = entry.rule {
-                assert!(
-                    super::super::tables::grammar(entry.name).is_some(),
-                    "{}",
-                    entry.name
-                );
-            }
-        }
     }
 
     #[test]

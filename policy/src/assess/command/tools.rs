@@ -7,18 +7,10 @@
 //! run (`npm --git`, `pip --python`), a file to write (`--log`), or a form
 //! that never ends (`-f`, `--watch`).
 
-use super::grammar::{check_url, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
+use super::grammar::{check_url, g, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
 use super::names::safe_loop_variable;
 use super::refusal::Refusal;
 use crate::codes;
-
-const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
-    Grammar {
-        flags,
-        long_flags,
-        ..BASE
-    }
-}
 
 /// A subcommand table: the grammar for a subcommand (and the word after it)
 /// and how many words name it.

@@ -9,9 +9,10 @@ use super::super::capabilities::Form::{
     Always, Code, Contains, LocalOperand, LongPrefix, NoOperand, OperandUnless, Operands,
     Option as Opt, Project, SetIdMode, Short, Task, Word, WordPrefix,
 };
+use super::super::grammar::{g, Grammar, Kind, BASE};
 use super::super::refusal::Refusal;
 use super::super::unbounded::{self, ends, never, Until};
-use super::super::{checks, floor, git, programs, scripts, tools};
+use super::super::{checks, floor, git, programs, scripts, tools, whole};
 use super::{destroys, row, toolchain, version, Destroy, Program, Rule, When, NONE};
 use crate::codes;
 
@@ -578,6 +579,219 @@ pub const ANY: &[super::Row] = &[
     ),
 ];
 
+/// GNU/BSD/BusyBox grep: no option of any of them writes or runs anything;
+/// `-f FILE` and `--exclude-from` read a file (checked as a path).
+const GREP: Grammar = Grammar {
+    valued: "ABCDdem",
+    path_valued: "f",
+    long_valued: &[
+        "after-context",
+        "before-context",
+        "regexp",
+        "max-count",
+        "include",
+        "exclude",
+        "exclude-dir",
+        "label",
+        "devices",
+        "directories",
+        "binary-files",
+    ],
+    long_paths: &["file", "exclude-from"],
+    long_optional: &["color", "colour", "context"],
+    number_option: true,
+    then: Some(whole::pattern_then_paths),
+    ..g(
+        "EFGPivwxcLlHhnbsqroaIRTUZz",
+        &[
+            "extended-regexp",
+            "fixed-strings",
+            "basic-regexp",
+            "perl-regexp",
+            "ignore-case",
+            "no-ignore-case",
+            "invert-match",
+            "word-regexp",
+            "line-regexp",
+            "count",
+            "files-without-match",
+            "files-with-matches",
+            "with-filename",
+            "no-filename",
+            "line-number",
+            "byte-offset",
+            "no-messages",
+            "quiet",
+            "silent",
+            "recursive",
+            "dereference-recursive",
+            "only-matching",
+            "text",
+            "initial-tab",
+            "null",
+            "null-data",
+            "line-buffered",
+        ],
+    )
+};
+
+/// ripgrep. Not `--pre`/`--pre-glob`/`--hostname-bin` (run programs), `-z`
+/// (runs decompressors), `--ignore-file` is a read (checked as a path).
+const RG: Grammar = Grammar {
+    valued: "ABCmegtTjdMr",
+    path_valued: "f",
+    long_valued: &[
+        "after-context",
+        "before-context",
+        "context",
+        "max-count",
+        "regexp",
+        "glob",
+        "iglob",
+        "type",
+        "type-not",
+        "threads",
+        "max-depth",
+        "max-columns",
+        "sort",
+        "sortr",
+        "replace",
+        "color",
+        "colors",
+        "encoding",
+        "max-filesize",
+        "context-separator",
+        "field-match-separator",
+        "path-separator",
+    ],
+    long_paths: &["file", "ignore-file"],
+    then: Some(whole::pattern_then_paths),
+    ..g(
+        "niSswvlcHNoFxULIqapP0h",
+        &[
+            "line-number",
+            "ignore-case",
+            "smart-case",
+            "case-sensitive",
+            "word-regexp",
+            "invert-match",
+            "files-with-matches",
+            "files-without-match",
+            "count",
+            "count-matches",
+            "with-filename",
+            "no-filename",
+            "no-line-number",
+            "only-matching",
+            "fixed-strings",
+            "line-regexp",
+            "multiline",
+            "follow",
+            "files",
+            "json",
+            "heading",
+            "no-heading",
+            "vimgrep",
+            "column",
+            "trim",
+            "pretty",
+            "null",
+            "text",
+            "type-list",
+            "stats",
+            "quiet",
+            "passthru",
+            "pcre2",
+            "no-messages",
+            "glob-case-insensitive",
+            "byte-offset",
+            "no-config",
+            "crlf",
+            "binary",
+        ],
+    )
+};
+
+/// `zcat`, `bzcat`, `xzcat`, `zstdcat`: print the decompressed files.
+const CAT_COMPRESSED: Grammar = Grammar {
+    operands: Kind::Path,
+    ..g("q", &["quiet"])
+};
+
+/// The grammar of `md5sum`, `sha1sum`, `sha224sum`, `sha256sum`, `sha384sum`, `sha512sum`.
+/// `-c` reads a list of files, but prints only whether each matches.
+const CHECKSUMS: Grammar = Grammar {
+    operands: Kind::Path,
+    tolerant: true,
+    ..g(
+        "bcwz",
+        &[
+            "binary",
+            "check",
+            "text",
+            "tag",
+            "zero",
+            "quiet",
+            "status",
+            "strict",
+            "warn",
+            "ignore-missing",
+        ],
+    )
+};
+
+/// The grammar of `true`, `false`.
+const NOTHING: Grammar = Grammar {
+    tolerant: true,
+    ..BASE
+};
+
+/// The grammar of `base64`, `base32`.
+/// BSD `base64 -o FILE` writes and `-i FILE` reads; GNU `-i` is a flag.
+const BASE_ENCODINGS: Grammar = Grammar {
+    valued: "w",
+    long_valued: &["wrap"],
+    operands: Kind::Path,
+    max_operands: 1,
+    ..g("d", &["decode", "ignore-garbage"])
+};
+
+/// The grammar of `whoami`, `logname`, `arch`, `lsmod`.
+const NO_OPERANDS: Grammar = Grammar {
+    max_operands: 0,
+    tolerant: true,
+    ..BASE
+};
+
+/// The grammar of `groups`, `users`.
+const USER_NAMES: Grammar = Grammar {
+    tolerant: true,
+    ..BASE
+};
+
+/// The grammar of `grep`, `egrep`, `fgrep`.
+/// No option of grep on any platform writes or runs anything.
+const GREPS: Grammar = Grammar {
+    tolerant: true,
+    ..GREP
+};
+
+/// The grammar of `zgrep`, `zegrep`, `zfgrep`.
+const ZGREPS: Grammar = Grammar {
+    then: Some(whole::zgrep),
+    ..GREP
+};
+
+/// The grammar of `ping`, `ping6`.
+/// Not `-f` (floods), `-p` (a payload), `-I` (an interface or
+/// address), `-b`; a count is required (it never ends without one).
+const PINGS: Grammar = Grammar {
+    valued: "ciWwst",
+    max_operands: 1,
+    then: Some(whole::ping),
+    ..g("46nqvDO", &[])
+};
+
 /// The program table.
 pub static TABLE: &[Program] = &[
     Program {
@@ -732,7 +946,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "arch",
         checked: "arch (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(NO_OPERANDS)),
         ..NONE
     },
     Program {
@@ -851,7 +1065,26 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "b2sum",
         checked: "b2sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "l",
+            long_valued: &["length"],
+            operands: Kind::Path,
+            ..g(
+                "bctwz",
+                &[
+                    "binary",
+                    "check",
+                    "text",
+                    "tag",
+                    "zero",
+                    "quiet",
+                    "status",
+                    "strict",
+                    "warn",
+                    "ignore-missing",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -864,21 +1097,26 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "base32",
         checked: "base32 (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(BASE_ENCODINGS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "base64",
         checked: "base64 (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(BASE_ENCODINGS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "basename",
         checked: "basename (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "s",
+            long_valued: &["suffix"],
+            tolerant: true,
+            ..g("az", &["multiple", "zero"])
+        })),
         ..NONE
     },
     Program {
@@ -1110,14 +1348,21 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "bzcat",
         checked: "bzip2",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "bzip2",
         checked: "bzip2",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            then: Some(whole::to_stdout),
+            ..g(
+                "cdtvqsf123456789",
+                &["stdout", "decompress", "test", "verbose", "quiet", "small"],
+            )
+        })),
         reads_contents: true,
         capabilities: &[
             row(OperandUnless(&["-c", "--stdout", "-k", "--keep", "-t", "--test"]),
@@ -1141,7 +1386,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cal",
         checked: "Debian ncal 12.1.8",
-        rule: Some(Rule::Grammar),
+        // util-linux `cal -m` is a flag, BSD `-m` takes a month: left out.
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 2,
+            ..g("13yj", &[])
+        })),
         ..NONE
     },
     Program {
@@ -1190,13 +1439,29 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cat",
         checked: "cat (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            long_flags: &[
+                "show-all",
+                "number-nonblank",
+                "show-ends",
+                "number",
+                "squeeze-blank",
+                "show-tabs",
+                "show-nonprinting",
+            ],
+            operands: Kind::Path,
+            tolerant: true,
+            ..g("AbeEnstTuv", &[])
+        })),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "cd",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 1,
+            ..g("LPe", &[])
+        })),
         ..NONE
     },
     Program {
@@ -1334,7 +1599,10 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cksum",
         checked: "cksum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            ..BASE
+        })),
         ..NONE
     },
     Program {
@@ -1375,7 +1643,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cmp",
         checked: "cmp (GNU diffutils) 3.8",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "in",
+            operands: Kind::Path,
+            max_operands: 4,
+            ..g("bls", &["print-bytes", "verbose", "quiet", "silent"])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -1412,14 +1685,26 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "column",
         checked: "column from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "cs",
+            operands: Kind::Path,
+            ..g("tx", &[])
+        })),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "comm",
         checked: "comm (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            long_valued: &["output-delimiter"],
+            operands: Kind::Path,
+            max_operands: 2,
+            ..g(
+                "123",
+                &["check-order", "nocheck-order", "total", "zero-terminated"],
+            )
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -1597,7 +1882,18 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cut",
         checked: "cut (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "bcfd",
+            long_valued: &[
+                "bytes",
+                "characters",
+                "fields",
+                "delimiter",
+                "output-delimiter",
+            ],
+            operands: Kind::Path,
+            ..g("snzw", &["only-delimited", "complement", "zero-terminated"])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -1616,7 +1912,20 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "date",
         checked: "date (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `-s` (sets the clock), `-f FILE` (reads dates from a file and
+        // echoes the bad ones); BSD `-f` is an input format, `-r` differs.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "d",
+            long_valued: &["date", "reference"],
+            long_optional: &["iso-8601", "rfc-3339"],
+            max_operands: 1,
+            then: Some(whole::date),
+            optional_attached: "I",
+            ..g(
+                "uR",
+                &["utc", "universal", "rfc-email", "rfc-2822", "debug"],
+            )
+        })),
         capabilities: &[
             // Host state (the machine itself): manuals.
             row(Opt("-s"), HostState, "date(1) --set"),
@@ -1683,7 +1992,29 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "df",
         checked: "df (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            // `-B SIZE` is GNU and BusyBox `--block-size` (coreutils 9.1,
+            // run here: it only scales the figures printed).
+            valued: "txB",
+            long_valued: &["type", "exclude-type", "block-size"],
+            long_optional: &["output"],
+            // macOS `-T` takes a type list; as a flag the letters after it
+            // are still checked, and the next word is an operand.
+            ..g(
+                "hHkaiPlT",
+                &[
+                    "human-readable",
+                    "si",
+                    "all",
+                    "inodes",
+                    "portability",
+                    "print-type",
+                    "local",
+                    "total",
+                    "no-sync",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -1696,7 +2027,59 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "diff",
         checked: "diff (GNU diffutils) 3.8",
-        rule: Some(Rule::Grammar),
+        // Not `-l`/`--paginate`: it runs `pr`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "CUWxIFSL",
+            path_valued: "X",
+            long_valued: &[
+                "exclude",
+                "ignore-matching-lines",
+                "label",
+                "show-function-line",
+                "width",
+                "tabsize",
+                "line-format",
+            ],
+            long_paths: &["exclude-from", "from-file", "to-file"],
+            long_optional: &["unified", "context", "color"],
+            operands: Kind::Path,
+            // Not `-r`/`--recursive`, `-N`/`--new-file` or
+            // `--unidirectional-new-file`: with them diff prints every file of
+            // a directory (`diff -N DIR OTHER`), hidden secret files included.
+            // Two directories compared print the files both hold (a `.env`
+            // in each): see `diff_operands`.
+            then: Some(whole::diff_operands),
+            ..g(
+                "uqaiwbBtTEsycpdne",
+                &[
+                    "brief",
+                    "text",
+                    "ignore-case",
+                    "ignore-all-space",
+                    "ignore-space-change",
+                    "ignore-blank-lines",
+                    "ignore-tab-expansion",
+                    "ignore-trailing-space",
+                    "side-by-side",
+                    "suppress-common-lines",
+                    "report-identical-files",
+                    "minimal",
+                    "strip-trailing-cr",
+                    "no-dereference",
+                    "expand-tabs",
+                    "initial-tab",
+                    "show-c-function",
+                    "speed-large-files",
+                    "normal",
+                    "left-column",
+                    "ed",
+                    "rcs",
+                    "ignore-file-name-case",
+                    "no-ignore-file-name-case",
+                    "suppress-blank-empty",
+                ],
+            )
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -1709,7 +2092,10 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "dirname",
         checked: "dirname (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            ..g("z", &["zero"])
+        })),
         ..NONE
     },
     Program {
@@ -1743,7 +2129,32 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "dmesg",
         checked: "dmesg from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        // Not `-c`/`-C` (clear), `-D`/`-E`/`-n` (console), `-w`/`-W`
+        // (follow), `-F` (reads a file), `-s`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "lf",
+            long_valued: &["level", "facility", "time-format"],
+            long_optional: &["color"],
+            max_operands: 0,
+            ..g(
+                "HkuxrtTLdeSP",
+                &[
+                    "human",
+                    "kernel",
+                    "userspace",
+                    "decode",
+                    "raw",
+                    "ctime",
+                    "notime",
+                    "reltime",
+                    "show-delta",
+                    "json",
+                    "nopager",
+                    "syslog",
+                    "force-prefix",
+                ],
+            )
+        })),
         capabilities: &[
             row(Opt("-H"),
         RunsCode,
@@ -1902,7 +2313,43 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "du",
         checked: "du (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `--files0-from`; GNU `-X FILE` reads exclusion patterns.
+        // Its operands are judged as reads so that a variable, which could
+        // become `--files0-from=SECRET`, is refused with them.
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            operands: Kind::Path,
+            valued: "dBt",
+            path_valued: "X",
+            long_valued: &[
+                "max-depth",
+                "exclude",
+                "block-size",
+                "threshold",
+                "time-style",
+            ],
+            long_paths: &["exclude-from"],
+            long_optional: &["time"],
+            ..g(
+                "achkmsxLHPlS0",
+                &[
+                    "all",
+                    "apparent-size",
+                    "bytes",
+                    "total",
+                    "human-readable",
+                    "si",
+                    "summarize",
+                    "one-file-system",
+                    "dereference",
+                    "no-dereference",
+                    "count-links",
+                    "separate-dirs",
+                    "null",
+                    "inodes",
+                ],
+            )
+        })),
         ends: &[
             never(Until::Check(unbounded::names_root), "walks the whole file system"),
         ],
@@ -1962,7 +2409,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "egrep",
         checked: "grep (GNU grep) 3.8",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(GREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -2030,7 +2477,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "expand",
         checked: "expand (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "t",
+            long_valued: &["tabs"],
+            operands: Kind::Path,
+            ..g("i", &["initial"])
+        })),
         reads_contents: true,
         ends: &[
             never(Until::Check(unbounded::expand_too_wide), "pads to a tab stop past ten thousand columns"),
@@ -2047,7 +2499,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "expr",
         checked: "expr (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // `expr` has no options: every word is an operand of the expression.
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: false,
+            then: Some(whole::expr),
+            ..BASE
+        })),
         ..NONE
     },
     Program {
@@ -2069,7 +2526,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "false",
         checked: "Debian coreutils 9.1-1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(NOTHING)),
         ..NONE
     },
     Program {
@@ -2091,14 +2548,33 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "fgrep",
         checked: "grep (GNU grep) 3.8",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(GREPS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "file",
         checked: "file-5.44",
-        rule: Some(Rule::Grammar),
+        // Not `-C` (writes a compiled magic file), `-m` (loads one), `-f`
+        // (reads a list of names), `-z` (runs decompressors), `-p` (sets times).
+        rule: Some(Rule::Grammar(g(
+            "bLhiNknrs0E",
+            &[
+                "brief",
+                "mime",
+                "mime-type",
+                "mime-encoding",
+                "dereference",
+                "no-dereference",
+                "keep-going",
+                "raw",
+                "special-files",
+                "extension",
+                "no-pad",
+                "print0",
+                "uncompress-noreport",
+            ],
+        ))),
         ..NONE
     },
     Program {
@@ -2169,14 +2645,24 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "fmt",
         checked: "fmt (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "w",
+            long_valued: &["width"],
+            operands: Kind::Path,
+            ..g("su", &["split-only", "uniform-spacing"])
+        })),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "fold",
         checked: "fold (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "w",
+            long_valued: &["width"],
+            operands: Kind::Path,
+            ..g("bs", &["bytes", "spaces"])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -2197,7 +2683,29 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "free",
         checked: "free from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar),
+        // Not `-s` (repeats forever) or `-c`.
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            ..g(
+                "bkmghtwlv",
+                &[
+                    "bytes",
+                    "kibi",
+                    "mebi",
+                    "gibi",
+                    "tebi",
+                    "kilo",
+                    "mega",
+                    "giga",
+                    "human",
+                    "si",
+                    "total",
+                    "wide",
+                    "lohi",
+                    "committed",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -2290,13 +2798,21 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "getconf",
         checked: "getconf (Debian GLIBC 2.36-9+deb12u14) 2.36",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 2,
+            ..g("a", &["all"])
+        })),
         ..NONE
     },
     Program {
         name: "getent",
         checked: "getent (Debian GLIBC 2.36-9+deb12u14) 2.36",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "s",
+            long_valued: &["service"],
+            then: Some(whole::getent),
+            ..g("i", &["no-idn"])
+        })),
         capabilities: &[
             row(Word("shadow"),
         Privileges,
@@ -2465,7 +2981,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "grep",
         checked: "grep (GNU grep) 3.8",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(GREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -2492,7 +3008,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "groups",
         checked: "groups (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(USER_NAMES)),
         ..NONE
     },
     Program {
@@ -2541,7 +3057,30 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "gzip",
         checked: "gzip 1.12",
-        rule: Some(Rule::Grammar),
+        // `-S SUF` and xz `-C CHECK` take values and are left out; without
+        // `-c`, `-l` or `-t` these replace the file they are given.
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            then: Some(whole::to_stdout),
+            ..g(
+                "cdltvqnNfr123456789",
+                &[
+                    "stdout",
+                    "to-stdout",
+                    "decompress",
+                    "uncompress",
+                    "list",
+                    "test",
+                    "verbose",
+                    "quiet",
+                    "no-name",
+                    "name",
+                    "fast",
+                    "best",
+                    "recursive",
+                ],
+            )
+        })),
         reads_contents: true,
         capabilities: &[
             // Removers and overwriters of existing files: compressors that replace
@@ -2590,7 +3129,15 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "head",
         checked: "head (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "nc",
+            long_valued: &["lines", "bytes"],
+            operands: Kind::Path,
+            number_option: true,
+            tolerant: true,
+            then: Some(whole::head),
+            ..g("qvz", &["quiet", "silent", "verbose", "zero-terminated"])
+        })),
         reads_contents: true,
         ends: &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Long("--bytes")), Until::Reads(unbounded::reads_endless)]), "reads an endless device"),
@@ -2617,7 +3164,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "hexdump",
         checked: "hexdump from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        // `-f FILE` reads a format file: left out.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "ens",
+            operands: Kind::Path,
+            ..g("bcCdovx", &[])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -2635,7 +3187,24 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "hostname",
         checked: "hostname 3.23",
-        rule: Some(Rule::Grammar),
+        // Any operand (or `-F`, `-b`) sets the name.
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g(
+                "fsdiIAa",
+                &[
+                    "fqdn",
+                    "long",
+                    "short",
+                    "domain",
+                    "ip-address",
+                    "all-ip-addresses",
+                    "all-fqdns",
+                    "alias",
+                ],
+            )
+        })),
         capabilities: &[
             row(Operands(1, &["-F", "--file"]),
         HostState,
@@ -2686,7 +3255,14 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "id",
         checked: "id (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 1,
+            tolerant: true,
+            ..g(
+                "ugGnrz",
+                &["user", "group", "groups", "name", "real", "zero"],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -2863,7 +3439,21 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "join",
         checked: "join (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "aejotv12",
+            operands: Kind::Path,
+            max_operands: 2,
+            ..g(
+                "i",
+                &[
+                    "ignore-case",
+                    "check-order",
+                    "nocheck-order",
+                    "header",
+                    "zero-terminated",
+                ],
+            )
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -3004,7 +3594,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "last",
         checked: "last from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "nt",
+            path_valued: "f",
+            number_option: true,
+            ..g("aFiwxR", &[])
+        })),
         ..NONE
     },
     Program {
@@ -3090,7 +3685,10 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "locale",
         checked: "locale (Debian GLIBC 2.36-9+deb12u14) 2.36",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(g(
+            "amck",
+            &["all-locales", "charmaps", "category-name", "keyword-name"],
+        ))),
         ..NONE
     },
     Program {
@@ -3113,7 +3711,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "logname",
         checked: "logname (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(NO_OPERANDS)),
         ..NONE
     },
     Program {
@@ -3128,7 +3726,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "look",
         checked: "look from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        // util-linux `look` reads the dictionary (or the file given).
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "t",
+            max_operands: 2,
+            then: Some(whole::look),
+            ..g("dfab", &["alphanum", "ignore-case", "alternative"])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -3158,7 +3762,46 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "ls",
         checked: "ls (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // BSD `ls -w` is a flag and GNU `-w` takes a width; `-I`, `-T` and
+        // `-D` differ too: left out.
+        rule: Some(Rule::Grammar(Grammar {
+            long_flags: &[
+                "all",
+                "almost-all",
+                "human-readable",
+                "reverse",
+                "recursive",
+                "directory",
+                "classify",
+                "inode",
+                "size",
+                "numeric-uid-gid",
+                "group-directories-first",
+                "full-time",
+                "literal",
+                "si",
+                "dereference",
+                "escape",
+                "no-group",
+                "author",
+            ],
+            long_optional: &["color", "hyperlink"],
+            long_valued: &[
+                "sort",
+                "time-style",
+                "format",
+                "indicator-style",
+                "time",
+                "ignore",
+                "hide",
+                "quoting-style",
+                "width",
+                "block-size",
+            ],
+            operands: Kind::Text,
+            tolerant: true,
+            ..g("aAlhtrRS1dFisnpcuxCmkLHUgoQqv", &[])
+        })),
         ends: &[
             never(Until::All(&[Until::Any(&[Until::Short('R'), Until::Long("--recursive")]), Until::Check(unbounded::names_root)]), "walks the whole file system"),
         ],
@@ -3167,43 +3810,107 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "lsb_release",
         checked: "Debian lsb-release 12.0-1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            ..g(
+                "vidrcas",
+                &[
+                    "version",
+                    "id",
+                    "description",
+                    "release",
+                    "codename",
+                    "all",
+                    "short",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
         name: "lsblk",
         checked: "lsblk from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "o",
+            long_valued: &["output"],
+            ..g(
+                "abdfJlnprStmOz",
+                &[
+                    "all",
+                    "bytes",
+                    "nodeps",
+                    "fs",
+                    "json",
+                    "list",
+                    "noheadings",
+                    "paths",
+                    "raw",
+                    "scsi",
+                    "topology",
+                    "perms",
+                    "output-all",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
         name: "lscpu",
         checked: "lscpu from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        // `-e`/`-p` take their value only attached: left out.
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            optional_attached: "ep",
+            ..g(
+                "abcxyJB",
+                &[
+                    "all", "bytes", "json", "online", "offline", "hex", "physical",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
         name: "lsmod",
         checked: "Debian kmod 30+20221128-1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(NO_OPERANDS)),
         ..NONE
     },
     Program {
         name: "lsof",
         checked: "lsof 4.95.0",
-        rule: Some(Rule::Grammar),
+        // Not `-r` (repeats forever), `+r`. `-Q` (exit 0 when a search
+        // term fails), `-b` (no kernel calls that might block), `-F` (field
+        // output, letters only) and `-D i` (ignore the device cache; `b`,
+        // `r`, `u` read or write it) only shape the output; lsof 4.95 on
+        // Linux has no device cache and refuses `-D` with a usage error.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "pucdD",
+            then: Some(whole::lsof),
+            optional_attached: "isgF",
+            ..g("nPltwVUXaQb", &[])
+        })),
         ..NONE
     },
     Program {
         name: "lspci",
         checked: "lspci version 3.9.0",
-        rule: Some(Rule::Grammar),
+        // Not `-q`/`-Q` (asks DNS), `-i`, `-F`, `-A`, `-H`, `-O`, `-M`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "sd",
+            max_operands: 0,
+            ..g("vnkmtDxb", &[])
+        })),
         ..NONE
     },
     Program {
         name: "lsusb",
         checked: "lsusb (usbutils) 014",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "sd",
+            max_operands: 0,
+            ..g("vt", &["verbose", "tree"])
+        })),
         ..NONE
     },
     Program {
@@ -3367,7 +4074,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "md5sum",
         checked: "md5sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CHECKSUMS)),
         ..NONE
     },
     Program {
@@ -3479,7 +4186,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "mount",
         checked: "mount from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "t",
+            max_operands: 0,
+            ..g("l", &[])
+        })),
         capabilities: &[
             row(Always,
         HostState,
@@ -3656,7 +4367,27 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "netstat",
         checked: "net-tools 2.10",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            then: Some(whole::netstat),
+            ..g(
+                "antulprise46Wxvg",
+                &[
+                    "all",
+                    "numeric",
+                    "tcp",
+                    "udp",
+                    "listening",
+                    "program",
+                    "route",
+                    "interfaces",
+                    "statistics",
+                    "extend",
+                    "wide",
+                    "unix",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -3709,7 +4440,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nl",
         checked: "nl (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "bdhilnsvwf",
+            operands: Kind::Path,
+            ..g("p", &["no-renumber"])
+        })),
         reads_contents: true,
         ends: &[
             never(Until::Check(unbounded::nl_too_wide), "pads line numbers wider than ten thousand characters"),
@@ -3811,7 +4546,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nproc",
         checked: "nproc (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            long_valued: &["ignore"],
+            max_operands: 0,
+            tolerant: true,
+            ..g("", &["all"])
+        })),
         ..NONE
     },
     Program {
@@ -3853,7 +4593,24 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "numfmt",
         checked: "numfmt (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "d",
+            long_valued: &[
+                "from",
+                "from-unit",
+                "to",
+                "to-unit",
+                "field",
+                "format",
+                "suffix",
+                "padding",
+                "invalid",
+                "round",
+                "delimiter",
+            ],
+            long_optional: &["header"],
+            ..g("z", &["grouping", "debug", "zero-terminated"])
+        })),
         ends: &[
             never(Until::Check(unbounded::numfmt_too_wide), "pads numbers wider than ten thousand characters"),
         ],
@@ -3903,7 +4660,25 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "od",
         checked: "od (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // `-w` takes its value only attached on GNU and BusyBox (`-w16`);
+        // BSD/macOS od has no `-w` and stops with a usage error.
+        // `--strings[=BYTES]` takes its value only after `=` (GNU od 9.1,
+        // run here, reads `od --strings 1 a.txt` as the files `1` and
+        // `a.txt`, as the forms oracle found), so the next word is a file.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "AjNtS",
+            optional_attached: "w",
+            long_valued: &[
+                "address-radix",
+                "skip-bytes",
+                "read-bytes",
+                "format",
+                "endian",
+            ],
+            long_optional: &["strings"],
+            operands: Kind::Path,
+            ..g("abcdfilosxvDOX", &["output-duplicates", "traditional"])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -4009,14 +4784,22 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "paste",
         checked: "paste (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "d",
+            long_valued: &["delimiters"],
+            operands: Kind::Path,
+            ..g("sz", &["serial", "zero-terminated"])
+        })),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "pathchk",
         checked: "pathchk (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            ..g("pP", &["portability"])
+        })),
         ..NONE
     },
     Program {
@@ -4070,7 +4853,23 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "pgrep",
         checked: "pgrep from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "uUgGPstd",
+            ..g(
+                "lafxnocivw",
+                &[
+                    "list-name",
+                    "list-full",
+                    "full",
+                    "exact",
+                    "newest",
+                    "oldest",
+                    "count",
+                    "ignore-case",
+                    "inverse",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -4127,7 +4926,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "ping",
         checked: "ping from iputils 20221126",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(PINGS)),
         ends: &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
@@ -4137,7 +4936,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "ping6",
         checked: "ping from iputils 20221126",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(PINGS)),
         ends: &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
@@ -4300,13 +5099,20 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "printenv",
         checked: "printenv (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            then: Some(whole::printenv),
+            ..g("0", &["null"])
+        })),
         ..NONE
     },
     Program {
         name: "printf",
         checked: "printf (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `-v VAR` (bash's builtin assigns the variable).
+        rule: Some(Rule::Grammar(Grammar {
+            then: Some(whole::printf_format),
+            ..BASE
+        })),
         ..NONE
     },
     Program {
@@ -4378,7 +5184,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "pwd",
         checked: "pwd (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g("LP", &[])
+        })),
         ..NONE
     },
     Program {
@@ -4489,13 +5299,40 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "readlink",
         checked: "readlink (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(g(
+            "femnqsvz",
+            &[
+                "canonicalize",
+                "canonicalize-existing",
+                "canonicalize-missing",
+                "no-newline",
+                "quiet",
+                "silent",
+                "verbose",
+                "zero",
+            ],
+        ))),
         ..NONE
     },
     Program {
         name: "realpath",
         checked: "realpath (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            long_valued: &["relative-to", "relative-base"],
+            ..g(
+                "emLPqsz",
+                &[
+                    "canonicalize-existing",
+                    "canonicalize-missing",
+                    "logical",
+                    "physical",
+                    "quiet",
+                    "strip",
+                    "no-symlinks",
+                    "zero",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -4544,14 +5381,17 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "rev",
         checked: "rev from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            ..BASE
+        })),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "rg",
         checked: "ripgrep 13.0.0",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(RG)),
         reads_contents: true,
         ..NONE
     },
@@ -4871,7 +5711,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "seq",
         checked: "seq (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "fs",
+            long_valued: &["format", "separator"],
+            max_operands: 3,
+            then: Some(whole::seq),
+            ..g("w", &["equal-width"])
+        })),
         ends: &[
             never(Until::Check(unbounded::seq_format_too_wide), "pads numbers wider than ten thousand characters"),
             never(Until::Check(unbounded::seq_huge), "prints a huge sequence"),
@@ -4977,31 +5823,31 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sha1sum",
         checked: "sha1sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha224sum",
         checked: "sha224sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha256sum",
         checked: "sha256sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha384sum",
         checked: "sha384sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha512sum",
         checked: "sha512sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CHECKSUMS)),
         ..NONE
     },
     Program {
@@ -5014,7 +5860,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "shuf",
         checked: "shuf (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `-o`, `--random-source`, `-r` (repeats forever).
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "ni",
+            long_valued: &["head-count", "input-range"],
+            then: Some(whole::shuf),
+            ..g("ez", &["echo", "zero-terminated"])
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -5028,7 +5880,10 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sleep",
         checked: "sleep (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            then: Some(whole::sleep),
+            ..BASE
+        })),
         ends: &[
             never(Until::Check(unbounded::sleep_too_long), "sleeps for a long time"),
             never(Until::Check(unbounded::sleep_passes_line), "sleeps longer than a minute with the line's other sleeps and loops"),
@@ -5091,7 +5946,42 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sort",
         checked: "sort (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `-o`, `--compress-program`, `-T` (temporary files in a chosen
+        // directory), `--random-source`, `--files0-from`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "tkS",
+            long_valued: &[
+                "field-separator",
+                "key",
+                "buffer-size",
+                "sort",
+                "parallel",
+                "batch-size",
+            ],
+            long_optional: &["check"],
+            operands: Kind::Path,
+            ..g(
+                "bdfgiMhnRrVcCsumz",
+                &[
+                    "ignore-leading-blanks",
+                    "dictionary-order",
+                    "ignore-case",
+                    "general-numeric-sort",
+                    "ignore-nonprinting",
+                    "month-sort",
+                    "human-numeric-sort",
+                    "numeric-sort",
+                    "random-sort",
+                    "reverse",
+                    "version-sort",
+                    "stable",
+                    "unique",
+                    "merge",
+                    "zero-terminated",
+                    "debug",
+                ],
+            )
+        })),
         reads_contents: true,
         capabilities: &[
             // `-o FILE`, bundled (`-ro`) or any prefix of `--output`
@@ -5144,7 +6034,39 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "ss",
         checked: "ss utility, iproute2-6.1.0",
-        rule: Some(Rule::Grammar),
+        // Not `-K` (kills), `-D` (dumps to a file), `-E` (never ends), `-F`
+        // (reads a filter file), `-N` (another namespace).
+        // Not `-r`/`--resolve`: iproute2 6.1's ss then asks the resolver for
+        // the name of every address it lists and rpcbind for port names
+        // (the command oracle's declared-forms run saw it connect to
+        // /var/run/rpcbind.sock), hosts the line does not name.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "fA",
+            long_valued: &["family", "query"],
+            ..g(
+                "antulpmeoisxw46HO0Zz",
+                &[
+                    "all",
+                    "numeric",
+                    "tcp",
+                    "udp",
+                    "listening",
+                    "processes",
+                    "memory",
+                    "extended",
+                    "options",
+                    "info",
+                    "summary",
+                    "unix",
+                    "raw",
+                    "ipv4",
+                    "ipv6",
+                    "no-header",
+                    "oneline",
+                    "threads",
+                ],
+            )
+        })),
         capabilities: &[
             // `-D FILE` replaces FILE with raw socket data (run here:
             // `ss -D notes.txt` and `ss --di=x`), `-K` closes sockets.
@@ -5215,7 +6137,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "stat",
         checked: "stat (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // BSD `stat -f` takes a format and GNU `-f` is a flag; `-t` differs too.
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            valued: "c",
+            long_valued: &["format", "printf"],
+            ..g("L", &["dereference", "terse"])
+        })),
         ..NONE
     },
     Program {
@@ -5233,7 +6161,17 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "strings",
         checked: "GNU strings (GNU Binutils for Debian) 2.40",
-        rule: Some(Rule::Grammar),
+        // GNU `strings @FILE` reads options from a file: see `strings`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "nte",
+            long_valued: &["bytes", "radix", "encoding", "output-separator"],
+            operands: Kind::Path,
+            then: Some(whole::strings),
+            ..g(
+                "adfw",
+                &["all", "data", "print-file-name", "include-all-whitespace"],
+            )
+        })),
         reads_contents: true,
         ..NONE
     },
@@ -5354,14 +6292,45 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tac",
         checked: "tac (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "s",
+            long_valued: &["separator"],
+            operands: Kind::Path,
+            ..g("br", &["before", "regex"])
+        })),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "tail",
         checked: "tail (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `-f`/`-F`/`--follow`/`--retry`/`-s`/`--pid`: following never ends.
+        // Following (`-f`, `-F`, `--follow`) only reads; `unbounded` confirms
+        // it unless a short `timeout` ends it.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "ncs",
+            long_valued: &[
+                "lines",
+                "bytes",
+                "sleep-interval",
+                "pid",
+                "max-unchanged-stats",
+            ],
+            operands: Kind::Path,
+            number_option: true,
+            then: Some(whole::tail),
+            ..g(
+                "qvzrfF",
+                &[
+                    "quiet",
+                    "silent",
+                    "verbose",
+                    "zero-terminated",
+                    "follow",
+                    "retry",
+                ],
+            )
+        })),
         reads_contents: true,
         ends: &[
             never(Until::Any(&[Until::Short('f'), Until::Short('F'), Until::Long("--follow")]), "follows a file forever"),
@@ -5580,7 +6549,14 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "top",
         checked: "top from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar),
+        // Only in batch mode with a count: otherwise it never ends, and keys
+        // typed to it can kill or renice.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "ndpuUowE",
+            max_operands: 0,
+            then: Some(whole::top),
+            ..g("bcHiSs1", &[])
+        })),
         capabilities: &[
             row(Always, RunsCode, "GTFOBins top: shell (toprc pipe)"),
         ],
@@ -5604,7 +6580,13 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tr",
         checked: "tr (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 2,
+            ..g(
+                "cCdst",
+                &["complement", "delete", "squeeze-repeats", "truncate-set1"],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -5615,7 +6597,25 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tree",
         checked: "tree v2.1.0",
-        rule: Some(Rule::Grammar),
+        // Not `-o` (writes), `-R` (with `-H` writes a file in every
+        // directory), `-H`, `--fromfile`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "LPI",
+            long_valued: &["filelimit", "charset", "sort", "timefmt"],
+            ..g(
+                "adfilpsughDFrtvUCnAQNJX",
+                &[
+                    "dirsfirst",
+                    "du",
+                    "noreport",
+                    "prune",
+                    "matchdirs",
+                    "ignore-case",
+                    "gitignore",
+                    "si",
+                ],
+            )
+        })),
         capabilities: &[
             row(Short('o'), Overwrites, "tree(1) -o filename"),
             // `-R` with `-H` writes 00Tree.html into every directory.
@@ -5629,7 +6629,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "true",
         checked: "true (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(NOTHING)),
         ..NONE
     },
     Program {
@@ -5658,18 +6658,29 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tsort",
         checked: "tsort (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Prints its input reordered: a file read like `cat`.
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            max_operands: 1,
+            ..BASE
+        })),
         ..NONE
     },
     Program {
         name: "tty",
         checked: "tty (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            ..g("s", &["silent", "quiet"])
+        })),
         ..NONE
     },
     Program {
         name: "type",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            ..g("afpPt", &[])
+        })),
         ..NONE
     },
     Program {
@@ -5688,7 +6699,10 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "ulimit",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            ..g("acdefilmnqrstuvxHSPRTbkp", &[])
+        })),
         ..NONE
     },
     Program {
@@ -5705,7 +6719,24 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "uname",
         checked: "uname (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g(
+                "asnrvmpio",
+                &[
+                    "all",
+                    "kernel-name",
+                    "nodename",
+                    "kernel-release",
+                    "kernel-version",
+                    "machine",
+                    "processor",
+                    "hardware-platform",
+                    "operating-system",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -5726,7 +6757,12 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "unexpand",
         checked: "unexpand (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "t",
+            long_valued: &["tabs"],
+            operands: Kind::Path,
+            ..g("a", &["all", "first-only"])
+        })),
         reads_contents: true,
         ends: &[
             never(Until::Check(unbounded::expand_too_wide), "pads to a tab stop past ten thousand columns"),
@@ -5736,7 +6772,24 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "uniq",
         checked: "uniq (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // A second operand is the file `uniq` writes.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "fsw",
+            long_valued: &["skip-fields", "skip-chars", "check-chars"],
+            long_optional: &["all-repeated", "group"],
+            operands: Kind::Path,
+            max_operands: 1,
+            ..g(
+                "cdDiuz",
+                &[
+                    "count",
+                    "repeated",
+                    "ignore-case",
+                    "unique",
+                    "zero-terminated",
+                ],
+            )
+        })),
         reads_contents: true,
         destroys: &[
             destroys(When::Check(programs::uniq_writes), "overwrites the file it is given", "uniq(1) INPUT OUTPUT"),
@@ -5827,7 +6880,11 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "uptime",
         checked: "uptime from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 0,
+            tolerant: true,
+            ..g("ps", &["pretty", "since"])
+        })),
         ..NONE
     },
     Program {
@@ -5859,7 +6916,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "users",
         checked: "users (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(USER_NAMES)),
         ..NONE
     },
     Program {
@@ -5986,7 +7043,25 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "vmstat",
         checked: "vmstat from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "S",
+            long_valued: &["unit"],
+            max_operands: 2,
+            then: Some(whole::counted_operands),
+            ..g(
+                "adDmsftwn",
+                &[
+                    "active",
+                    "disk",
+                    "disk-sum",
+                    "slabs",
+                    "stats",
+                    "forks",
+                    "timestamp",
+                    "wide",
+                ],
+            )
+        })),
         ends: &[
             never(Until::Check(unbounded::samples_forever), "samples until stopped"),
         ],
@@ -6018,7 +7093,10 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "w",
         checked: "w from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            max_operands: 1,
+            ..g("hsiu", &["no-header", "short", "ip-addr"])
+        })),
         ..NONE
     },
     Program {
@@ -6047,7 +7125,17 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "wc",
         checked: "wc (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // Not `--files0-from`: it reads a list of names and echoes them.
+        // Tolerant: its one list-reading option (`--files0-from=F`) can come
+        // from a glob only as a file of that directory matching the glob.
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            tolerant: true,
+            ..g(
+                "clwmL",
+                &["bytes", "chars", "lines", "words", "max-line-length"],
+            )
+        })),
         ..NONE
     },
     Program {
@@ -6070,25 +7158,42 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "whereis",
         checked: "whereis from util-linux 2.38.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            ..g("bmsul", &[])
+        })),
         ..NONE
     },
     Program {
         name: "which",
         checked: "Debian debianutils 5.7-0.5~deb12u1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            tolerant: true,
+            ..g("as", &["all"])
+        })),
         ..NONE
     },
     Program {
         name: "who",
         checked: "who (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        // An operand is a utmp file to read.
+        rule: Some(Rule::Grammar(Grammar {
+            operands: Kind::Path,
+            max_operands: 2,
+            ..g(
+                "abdHlmpqrstTu",
+                &[
+                    "all", "boot", "dead", "heading", "login", "process", "count", "runlevel",
+                    "short", "time", "mesg", "users",
+                ],
+            )
+        })),
         ..NONE
     },
     Program {
         name: "whoami",
         checked: "whoami (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(NO_OPERANDS)),
         ..NONE
     },
     Program {
@@ -6178,7 +7283,26 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "xz",
         checked: "xz (XZ Utils) 5.4.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "T",
+            long_valued: &["threads", "format"],
+            operands: Kind::Path,
+            then: Some(whole::to_stdout),
+            ..g(
+                "cdltvqfe0123456789",
+                &[
+                    "stdout",
+                    "to-stdout",
+                    "decompress",
+                    "uncompress",
+                    "list",
+                    "test",
+                    "verbose",
+                    "quiet",
+                    "extreme",
+                ],
+            )
+        })),
         reads_contents: true,
         capabilities: &[
             row(OperandUnless(&[
@@ -6200,7 +7324,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "xzcat",
         checked: "xz (XZ Utils) 5.4.1",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
@@ -6291,21 +7415,21 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zcat",
         checked: "zcat (gzip) 1.12",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "zegrep",
         checked: "zgrep (gzip) 1.12",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(ZGREPS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "zfgrep",
         checked: "zgrep (gzip) 1.12",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(ZGREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -6319,7 +7443,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zgrep",
         checked: "zgrep (gzip) 1.12",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(ZGREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -6363,7 +7487,24 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zstd",
         checked: "*** Zstandard CLI (64-bit) v1.5.4, by Yann Collet ***",
-        rule: Some(Rule::Grammar),
+        // Not `-o` (writes), `--rm`, `--patch-from`, `--train`, `-D`.
+        rule: Some(Rule::Grammar(Grammar {
+            valued: "T",
+            operands: Kind::Path,
+            then: Some(whole::to_stdout),
+            ..g(
+                "cdltvqf0123456789",
+                &[
+                    "stdout",
+                    "decompress",
+                    "uncompress",
+                    "list",
+                    "test",
+                    "verbose",
+                    "quiet",
+                ],
+            )
+        })),
         reads_contents: true,
         capabilities: &[
             row(Opt("--rm"), Overwrites, "zstd(1) --rm"),
@@ -6373,7 +7514,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zstdcat",
         checked: "1.5.4",
-        rule: Some(Rule::Grammar),
+        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },

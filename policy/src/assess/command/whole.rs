@@ -1,333 +1,272 @@
-//! Grammars whose operands need more than a kind: searchers (a pattern then
-//! files), compressors (only to standard output), programs that would set the
-//! clock or the host name with an operand, repeat forever without a count, or
-//! print the environment or the shadow database.
+//! The checks of a parsed whole that grammars in the program table name as
+//! their `then`: what a kind per operand cannot say (a pattern before the
+//! files, an operand count, required options, output only to standard
+//! output, numbers within bounds, host names handed to the egress rule).
 
-use super::grammar::{check_path, Grammar, Kind, Parsed, BASE};
+use super::grammar::{check_path, Parsed};
 use super::refusal::Refusal;
-use super::tables;
 use crate::codes;
 
-const fn g(flags: &'static str, long_flags: &'static [&'static str]) -> Grammar {
-    Grammar {
-        flags,
-        long_flags,
-        ..BASE
+/// `seq` prints at most a bounded count: `seq inf` or a huge last bound floods.
+/// `diff`: a directory operand is a set of files. Two directories compared
+/// print every file both hold (`diff backend ~` prints a `.env` of each);
+/// a file against a directory reads the directory's file of the same name,
+/// which the secret check of the file's name already covers. So at least one
+/// compared operand must read as a file: `-` or a last component with an
+/// extension (`a.txt`). A directory disguised under such a name is a trap of
+/// the tree the executor's confinement answers (SECURITY.md, "Commands").
+pub(super) fn diff_operands(parsed: &Parsed) -> Result<(), Refusal> {
+    let compared: Vec<&str> = parsed
+        .operands
+        .iter()
+        .map(String::as_str)
+        .chain(parsed.values("--from-file"))
+        .chain(parsed.values("--to-file"))
+        .collect();
+    if compared.iter().any(|o| reads_as_file(o)) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        crate::codes::COMMAND_SENSITIVE_PATH,
+        format!(
+            "`diff {}` may compare two directories, printing every file both hold (secret files included)",
+            crate::text::preview(&compared.join(" "), 60)
+        ),
+    ))
+}
+
+/// Whether a path reads as a file rather than a directory: `-`, or a last
+/// component with an extension after a stem (`a.txt`, not `.config`, `src`,
+/// `..` or `dir/`).
+pub(super) fn reads_as_file(path: &str) -> bool {
+    // `-` is standard input; a process substitution is a pipe.
+    if path == "-" || path.ends_with("process-substitution") {
+        return true;
+    }
+    if path.ends_with('/') {
+        return false;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.get(1..).is_some_and(|rest| {
+        rest.rsplit_once('.')
+            .is_some_and(|(_, ext)| !ext.is_empty() && !ext.contains(['*', '?', '[']))
+    })
+}
+
+pub(super) fn seq(parsed: &Parsed) -> Result<(), Refusal> {
+    let numbers: Vec<Option<f64>> = parsed
+        .operands
+        .iter()
+        .map(|o| o.parse::<f64>().ok().filter(|n| n.is_finite()))
+        .collect();
+    let bounded = match numbers.as_slice() {
+        [Some(last)] => *last <= 1e7,
+        [Some(first), Some(last)] => (last - first).abs() <= 1e7,
+        [Some(first), Some(step), Some(last)] => {
+            step.abs() > 0.0 && ((last - first) / step).abs() <= 1e7
+        }
+        _ => false,
+    };
+    if bounded {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            "seq",
+            &parsed.operands.join(" "),
+            "is not a bounded count of numbers",
+        ))
     }
 }
 
-/// GNU/BSD/BusyBox grep: no option of any of them writes or runs anything;
-/// `-f FILE` and `--exclude-from` read a file (checked as a path).
-const GREP: Grammar = Grammar {
-    valued: "ABCDdem",
-    path_valued: "f",
-    long_valued: &[
-        "after-context",
-        "before-context",
-        "regexp",
-        "max-count",
-        "include",
-        "exclude",
-        "exclude-dir",
-        "label",
-        "devices",
-        "directories",
-        "binary-files",
-    ],
-    long_paths: &["file", "exclude-from"],
-    long_optional: &["color", "colour", "context"],
-    number_option: true,
-    then: Some(pattern_then_paths),
-    ..g(
-        "EFGPivwxcLlHhnbsqroaIRTUZz",
-        &[
-            "extended-regexp",
-            "fixed-strings",
-            "basic-regexp",
-            "perl-regexp",
-            "ignore-case",
-            "no-ignore-case",
-            "invert-match",
-            "word-regexp",
-            "line-regexp",
-            "count",
-            "files-without-match",
-            "files-with-matches",
-            "with-filename",
-            "no-filename",
-            "line-number",
-            "byte-offset",
-            "no-messages",
-            "quiet",
-            "silent",
-            "recursive",
-            "dereference-recursive",
-            "only-matching",
-            "text",
-            "initial-tab",
-            "null",
-            "null-data",
-            "line-buffered",
-        ],
-    )
-};
+/// GNU `strings @FILE` reads more options from a file.
+pub(super) fn strings(parsed: &Parsed) -> Result<(), Refusal> {
+    for operand in &parsed.operands {
+        if operand.starts_with('@') {
+            return Err(Refusal::argument(
+                "strings",
+                operand,
+                "reads further options from a file",
+            ));
+        }
+        check_path("strings", operand)?;
+    }
+    Ok(())
+}
 
-/// ripgrep. Not `--pre`/`--pre-glob`/`--hostname-bin` (run programs), `-z`
-/// (runs decompressors), `--ignore-file` is a read (checked as a path).
-const RG: Grammar = Grammar {
-    valued: "ABCmegtTjdMr",
-    path_valued: "f",
-    long_valued: &[
-        "after-context",
-        "before-context",
-        "context",
-        "max-count",
-        "regexp",
-        "glob",
-        "iglob",
-        "type",
-        "type-not",
-        "threads",
-        "max-depth",
-        "max-columns",
-        "sort",
-        "sortr",
-        "replace",
-        "color",
-        "colors",
-        "encoding",
-        "max-filesize",
-        "context-separator",
-        "field-match-separator",
-        "path-separator",
-    ],
-    long_paths: &["file", "ignore-file"],
-    then: Some(pattern_then_paths),
-    ..g(
-        "niSswvlcHNoFxULIqapP0h",
-        &[
-            "line-number",
-            "ignore-case",
-            "smart-case",
-            "case-sensitive",
-            "word-regexp",
-            "invert-match",
-            "files-with-matches",
-            "files-without-match",
-            "count",
-            "count-matches",
-            "with-filename",
-            "no-filename",
-            "no-line-number",
-            "only-matching",
-            "fixed-strings",
-            "line-regexp",
-            "multiline",
-            "follow",
-            "files",
-            "json",
-            "heading",
-            "no-heading",
-            "vimgrep",
-            "column",
-            "trim",
-            "pretty",
-            "null",
-            "text",
-            "type-list",
-            "stats",
-            "quiet",
-            "passthru",
-            "pcre2",
-            "no-messages",
-            "glob-case-insensitive",
-            "byte-offset",
-            "no-config",
-            "crlf",
-            "binary",
-        ],
-    )
-};
+/// `expr` words are the expression; none may look like an option.
+pub(super) fn expr(parsed: &Parsed) -> Result<(), Refusal> {
+    if parsed.operands.is_empty() {
+        return Err(Refusal::argument("expr", "", "has no expression"));
+    }
+    Ok(())
+}
 
-/// `zcat`, `bzcat`, `xzcat`, `zstdcat`: print the decompressed files.
-const CAT_COMPRESSED: Grammar = Grammar {
-    operands: Kind::Path,
-    ..g("q", &["quiet"])
-};
+/// `look STRING [FILE]`: the file is read.
+pub(super) fn look(parsed: &Parsed) -> Result<(), Refusal> {
+    match parsed.operands.get(1) {
+        Some(file) => check_path("look", file),
+        None => Ok(()),
+    }
+}
 
-/// The grammar of a searcher, compressor or system program, if on the list.
-pub fn grammar(program: &str) -> Option<Grammar> {
-    let grammar: Grammar = match program {
-        // No option of grep on any platform writes or runs anything.
-        "grep" | "egrep" | "fgrep" => Grammar {
-            tolerant: true,
-            ..GREP
-        },
-        "zgrep" | "zegrep" | "zfgrep" => Grammar {
-            then: Some(zgrep),
-            ..GREP
-        },
-        "rg" => RG,
-        "zcat" | "bzcat" | "xzcat" | "zstdcat" => CAT_COMPRESSED,
-        // `-S SUF` and xz `-C CHECK` take values and are left out; without
-        // `-c`, `-l` or `-t` these replace the file they are given.
-        "gzip" => Grammar {
-            operands: Kind::Path,
-            then: Some(to_stdout),
-            ..g(
-                "cdltvqnNfr123456789",
-                &[
-                    "stdout",
-                    "to-stdout",
-                    "decompress",
-                    "uncompress",
-                    "list",
-                    "test",
-                    "verbose",
-                    "quiet",
-                    "no-name",
-                    "name",
-                    "fast",
-                    "best",
-                    "recursive",
-                ],
-            )
-        },
-        "bzip2" => Grammar {
-            operands: Kind::Path,
-            then: Some(to_stdout),
-            ..g(
-                "cdtvqsf123456789",
-                &["stdout", "decompress", "test", "verbose", "quiet", "small"],
-            )
-        },
-        "xz" => Grammar {
-            valued: "T",
-            long_valued: &["threads", "format"],
-            operands: Kind::Path,
-            then: Some(to_stdout),
-            ..g(
-                "cdltvqfe0123456789",
-                &[
-                    "stdout",
-                    "to-stdout",
-                    "decompress",
-                    "uncompress",
-                    "list",
-                    "test",
-                    "verbose",
-                    "quiet",
-                    "extreme",
-                ],
-            )
-        },
-        // Not `-o` (writes), `--rm`, `--patch-from`, `--train`, `-D`.
-        "zstd" => Grammar {
-            valued: "T",
-            operands: Kind::Path,
-            then: Some(to_stdout),
-            ..g(
-                "cdltvqf0123456789",
-                &[
-                    "stdout",
-                    "decompress",
-                    "uncompress",
-                    "list",
-                    "test",
-                    "verbose",
-                    "quiet",
-                ],
-            )
-        },
-        // Any operand (or `-F`, `-b`) sets the name.
-        "hostname" => Grammar {
-            max_operands: 0,
-            tolerant: true,
-            ..g(
-                "fsdiIAa",
-                &[
-                    "fqdn",
-                    "long",
-                    "short",
-                    "domain",
-                    "ip-address",
-                    "all-ip-addresses",
-                    "all-fqdns",
-                    "alias",
-                ],
-            )
-        },
-        // Not `-s` (sets the clock), `-f FILE` (reads dates from a file and
-        // echoes the bad ones); BSD `-f` is an input format, `-r` differs.
-        "date" => Grammar {
-            valued: "d",
-            long_valued: &["date", "reference"],
-            long_optional: &["iso-8601", "rfc-3339"],
-            max_operands: 1,
-            then: Some(date),
-            optional_attached: "I",
-            ..g(
-                "uR",
-                &["utc", "universal", "rfc-email", "rfc-2822", "debug"],
-            )
-        },
-        // Not `-v VAR` (bash's builtin assigns the variable).
-        "printf" => Grammar {
-            then: Some(printf_format),
-            ..BASE
-        },
-        "printenv" => Grammar {
-            then: Some(printenv),
-            ..g("0", &["null"])
-        },
-        "getent" => Grammar {
-            valued: "s",
-            long_valued: &["service"],
-            then: Some(getent),
-            ..g("i", &["no-idn"])
-        },
-        "vmstat" => Grammar {
-            valued: "S",
-            long_valued: &["unit"],
-            max_operands: 2,
-            then: Some(counted_operands),
-            ..g(
-                "adDmsftwn",
-                &[
-                    "active",
-                    "disk",
-                    "disk-sum",
-                    "slabs",
-                    "stats",
-                    "forks",
-                    "timestamp",
-                    "wide",
-                ],
-            )
-        },
-        // Not `-f` (floods), `-p` (a payload), `-I` (an interface or
-        // address), `-b`; a count is required (it never ends without one).
-        "ping" | "ping6" => Grammar {
-            valued: "ciWwst",
-            max_operands: 1,
-            then: Some(ping),
-            ..g("46nqvDO", &[])
-        },
-        "sleep" => Grammar {
-            then: Some(sleep),
-            ..BASE
-        },
-        // Only in batch mode with a count: otherwise it never ends, and keys
-        // typed to it can kill or renice.
-        "top" => Grammar {
-            valued: "ndpuUowE",
-            max_operands: 0,
-            then: Some(top),
-            ..g("bcHiSs1", &[])
-        },
-        _ => return None,
+/// `shuf -e` shuffles its operands; otherwise it reads a file.
+pub(super) fn shuf(parsed: &Parsed) -> Result<(), Refusal> {
+    let counted = parsed.has("-n") || parsed.has("--head-count");
+    if (parsed.has("-i") || parsed.has("--input-range")) && !counted {
+        return Err(Refusal::argument(
+            "shuf",
+            "-i",
+            "without `-n` prints a range that may be unbounded",
+        ));
+    }
+    if parsed.has("-e") || parsed.has("--echo") || parsed.has("-i") || parsed.has("--input-range") {
+        return Ok(());
+    }
+    if parsed.operands.len() > 1 {
+        return Err(Refusal::argument(
+            "shuf",
+            &parsed.operands.join(" "),
+            "names more than one input",
+        ));
+    }
+    parsed
+        .operands
+        .iter()
+        .try_for_each(|o| check_path("shuf", o))
+}
+
+/// `tail`: an obsolete `+NUMf` operand may be read as "follow"; `+` is
+/// accepted only before digits.
+pub(super) fn tail(parsed: &Parsed) -> Result<(), Refusal> {
+    for operand in &parsed.operands {
+        if let Some(rest) = operand.strip_prefix('+') {
+            if !rest.chars().all(|c| c.is_ascii_digit()) {
+                return Err(Refusal::option("tail", operand));
+            }
+        }
+        check_path("tail", operand)?;
+    }
+    Ok(())
+}
+
+/// `lsof +r` repeats forever and `+D`/`+d` take values: `+` options are
+/// not declared. `-D` only as `i` (ignore the device cache file), `-F` only
+/// with field letters and digits.
+/// net-tools 2.10's netstat names every address it lists by asking the
+/// resolver unless `-n` is given (`netstat -g` asked for
+/// `1.0.0.224.in-addr.arpa` and the IPv6 group addresses when the command
+/// oracle ran every declared form): a lookup of a name the line does not
+/// hold, sent to whatever resolver the machine has. Only the interface and
+/// statistics tables list no address; everything else needs `-n`.
+pub(super) fn netstat(parsed: &Parsed) -> Result<(), Refusal> {
+    if parsed.has("-n") || parsed.has("--numeric") {
+        return Ok(());
+    }
+    let tables = ["-i", "--interfaces", "-s", "--statistics"];
+    let shaping = ["-e", "--extend", "-v", "-W", "--wide"];
+    let no_addresses = tables.iter().any(|t| parsed.has(t))
+        && parsed
+            .options
+            .iter()
+            .all(|(name, _)| tables.contains(&name.as_str()) || shaping.contains(&name.as_str()));
+    if no_addresses {
+        Ok(())
+    } else {
+        Err(Refusal::argument(
+            "netstat",
+            &parsed
+                .options
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            "looks up the name of every address it lists (a host the line does not name) without `-n`",
+        ))
+    }
+}
+
+///
+/// Without `-n` lsof converts the address of every network file it lists to
+/// a host name (lsof(8): "-n inhibits the conversion of network numbers to
+/// host names for network files"), a lookup of names the line does not hold,
+/// sent to the machine's resolver, as netstat's is. Without `-n` a line is
+/// proven only when it selects nothing but the files it names (no `-p`,
+/// `-u`, `-c`, `-d`, `-g`, `-i`, `-U` selection, which lsof joins with "or"):
+/// a named file is never a network file (lsof 4.95 run here lists nothing
+/// for a socket's `/proc/PID/fd/N`, and with no operand it lists every open
+/// file, sockets included). A host `-i@NAME` names is looked up even with
+/// `-n`, so it goes to the egress rule as `host` does.
+pub(super) fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
+    if let Some(option) = parsed.operands.iter().find(|o| o.starts_with('+')) {
+        return Err(Refusal::option(&parsed.program, option));
+    }
+    let numeric = parsed.has("-n");
+    let selectors = ["-p", "-u", "-c", "-d", "-g", "-i", "-U"];
+    let selects = parsed
+        .options
+        .iter()
+        .any(|(n, _)| selectors.contains(&n.as_str()));
+    if !numeric && (selects || parsed.operands.is_empty()) {
+        return Err(Refusal::argument(
+            "lsof",
+            &parsed
+                .options
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            "looks up the host name of every network address it lists (a host the line does not name) without `-n`",
+        ));
+    }
+    // `-i ADDR` may also be written apart (`lsof -i @mace`): every operand
+    // with an `@` is read as an address too.
+    let hosts: Vec<&str> = parsed
+        .values("-i")
+        .chain(parsed.operands.iter().map(String::as_str))
+        .filter_map(lsof_host)
+        .collect();
+    if !hosts.is_empty() {
+        super::net::names("lsof", &hosts)?;
+    }
+    if let Some(value) = parsed.values("-D").find(|v| *v != "i") {
+        return Err(Refusal::argument(
+            "lsof",
+            "-D",
+            &format!("`{value}` reads or writes the device cache"),
+        ));
+    }
+    if let Some(value) = parsed
+        .values("-F")
+        .find(|v| !v.chars().all(|c| c.is_ascii_alphanumeric()))
+    {
+        return Err(Refusal::argument(
+            "lsof",
+            "-F",
+            &format!("`{value}` is not a list of field letters"),
+        ));
+    }
+    Ok(())
+}
+
+/// The host of an lsof `-i` address (`4TCP@host:80`, `@[::1]`), when it
+/// names one.
+fn lsof_host(address: &str) -> Option<&str> {
+    let (_, rest) = address.split_once('@')?;
+    let host = match rest.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None => rest.split(':').next().unwrap_or(rest),
     };
-    Some(grammar)
+    // An address literal is compared, not looked up.
+    (!host.is_empty() && host.parse::<std::net::IpAddr>().is_err()).then_some(host)
+}
+
+/// Every file `head` reads passes the path checks (endless devices are
+/// `unbounded`'s, which knows what bounds them).
+pub(super) fn head(parsed: &Parsed) -> Result<(), Refusal> {
+    for operand in &parsed.operands {
+        check_path("head", operand)?;
+    }
+    Ok(())
 }
 
 /// zgrep (gzip 1.12; zegrep and zfgrep run it) reads each file through
@@ -340,7 +279,7 @@ pub fn grammar(program: &str) -> Option<Grammar> {
 /// `--directories`, `--include` and `--exclude*` by their prefixes but not
 /// `--dereference-recursive`; other versions differ. No recursive or
 /// directory option of zgrep is proven.
-fn zgrep(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn zgrep(parsed: &Parsed) -> Result<(), Refusal> {
     const RECURSIVE: &[&str] = &[
         "-r",
         "-R",
@@ -369,7 +308,7 @@ fn zgrep(parsed: &Parsed) -> Result<(), Refusal> {
 
 /// A searcher's first operand is its pattern unless `-e`/`-f` gave one; the
 /// rest are files it reads.
-fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
     let given = ["-e", "-f", "--regexp", "--file"]
         .iter()
         .any(|o| parsed.has(o))
@@ -415,15 +354,12 @@ fn pattern_then_paths(parsed: &Parsed) -> Result<(), Refusal> {
             !f.starts_with(['/', '~', '$']) && !f.starts_with("..")
         };
         let confined_tree = super::confined::confined() && files.iter().all(inside_tree);
-        let only_files = !files.is_empty() && files.iter().all(|f| tables::reads_as_file(f));
+        let only_files = !files.is_empty() && files.iter().all(|f| reads_as_file(f));
         if !filtered_to_types(parsed) && !only_files && !confined_tree {
-            let place = files
-                .iter()
-                .find(|f| !tables::reads_as_file(f))
-                .map_or_else(
-                    || String::from("the working directory"),
-                    |f| format!("`{f}`"),
-                );
+            let place = files.iter().find(|f| !reads_as_file(f)).map_or_else(
+                || String::from("the working directory"),
+                |f| format!("`{f}`"),
+            );
             return Err(Refusal::new(
                 crate::codes::COMMAND_SENSITIVE_PATH,
                 format!(
@@ -471,7 +407,7 @@ fn normalise(path: &str) -> String {
 }
 
 /// Compressors read-only only when writing to standard output, listing or testing.
-fn to_stdout(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn to_stdout(parsed: &Parsed) -> Result<(), Refusal> {
     let safe = [
         "-c",
         "-l",
@@ -506,7 +442,7 @@ fn to_stdout(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `date`: a bare operand sets the clock; only `+FORMAT` prints.
-fn date(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn date(parsed: &Parsed) -> Result<(), Refusal> {
     match parsed.operands.first() {
         Some(operand) if !operand.starts_with('+') => {
             Err(Refusal::argument("date", operand, "sets the clock"))
@@ -552,7 +488,7 @@ const PLAIN_VARIABLES: &[&str] = &[
 
 /// `printenv` alone prints every variable, tokens included; it may print
 /// variables known to hold none.
-fn printenv(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn printenv(parsed: &Parsed) -> Result<(), Refusal> {
     if parsed.operands.is_empty() {
         return Err(Refusal::new(
             codes::COMMAND_ENVIRONMENT,
@@ -573,7 +509,7 @@ fn printenv(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `getent DATABASE [KEY…]`: the databases that hold no password hashes.
-fn getent(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn getent(parsed: &Parsed) -> Result<(), Refusal> {
     const DATABASES: &[&str] = &[
         "passwd",
         "group",
@@ -612,7 +548,7 @@ fn getent(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `vmstat DELAY` repeats forever; `vmstat DELAY COUNT` with a small count ends.
-fn counted_operands(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn counted_operands(parsed: &Parsed) -> Result<(), Refusal> {
     match parsed.operands.as_slice() {
         [] => Ok(()),
         [delay, count] if small_number(delay, 60) && small_number(count, 100) => Ok(()),
@@ -632,7 +568,7 @@ fn small_number(text: &str, most: u64) -> bool {
 }
 
 /// `ping` needs `-c COUNT` (a small one) or it never ends.
-fn ping(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn ping(parsed: &Parsed) -> Result<(), Refusal> {
     let counted = parsed.values("-c").any(|c| small_number(c, 100));
     let counts_ok = parsed.values("-c").all(|c| small_number(c, 100));
     if counted && counts_ok && parsed.operands.len() == 1 {
@@ -648,7 +584,7 @@ fn ping(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `sleep` for at most ten minutes in all (`infinity` never ends).
-fn sleep(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn sleep(parsed: &Parsed) -> Result<(), Refusal> {
     let mut total = 0.0_f64;
     for operand in &parsed.operands {
         let (number, unit) = match operand.char_indices().last() {
@@ -681,7 +617,7 @@ fn sleep(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `top -b -n COUNT`.
-fn top(_: &Parsed) -> Result<(), Refusal> {
+pub(super) fn top(_: &Parsed) -> Result<(), Refusal> {
     // The command oracle saw `top -b -n 1` create `~/.config/procps`: top
     // makes its settings directory on every start.
     Err(Refusal::argument(
@@ -746,7 +682,7 @@ fn holds_secrets(dir: &str) -> bool {
 
 /// `printf` widths and precisions from arguments (`%*d`) or of seven digits
 /// and more print without bound.
-fn printf_format(parsed: &Parsed) -> Result<(), Refusal> {
+pub(super) fn printf_format(parsed: &Parsed) -> Result<(), Refusal> {
     let Some(format) = parsed.operands.first() else {
         return Ok(());
     };
