@@ -18,8 +18,9 @@
 //!
 //! Every line is only a candidate: the runner runs those the policy allows
 //! and judges them like any other line. Programs read by a dedicated parser
-//! (git, find, sed, …) have no option list to generate from; the vectors
-//! run them.
+//! (find, sed, …) have no option list to generate from; the vectors run
+//! them. Where the parser lists its subcommands' grammars (git), each
+//! subcommand is planned like a program of its own (`git log`).
 
 use std::collections::BTreeSet;
 use toolgate_policy::readings::{declared, Declared, Operands, Options};
@@ -79,10 +80,19 @@ pub const SPELLINGS_FULL: usize = 16;
 /// Plans for every program on the read-only list.
 pub fn plans(seed: u64, spellings: usize) -> Vec<Plan> {
     let mut rng = Rng(seed);
-    declared()
-        .into_iter()
-        .map(|d| plan(&d, &mut rng, spellings))
-        .collect()
+    let mut out = Vec::new();
+    for d in declared() {
+        out.push(plan(&d, &mut rng, spellings));
+        // A subcommand's forms are a program of their own in the plan
+        // (`git log`): its lines start with both words. The name is made
+        // once per run and lives as long as the plans.
+        for sub in &d.subcommands {
+            let program: &'static str =
+                Box::leak(format!("{} {}", d.program, sub.words).into_boxed_str());
+            out.push(plan_of(program, &sub.options, &mut rng, spellings));
+        }
+    }
+    out
 }
 
 /// One declared option.
@@ -160,15 +170,19 @@ fn options(o: &Options) -> Vec<Opt> {
 }
 
 fn plan(d: &Declared, rng: &mut Rng, spellings: usize) -> Plan {
-    let program = d.program;
-    let Some(o) = &d.options else {
-        return Plan {
-            program,
+    match &d.options {
+        Some(o) => plan_of(d.program, o, rng, spellings),
+        None => Plan {
+            program: d.program,
             dedicated: true,
             forms: vec![String::from("(dedicated parser)")],
             lines: Vec::new(),
-        };
-    };
+        },
+    }
+}
+
+/// The plan of a program (or a subcommand, `git log`) with an option list.
+fn plan_of(program: &'static str, o: &Options, rng: &mut Rng, spellings: usize) -> Plan {
     let opts = options(o);
     let base = base(program, o);
     let line = |words: &[String], operand: &str| -> String {
@@ -504,6 +518,17 @@ fn base(program: &str, o: &Options) -> String {
         "tr" => "a b",
         // bzip2 compresses unless told to decompress, and refuses a .bz2.
         "bzip2" => "-dc a.txt.bz2",
+        // git's subcommands in the fixture's repository (two commits).
+        "git blame" | "git annotate" | "git check-ignore" => "a.txt",
+        "git check-attr" => "diff a.txt",
+        "git merge-base" => "HEAD HEAD~1",
+        "git range-diff" => "HEAD~1..HEAD HEAD~1..HEAD",
+        "git name-rev" | "git cherry" | "git diff-tree" | "git ls-tree" | "git rev-list"
+        | "git rev-parse" => "HEAD",
+        "git cat-file" => "-t HEAD",
+        "git describe" => "--always",
+        "git grep" => "alpha",
+        "git config" => "user.name",
         _ => match o.operands {
             Operands::Files => "{F}",
             Operands::Text | Operands::Urls => "",

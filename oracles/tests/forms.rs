@@ -74,8 +74,8 @@ const EXEMPT: &[(&str, &str)] = &[
 const REFUSED: &[&str] = &["npm", "java", "cargo", "rustc", "terraform", "read"];
 
 /// Declared forms the policy proves in no line the generator makes, in no
-/// spelling (programs and forms each a space-separated list; `*`: every
-/// form of the program), each with the refusal that
+/// spelling (programs and forms each a space-separated list, or one
+/// subcommand, `git config`; `*`: every form of the program), each with the refusal that
 /// holds them: nothing of theirs can run because nothing of theirs is
 /// allowed. A form that is refused and not listed here fails the test, so
 /// a grammar that declares what the rest of the policy always refuses is
@@ -103,6 +103,16 @@ const NEVER_PROVEN: &[(&str, &str, &str)] = &[
         "-r -R -d --recursive --dereference-recursive --directories --include --exclude \
          --exclude-dir --exclude-from",
         "grep, handed the text on its standard input, would search the working directory",
+    ),
+    (
+        "git config",
+        "-l --list --get-regexp --get-urlmatch",
+        "command.credentials: every setting, or those a pattern or URL selects, may be a remote URL carrying credentials",
+    ),
+    (
+        "git cat-file",
+        "--batch",
+        "command.sensitive-path: prints the objects named on its input, which may be committed secret files",
     ),
     (
         "netstat",
@@ -764,7 +774,7 @@ fn render(
                 .filter(|f| !ran_forms.contains(f.as_str()))
             {
                 match NEVER_PROVEN.iter().find(|(p, form, _)| {
-                    p.split_whitespace().any(|p| p == plan.program)
+                    (*p == plan.program || p.split_whitespace().any(|p| p == plan.program))
                         && (*form == "*" || form.split_whitespace().any(|g| g == f))
                 }) {
                     Some((.., why)) => {

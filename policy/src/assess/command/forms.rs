@@ -60,6 +60,18 @@ pub struct Declared {
     pub program: &'static str,
     /// Its option grammar, or `None` when a dedicated parser reads it.
     pub options: Option<Options>,
+    /// The option grammars of its subcommands, where its dedicated parser
+    /// lists them (git's read-only subcommands).
+    pub subcommands: Vec<Subcommand>,
+}
+
+/// A subcommand and the options its parser reads after it.
+#[derive(Clone, Debug)]
+pub struct Subcommand {
+    /// The words that name it after the program (`log`, `worktree list`).
+    pub words: &'static str,
+    /// Its options and operands.
+    pub options: Options,
 }
 
 /// Every program the table proves read-only in some form (its entry has a
@@ -74,11 +86,13 @@ pub fn declared() -> Vec<Declared> {
                 Some(Args::Grammar(_, grammar)) => Some(view(&grammar)),
                 Some(Args::Check(..)) | None => None,
             },
+            subcommands: entry.subcommands.map(|list| list()).unwrap_or_default(),
         })
         .collect()
 }
 
-fn view(g: &Grammar) -> Options {
+/// The options and operands a grammar declares.
+pub(super) fn view(g: &Grammar) -> Options {
     Options {
         flags: g.flags.chars().collect(),
         valued: g.valued.chars().collect(),

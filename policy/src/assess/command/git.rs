@@ -10,6 +10,7 @@
 //! (`--ext-diff`, `--textconv`, `grep -O`, `--show-signature`) or write files
 //! (`--output`): none is declared.
 
+use super::forms::{view, Subcommand};
 use super::grammar::{g, parse, Grammar, Parsed, BASE};
 use super::refusal::Refusal;
 use crate::codes;
@@ -491,17 +492,87 @@ fn log_like(sub: &str, args: &[String]) -> Result<Parsed, Refusal> {
     Ok(parsed)
 }
 
+/// The subcommands read by the log parser: the log, diff and listing
+/// options (`log_long`) and each one's short options (`shorts`).
+const LOG_LIKE: &[&str] = &[
+    "status",
+    "log",
+    "show",
+    "diff",
+    "blame",
+    "annotate",
+    "shortlog",
+    "describe",
+    "rev-parse",
+    "rev-list",
+    "ls-files",
+    "ls-tree",
+    "show-ref",
+    "for-each-ref",
+    "merge-base",
+    "name-rev",
+    "count-objects",
+    "whatchanged",
+    "diff-tree",
+    "diff-files",
+    "diff-index",
+    "range-diff",
+    "cherry",
+    "check-ignore",
+    "check-attr",
+    "show-branch",
+    "version",
+];
+
+/// `worktree list`.
+const WORKTREE_LIST: Grammar = Grammar {
+    max_operands: 0,
+    ..g("v", &["porcelain", "verbose"])
+};
+
+/// The option grammars of the read-only subcommands, as the forms oracle
+/// reads them: the same constants the checks parse with (a subcommand
+/// whose check is not a grammar, `remote`, `stash` and `reflog`, is run by
+/// the vectors that name it). A log-parser subcommand declares its own
+/// short options and every long option of the log parser, as the parser
+/// accepts them.
+pub fn declared() -> Vec<Subcommand> {
+    let mut out: Vec<Subcommand> = LOG_LIKE
+        .iter()
+        .map(|sub| {
+            let mut options = view(shorts(sub));
+            options.long_flags = [LOG_FLAGS, DIFF_FLAGS, LOG_EXTRA_FLAGS].concat();
+            options.long_valued = [LOG_VALUED, DIFF_VALUED, LOG_EXTRA_VALUED].concat();
+            options.long_optional = [LOG_OPTIONAL, DIFF_OPTIONAL].concat();
+            Subcommand {
+                words: sub,
+                options,
+            }
+        })
+        .collect();
+    for (words, grammar) in [
+        ("cat-file", &CAT_FILE),
+        ("grep", &GREP),
+        ("branch", &BRANCH),
+        ("tag", &TAG),
+        ("config", &CONFIG),
+        ("worktree list", &WORKTREE_LIST),
+    ] {
+        out.push(Subcommand {
+            words,
+            options: view(grammar),
+        });
+    }
+    out
+}
+
 /// A subcommand's check.
 type SubCheck = fn(&str, &[String]) -> Result<(), Refusal>;
 
 /// Subcommands that only read, with the check for their own arguments.
 fn subcommand(name: &str) -> Option<SubCheck> {
     let check: SubCheck = match name {
-        "status" | "log" | "show" | "diff" | "blame" | "annotate" | "shortlog" | "describe"
-        | "rev-parse" | "rev-list" | "ls-files" | "ls-tree" | "show-ref" | "for-each-ref"
-        | "merge-base" | "name-rev" | "count-objects" | "whatchanged" | "diff-tree"
-        | "diff-files" | "diff-index" | "range-diff" | "cherry" | "check-ignore" | "check-attr"
-        | "show-branch" | "version" => |sub, args| log_like(sub, args).map(|_| ()),
+        _ if LOG_LIKE.contains(&name) => |sub, args| log_like(sub, args).map(|_| ()),
         "cat-file" => cat_file,
         "grep" => grep,
         "branch" => branch,
@@ -511,15 +582,9 @@ fn subcommand(name: &str) -> Option<SubCheck> {
         "stash" => stash,
         "reflog" => reflog,
         "worktree" => |_, args| match args {
-            [list, rest @ ..] if list == "list" => parse(
-                "git worktree list",
-                &Grammar {
-                    max_operands: 0,
-                    ..g("v", &["porcelain", "verbose"])
-                },
-                rest,
-            )
-            .map(|_| ()),
+            [list, rest @ ..] if list == "list" => {
+                parse("git worktree list", &WORKTREE_LIST, rest).map(|_| ())
+            }
             _ => Err(Refusal::argument(
                 "git worktree",
                 &args.join(" "),
@@ -531,15 +596,17 @@ fn subcommand(name: &str) -> Option<SubCheck> {
     Some(check)
 }
 
+/// The options of `git cat-file` (the check after it says what is left out).
+const CAT_FILE: Grammar = Grammar {
+    long_optional: &["batch", "batch-check"],
+    ..g(
+        "tsepZ",
+        &["allow-unknown-type", "follow-symlinks", "buffer"],
+    )
+};
+
 /// `cat-file`: not `--textconv` or `--filters` (they run configured programs).
 fn cat_file(_: &str, args: &[String]) -> Result<(), Refusal> {
-    const CAT_FILE: Grammar = Grammar {
-        long_optional: &["batch", "batch-check"],
-        ..g(
-            "tsepZ",
-            &["allow-unknown-type", "follow-symlinks", "buffer"],
-        )
-    };
     let parsed = parse("git cat-file", &CAT_FILE, args)?;
     // `--batch` prints the objects named on its input, which the line does
     // not show (`echo HEAD:.env | git cat-file --batch`).
@@ -569,61 +636,63 @@ fn cat_file(_: &str, args: &[String]) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// The options of `git grep` (the check after it says what is left out).
+const GREP: Grammar = Grammar {
+    valued: "eABCm",
+    path_valued: "f",
+    long_valued: &[
+        "max-depth",
+        "threads",
+        "after-context",
+        "before-context",
+        "context",
+        "max-count",
+    ],
+    long_optional: &["color"],
+    number_option: true,
+    ..g(
+        "nivwlLchHEFGPpWoqzaIr",
+        &[
+            "cached",
+            "untracked",
+            "recurse-submodules",
+            "heading",
+            "break",
+            "show-function",
+            "function-context",
+            "only-matching",
+            "quiet",
+            "and",
+            "or",
+            "not",
+            "all-match",
+            "full-name",
+            "column",
+            "no-color",
+            "exclude-standard",
+            "null",
+            "text",
+            "count",
+            "name-only",
+            "files-with-matches",
+            "files-without-match",
+            "ignore-case",
+            "word-regexp",
+            "invert-match",
+            "line-number",
+            "extended-regexp",
+            "fixed-strings",
+            "basic-regexp",
+            "perl-regexp",
+            "no-textconv",
+        ],
+    )
+};
+
 /// `grep`: not `-O`/`--open-files-in-pager` (runs a program), `--textconv`,
 /// `--no-index` or `--no-exclude-standard` (they search files git does not
 /// track, `.env` and keys included).
 fn grep(_: &str, args: &[String]) -> Result<(), Refusal> {
-    const GREP: Grammar = Grammar {
-        valued: "eABCm",
-        path_valued: "f",
-        long_valued: &[
-            "max-depth",
-            "threads",
-            "after-context",
-            "before-context",
-            "context",
-            "max-count",
-        ],
-        long_optional: &["color"],
-        number_option: true,
-        ..g(
-            "nivwlLchHEFGPpWoqzaIr",
-            &[
-                "cached",
-                "untracked",
-                "recurse-submodules",
-                "heading",
-                "break",
-                "show-function",
-                "function-context",
-                "only-matching",
-                "quiet",
-                "and",
-                "or",
-                "not",
-                "all-match",
-                "full-name",
-                "column",
-                "no-color",
-                "exclude-standard",
-                "null",
-                "text",
-                "count",
-                "name-only",
-                "files-with-matches",
-                "files-without-match",
-                "ignore-case",
-                "word-regexp",
-                "invert-match",
-                "line-number",
-                "extended-regexp",
-                "fixed-strings",
-                "basic-regexp",
-                "perl-regexp",
-                "no-textconv",
-            ],
-        )
-    };
     parse("git grep", &GREP, args).map(|_| ())
 }
 
@@ -641,57 +710,61 @@ fn listing(parsed: &Parsed) -> Result<(), Refusal> {
     }
 }
 
+/// The options of `git branch` (the check after it says what is left out).
+const BRANCH: Grammar = Grammar {
+    long_valued: &["format", "sort"],
+    long_optional: &[
+        "contains",
+        "no-contains",
+        "merged",
+        "no-merged",
+        "points-at",
+        "color",
+        "column",
+        "abbrev",
+    ],
+    then: Some(listing),
+    ..g(
+        "arvli",
+        &[
+            "all",
+            "remotes",
+            "verbose",
+            "list",
+            "show-current",
+            "ignore-case",
+            "no-color",
+            "no-column",
+            "no-abbrev",
+            "omit-empty",
+        ],
+    )
+};
+
 /// `branch`: not `-d`/`-D`/`-m`/`-M`/`-c`/`-C`/`-f`/`-u`/`-t` or their long
 /// forms, `--edit-description`, `--create-reflog`.
 fn branch(_: &str, args: &[String]) -> Result<(), Refusal> {
-    const BRANCH: Grammar = Grammar {
-        long_valued: &["format", "sort"],
-        long_optional: &[
-            "contains",
-            "no-contains",
-            "merged",
-            "no-merged",
-            "points-at",
-            "color",
-            "column",
-            "abbrev",
-        ],
-        then: Some(listing),
-        ..g(
-            "arvli",
-            &[
-                "all",
-                "remotes",
-                "verbose",
-                "list",
-                "show-current",
-                "ignore-case",
-                "no-color",
-                "no-column",
-                "no-abbrev",
-                "omit-empty",
-            ],
-        )
-    };
     parse("git branch", &BRANCH, args).map(|_| ())
 }
 
+/// The options of `git tag` (the check after it says what is left out).
+const TAG: Grammar = Grammar {
+    long_valued: &["format", "sort"],
+    long_optional: &[
+        "contains",
+        "no-contains",
+        "merged",
+        "no-merged",
+        "points-at",
+        "color",
+        "column",
+    ],
+    then: Some(listing),
+    ..g("lin", &["list", "ignore-case", "no-column", "omit-empty"])
+};
+
 /// `tag`: not `-a`/`-s`/`-u`/`-f`/`-d`/`-v`/`-m`/`-F`/`-e`.
 fn tag(_: &str, args: &[String]) -> Result<(), Refusal> {
-    const TAG: Grammar = Grammar {
-        long_valued: &["format", "sort"],
-        long_optional: &[
-            "contains",
-            "no-contains",
-            "merged",
-            "no-merged",
-            "points-at",
-            "color",
-            "column",
-        ],
-        then: Some(listing),
-        ..g("lin", &["list", "ignore-case", "no-column", "omit-empty"])
-    };
     parse("git tag", &TAG, args).map(|_| ())
 }
 
@@ -722,41 +795,43 @@ fn remote(_: &str, args: &[String]) -> Result<(), Refusal> {
     }
 }
 
+/// The options of `git config` (the check after it says what is left out).
+const CONFIG: Grammar = Grammar {
+    long_valued: &["type", "default", "value"],
+    ..g(
+        "lz",
+        &[
+            "get",
+            "get-all",
+            "get-regexp",
+            "get-urlmatch",
+            "list",
+            "show-origin",
+            "show-scope",
+            "name-only",
+            "global",
+            "system",
+            "local",
+            "worktree",
+            "null",
+            "bool",
+            "int",
+            "bool-or-int",
+            "path",
+            "expiry-date",
+            "includes",
+            "no-includes",
+            "all",
+            "regexp",
+        ],
+    )
+};
+
 /// `config`, read forms only, in their exact shapes: `--get NAME [REGEX]`,
 /// `--get-all NAME [REGEX]`, `--get-regexp REGEX [REGEX]`, `--get-urlmatch
 /// NAME URL`, `--list`/`-l`, `section.key` alone, and the newer `get NAME`
 /// and `list`. Any other shape may write: `git config NAME VALUE get` sets NAME.
 fn config(_: &str, args: &[String]) -> Result<(), Refusal> {
-    const CONFIG: Grammar = Grammar {
-        long_valued: &["type", "default", "value"],
-        ..g(
-            "lz",
-            &[
-                "get",
-                "get-all",
-                "get-regexp",
-                "get-urlmatch",
-                "list",
-                "show-origin",
-                "show-scope",
-                "name-only",
-                "global",
-                "system",
-                "local",
-                "worktree",
-                "null",
-                "bool",
-                "int",
-                "bool-or-int",
-                "path",
-                "expiry-date",
-                "includes",
-                "no-includes",
-                "all",
-                "regexp",
-            ],
-        )
-    };
     let program = "git config";
     let (new_form, rest) = match args.split_first() {
         Some((first, rest)) if first == "get" || first == "list" => (Some(first.as_str()), rest),

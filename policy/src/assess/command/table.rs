@@ -41,13 +41,14 @@
 //! What the entry does not hold yet, and where it still lives: the host
 //! names or URLs its checker hands to the egress rule (`net`, called from
 //! the checker), and the option grammars of the programs with a dedicated
-//! checker (inside the checker; git's subcommands are listed for the
-//! oracle by `git::declared`).
+//! checker (inside the checker; git's read-only subcommands are listed
+//! from the checker's own constants through `subcommands`).
 
 mod entries;
 
 pub use super::capabilities::Row;
 use super::capabilities::{Capability, Form};
+use super::forms::Subcommand;
 use super::grammar::Grammar;
 use super::refusal::Refusal;
 pub use super::unbounded::Ends;
@@ -108,6 +109,10 @@ pub struct Program {
     pub credentials: &'static [&'static [&'static str]],
     /// What its forms can do beyond what the line names.
     pub capabilities: &'static [Row],
+    /// The option grammars of its subcommands, listed by its dedicated
+    /// checker from the constants it parses with (the forms oracle runs
+    /// them); `None`: its checker lists none.
+    pub subcommands: Option<fn() -> Vec<Subcommand>>,
 }
 
 /// An entry with nothing known: the base of every entry.
@@ -125,6 +130,7 @@ pub const NONE: Program = Program {
     ends: &[],
     credentials: &[],
     capabilities: &[],
+    subcommands: None,
 };
 
 /// When a program destroys something: a condition over the words after

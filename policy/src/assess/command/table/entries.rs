@@ -2860,6 +2860,7 @@ pub static TABLE: &[Program] = &[
         name: "git",
         checked: "git version 2.47.3",
         rule: Some(Rule::Check(git::check)),
+        subcommands: Some(git::declared),
         reads_contents: true,
         credentials: &[&["credential", "fill"], &["credential-store", "get"], &["credential-cache", "get"]],
         capabilities: &[
