@@ -654,7 +654,6 @@ const GREP: Grammar = Grammar {
         "nivwlLchHEFGPpWoqzaIr",
         &[
             "cached",
-            "untracked",
             "recurse-submodules",
             "heading",
             "break",
@@ -690,8 +689,9 @@ const GREP: Grammar = Grammar {
 };
 
 /// `grep`: not `-O`/`--open-files-in-pager` (runs a program), `--textconv`,
-/// `--no-index` or `--no-exclude-standard` (they search files git does not
-/// track, `.env` and keys included).
+/// `--untracked`, `--no-index` or `--no-exclude-standard` (they search files
+/// git does not track, `.env` and keys included: the forms oracle ran
+/// `git grep --untracked alpha` and saw it open every secret of the tree).
 fn grep(_: &str, args: &[String]) -> Result<(), Refusal> {
     parse("git grep", &GREP, args).map(|_| ())
 }
