@@ -68,7 +68,10 @@ pub struct Declared {
 /// A subcommand and the options its parser reads after it.
 #[derive(Clone, Debug)]
 pub struct Subcommand {
-    /// The words that name it after the program (`log`, `worktree list`).
+    /// The words that name it after the program (`log`, `worktree list`);
+    /// empty for the program's own options when a dedicated checker parses
+    /// them with a grammar beside its other reading (`jq`'s two-word
+    /// options, its filter).
     pub words: &'static str,
     /// Its options and operands.
     pub options: Options,

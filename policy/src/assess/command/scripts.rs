@@ -3,13 +3,14 @@
 //! programs are read just enough to refuse what writes files, runs commands,
 //! reads other files or the environment, or never ends.
 
+use super::forms::{view, Subcommand};
 use super::grammar::{check_path, parse, Grammar, Kind, Parsed, BASE};
 use super::refusal::Refusal;
 use crate::codes;
 
 /// `sed`. Not `-i`/`--in-place` (GNU in-place), `-I` (BSD in-place), `-f`/
 /// `--file` (a script file we cannot read), `-a`.
-const SED: Grammar = Grammar {
+pub const SED: Grammar = Grammar {
     // BSD `-l` is a flag (GNU's takes a length): as a flag, the letters
     // after it are still checked (`-li.bak` is BSD's in-place edit).
     flags: "nErszul",
@@ -34,7 +35,7 @@ const SED: Grammar = Grammar {
 /// `awk`, `gawk`, `mawk`, `nawk`. Only `-F` and `-v`: not `-f` (a program
 /// file), `-E`/`--exec`, `-i`/`--include`, `-l`/`--load`, `-o`/`-p`/`-d`
 /// (gawk writes a pretty print, profile or variable dump).
-const AWK: Grammar = Grammar {
+pub const AWK: Grammar = Grammar {
     valued: "Fv",
     long_valued: &["field-separator", "assign"],
     then: Some(awk_program),
@@ -87,14 +88,21 @@ const YQ: Grammar = Grammar {
     ..BASE
 };
 
-/// Checks `sed`'s arguments.
-pub fn sed(args: &[String]) -> Result<(), Refusal> {
-    parse("sed", &SED, args).map(|_| ())
+/// `jq`'s option grammar for the forms oracle: the one `jq` parses with
+/// once its two-word options (`--arg`, `--slurpfile`, …) are taken out.
+pub fn jq_grammar() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: "",
+        options: view(&JQ),
+    }]
 }
 
-/// Checks `awk`'s arguments.
-pub fn awk(program: &str, args: &[String]) -> Result<(), Refusal> {
-    parse(program, &AWK, args).map(|_| ())
+/// `yq`'s option grammar for the forms oracle: the one `yq` parses with.
+pub fn yq_grammar() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: "",
+        options: view(&YQ),
+    }]
 }
 
 fn sed_scripts(parsed: &Parsed) -> Result<(), Refusal> {
@@ -1159,6 +1167,16 @@ mod tests {
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    /// `sed`'s arguments through its entry's grammar.
+    fn sed(args: &[String]) -> Result<(), Refusal> {
+        parse("sed", &SED, args).map(|_| ())
+    }
+
+    /// An awk's arguments through its entry's grammar.
+    fn awk(program: &str, args: &[String]) -> Result<(), Refusal> {
+        parse(program, &AWK, args).map(|_| ())
     }
 
     #[test]

@@ -1034,7 +1034,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "awk",
         checked: "GNU Awk 5.2.1",
-        rule: Some(Rule::Check(|a| scripts::awk("awk", a))),
+        rule: Some(Rule::Grammar(scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -2729,7 +2729,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "gawk",
         checked: "GNU Awk 5.2.1",
-        rule: Some(Rule::Check(|a| scripts::awk("gawk", a))),
+        rule: Some(Rule::Grammar(scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -3476,6 +3476,7 @@ pub static TABLE: &[Program] = &[
         name: "jq",
         checked: "jq-1.6",
         rule: Some(Rule::Check(scripts::jq)),
+        subcommands: Some(scripts::jq_grammar),
         reads_contents: true,
         ..NONE
     },
@@ -4064,7 +4065,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "mawk",
         checked: "mawk 1.3.4 20200120",
-        rule: Some(Rule::Check(|a| scripts::awk("mawk", a))),
+        rule: Some(Rule::Grammar(scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -4277,7 +4278,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nawk",
         checked: "GNU Awk 5.2.1",
-        rule: Some(Rule::Check(|a| scripts::awk("nawk", a))),
+        rule: Some(Rule::Grammar(scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -5690,7 +5691,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sed",
         checked: "(GNU sed) 4.9",
-        rule: Some(Rule::Check(scripts::sed)),
+        rule: Some(Rule::Grammar(scripts::SED)),
         reads_contents: true,
         inline_code: true,
         capabilities: &[
@@ -7386,6 +7387,7 @@ pub static TABLE: &[Program] = &[
         name: "yq",
         checked: "yq 0.0.0",
         rule: Some(Rule::Check(scripts::yq)),
+        subcommands: Some(scripts::yq_grammar),
         reads_contents: true,
         ..NONE
     },
