@@ -540,6 +540,28 @@ fn base(program: &str, o: &Options) -> String {
         "sed" => "p a.txt",
         "awk" | "gawk" | "mawk" | "nawk" => "'{print}' a.txt",
         "jq" | "yq" => ". data.json",
+        // Subcommands naming a container, image, volume, network or
+        // context (the sandbox has no daemon: the client reads the options,
+        // then fails to connect).
+        "docker logs"
+        | "docker top"
+        | "docker port"
+        | "docker history"
+        | "docker diff"
+        | "docker container logs"
+        | "docker container top"
+        | "docker container port"
+        | "docker container diff"
+        | "docker image inspect"
+        | "docker image history"
+        | "docker volume inspect"
+        | "docker network inspect"
+        | "docker context inspect" => "x",
+        "kubectl get" | "kubectl describe" | "kubectl explain" => "pods",
+        "kubectl logs" => "x",
+        "kubectl top" => "pod",
+        "kubectl auth can-i" => "get pods",
+        "pip show" => "pip",
         _ => match o.operands {
             Operands::Files => "{F}",
             Operands::Text | Operands::Urls => "",
@@ -553,6 +575,7 @@ fn base(program: &str, o: &Options) -> String {
 fn value(program: &str, form: &str) -> &'static str {
     match (program, form) {
         ("sed", "-e" | "--expression") => "p",
+        (p, "-o" | "--output") if p.starts_with("kubectl ") => "json",
         ("awk" | "gawk" | "mawk" | "nawk", "-v" | "--assign") => "x=1",
         ("cut", "-d" | "--delimiter") | ("sort" | "join", "-t" | "--field-separator") => ",",
         ("column", "-s" | "--separator" | "-o" | "--output-separator") => ",",

@@ -115,6 +115,22 @@ const NEVER_PROVEN: &[(&str, &str, &str)] = &[
         "command.sensitive-path: prints the objects named on its input, which may be committed secret files",
     ),
     (
+        "docker stats",
+        "(operands)",
+        "its grammar's check: without --no-stream docker stats streams forever",
+    ),
+    (
+        "docker container stats",
+        "(operands)",
+        "command.unbounded: as docker stats",
+    ),
+    (
+        "pip list",
+        "-o -u --outdated --uptodate",
+        "asks the package index about every installed package, retrying each request (past the 90 s bound without an index)",
+    ),
+    ("pip3 list", "-o -u --outdated --uptodate", "as pip list"),
+    (
         "netstat",
         "(operands)",
         "with no option netstat lists connections and looks up their addresses' names",

@@ -72,7 +72,7 @@ pub struct Subcommand {
     /// empty for the program's own options when a dedicated checker parses
     /// them with a grammar beside its other reading (`jq`'s two-word
     /// options, its filter).
-    pub words: &'static str,
+    pub words: String,
     /// Its options and operands.
     pub options: Options,
 }
@@ -92,6 +92,43 @@ pub fn declared() -> Vec<Declared> {
             subcommands: entry.subcommands.map(|list| list()).unwrap_or_default(),
         })
         .collect()
+}
+
+/// The options several grammars declare together, as `parse_with` reads
+/// them (a subcommand's grammar, then the tool's global options): an option
+/// any declares; the operands, count and whole check of the first.
+pub(super) fn view_all(grammars: &[&Grammar]) -> Options {
+    let Some((first, rest)) = grammars.split_first() else {
+        return view(&super::grammar::BASE);
+    };
+    let mut o = view(first);
+    for g in rest {
+        let more = view(g);
+        let add = |to: &mut Vec<char>, from: Vec<char>| {
+            for c in from {
+                if !to.contains(&c) {
+                    to.push(c);
+                }
+            }
+        };
+        let add_long = |to: &mut Vec<&'static str>, from: Vec<&'static str>| {
+            for n in from {
+                if !to.contains(&n) {
+                    to.push(n);
+                }
+            }
+        };
+        add(&mut o.flags, more.flags);
+        add(&mut o.valued, more.valued);
+        add(&mut o.path_valued, more.path_valued);
+        add(&mut o.optional_attached, more.optional_attached);
+        add_long(&mut o.long_flags, more.long_flags);
+        add_long(&mut o.long_valued, more.long_valued);
+        add_long(&mut o.long_paths, more.long_paths);
+        add_long(&mut o.long_optional, more.long_optional);
+        o.checked_whole |= more.checked_whole;
+    }
+    o
 }
 
 /// The options and operands a grammar declares.

@@ -545,7 +545,7 @@ pub fn declared() -> Vec<Subcommand> {
             options.long_valued = [LOG_VALUED, DIFF_VALUED, LOG_EXTRA_VALUED].concat();
             options.long_optional = [LOG_OPTIONAL, DIFF_OPTIONAL].concat();
             Subcommand {
-                words: sub,
+                words: (*sub).to_owned(),
                 options,
             }
         })
@@ -559,7 +559,7 @@ pub fn declared() -> Vec<Subcommand> {
         ("worktree list", &WORKTREE_LIST),
     ] {
         out.push(Subcommand {
-            words,
+            words: words.to_owned(),
             options: view(grammar),
         });
     }

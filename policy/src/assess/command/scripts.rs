@@ -92,7 +92,7 @@ const YQ: Grammar = Grammar {
 /// once its two-word options (`--arg`, `--slurpfile`, …) are taken out.
 pub fn jq_grammar() -> Vec<Subcommand> {
     vec![Subcommand {
-        words: "",
+        words: String::new(),
         options: view(&JQ),
     }]
 }
@@ -100,7 +100,7 @@ pub fn jq_grammar() -> Vec<Subcommand> {
 /// `yq`'s option grammar for the forms oracle: the one `yq` parses with.
 pub fn yq_grammar() -> Vec<Subcommand> {
     vec![Subcommand {
-        words: "",
+        words: String::new(),
         options: view(&YQ),
     }]
 }

@@ -7,6 +7,7 @@
 //! run (`npm --git`, `pip --python`), a file to write (`--log`), or a form
 //! that never ends (`-f`, `--watch`).
 
+use super::forms::{view, view_all, Subcommand};
 use super::grammar::{check_url, g, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
 use super::names::safe_loop_variable;
 use super::refusal::Refusal;
@@ -14,7 +15,70 @@ use crate::codes;
 
 /// A subcommand table: the grammar for a subcommand (and the word after it)
 /// and how many words name it.
-type SubTable = fn(&str, Option<&str>) -> Option<(&'static Grammar, usize)>;
+type SubTable = &'static [Sub];
+
+/// One read-only subcommand: the words that name it (`ps`, `image ls`) and
+/// the grammar of what follows them (with the tool's global options).
+#[derive(Clone, Copy, Debug)]
+pub struct Sub {
+    /// The words after the program and its global options.
+    pub words: &'static [&'static str],
+    /// The options and operands after the words.
+    pub grammar: &'static Grammar,
+    /// Read-only only when nothing follows the words.
+    pub alone: bool,
+}
+
+/// A row of a subcommand table.
+const fn sub(words: &'static [&'static str], grammar: &'static Grammar) -> Sub {
+    Sub {
+        words,
+        grammar,
+        alone: false,
+    }
+}
+
+/// A row that is read-only only with nothing after its words.
+const fn alone(words: &'static [&'static str]) -> Sub {
+    Sub {
+        words,
+        grammar: &BASE,
+        alone: true,
+    }
+}
+
+/// The row naming the words at the start of `args`: the longest that
+/// matches (`image ls` before `image`).
+fn lookup(table: SubTable, args: &[String]) -> Option<&'static Sub> {
+    table
+        .iter()
+        .filter(|row| {
+            row.words.len() <= args.len()
+                && row.words.iter().zip(args).all(|(w, a)| *w == a.as_str())
+                && (!row.alone || row.words.len() == args.len())
+        })
+        .max_by_key(|row| row.words.len())
+}
+
+/// The forms of a subcommand table, for the forms oracle: each row's
+/// words and its grammar. The tool's global options, which
+/// `with_subcommand` accepts after any subcommand, are declared with the
+/// first row only: each is one form of the tool, run once, not once per
+/// subcommand.
+fn forms(globals: &Grammar, table: SubTable) -> Vec<Subcommand> {
+    table
+        .iter()
+        .enumerate()
+        .map(|(i, row)| Subcommand {
+            words: row.words.join(" "),
+            options: if i == 0 {
+                view_all(&[row.grammar, globals])
+            } else {
+                view(row.grammar)
+            },
+        })
+        .collect()
+}
 
 /// Splits off the global options, then parses a subcommand (and, for tools
 /// with nested subcommands, the word after it) with its grammar and the
@@ -30,7 +94,7 @@ fn with_subcommand(
         return Err(Refusal::argument(program, "", "names no subcommand"));
     };
     let next = args.get(at + 1).map(String::as_str);
-    let Some((grammar, words)) = table(sub, next) else {
+    let Some(row) = lookup(table, args.get(at..).unwrap_or(&[])) else {
         let shown = match next {
             Some(n) if !n.starts_with('-') => format!("{sub} {n}"),
             _ => sub.clone(),
@@ -41,8 +105,8 @@ fn with_subcommand(
             "is not a subcommand proven read-only",
         ));
     };
-    let rest = args.get(at + words..).unwrap_or(&[]);
-    parse_with(&format!("{program} {sub}"), &[grammar, globals], rest).map(|(p, _)| p)
+    let rest = args.get(at + row.words.len()..).unwrap_or(&[]);
+    parse_with(&format!("{program} {sub}"), &[row.grammar, globals], rest).map(|(p, _)| p)
 }
 
 // docker ----------------------------------------------------------------
@@ -129,35 +193,47 @@ fn no_stream(parsed: &Parsed) -> Result<(), Refusal> {
     }
 }
 
-fn docker_table(sub: &str, next: Option<&str>) -> Option<(&'static Grammar, usize)> {
-    let one = |g: &'static Grammar| Some((g, 1));
-    let two = |g: &'static Grammar| Some((g, 2));
-    match (sub, next) {
-        ("ps", _) => one(&DOCKER_PS),
-        ("images", _) => one(&DOCKER_IMAGES),
-        ("logs", _) => one(&DOCKER_LOGS),
-        ("version" | "info", _) => one(&DOCKER_FORMAT),
-        ("top", _) => one(&DOCKER_TOP),
-        ("port", _) => one(&DOCKER_PORT),
-        ("history", _) => one(&DOCKER_HISTORY),
-        ("diff", _) => one(&DOCKER_DIFF),
-        ("stats", _) => one(&DOCKER_STATS),
-        ("image", Some("ls" | "list")) => two(&DOCKER_IMAGES),
-        ("image", Some("inspect")) => two(&DOCKER_INSPECT),
-        ("image", Some("history")) => two(&DOCKER_HISTORY),
-        ("container", Some("ls" | "list" | "ps")) => two(&DOCKER_PS),
-        ("container", Some("logs")) => two(&DOCKER_LOGS),
-        ("container", Some("top")) => two(&DOCKER_TOP),
-        ("container", Some("port")) => two(&DOCKER_PORT),
-        ("container", Some("diff")) => two(&DOCKER_DIFF),
-        ("container", Some("stats")) => two(&DOCKER_STATS),
-        ("volume" | "network" | "context", Some("ls" | "list")) => two(&DOCKER_LIST),
-        ("volume" | "network" | "context", Some("inspect")) => two(&DOCKER_INSPECT),
-        ("context", Some("show")) => two(&DOCKER_FORMAT),
-        ("system", Some("df")) => two(&DOCKER_SYSTEM_DF),
-        ("system", Some("info")) => two(&DOCKER_FORMAT),
-        _ => None,
-    }
+/// docker's read-only subcommands (docker CLI reference).
+const DOCKER: SubTable = &[
+    sub(&["ps"], &DOCKER_PS),
+    sub(&["images"], &DOCKER_IMAGES),
+    sub(&["logs"], &DOCKER_LOGS),
+    sub(&["version"], &DOCKER_FORMAT),
+    sub(&["info"], &DOCKER_FORMAT),
+    sub(&["top"], &DOCKER_TOP),
+    sub(&["port"], &DOCKER_PORT),
+    sub(&["history"], &DOCKER_HISTORY),
+    sub(&["diff"], &DOCKER_DIFF),
+    sub(&["stats"], &DOCKER_STATS),
+    sub(&["image", "ls"], &DOCKER_IMAGES),
+    sub(&["image", "list"], &DOCKER_IMAGES),
+    sub(&["image", "inspect"], &DOCKER_INSPECT),
+    sub(&["image", "history"], &DOCKER_HISTORY),
+    sub(&["container", "ls"], &DOCKER_PS),
+    sub(&["container", "list"], &DOCKER_PS),
+    sub(&["container", "ps"], &DOCKER_PS),
+    sub(&["container", "logs"], &DOCKER_LOGS),
+    sub(&["container", "top"], &DOCKER_TOP),
+    sub(&["container", "port"], &DOCKER_PORT),
+    sub(&["container", "diff"], &DOCKER_DIFF),
+    sub(&["container", "stats"], &DOCKER_STATS),
+    sub(&["volume", "ls"], &DOCKER_LIST),
+    sub(&["volume", "list"], &DOCKER_LIST),
+    sub(&["network", "ls"], &DOCKER_LIST),
+    sub(&["network", "list"], &DOCKER_LIST),
+    sub(&["context", "ls"], &DOCKER_LIST),
+    sub(&["context", "list"], &DOCKER_LIST),
+    sub(&["volume", "inspect"], &DOCKER_INSPECT),
+    sub(&["network", "inspect"], &DOCKER_INSPECT),
+    sub(&["context", "inspect"], &DOCKER_INSPECT),
+    sub(&["context", "show"], &DOCKER_FORMAT),
+    sub(&["system", "df"], &DOCKER_SYSTEM_DF),
+    sub(&["system", "info"], &DOCKER_FORMAT),
+];
+
+/// docker's subcommand forms, for the forms oracle.
+pub fn docker_forms() -> Vec<Subcommand> {
+    forms(&DOCKER_GLOBAL, DOCKER)
 }
 
 /// `docker`: listing and inspecting containers, images, volumes, networks.
@@ -167,7 +243,7 @@ pub fn docker(args: &[String]) -> Result<(), Refusal> {
     if matches!(args, [only] if only == "--version" || only == "-v") {
         return Ok(());
     }
-    with_subcommand("docker", &DOCKER_GLOBAL, args, docker_table).map(|_| ())
+    with_subcommand("docker", &DOCKER_GLOBAL, args, DOCKER).map(|_| ())
 }
 
 // kubectl ---------------------------------------------------------------
@@ -365,35 +441,37 @@ fn no_secrets(parsed: &Parsed) -> Result<(), Refusal> {
     }
 }
 
-fn kubectl_table(sub: &str, next: Option<&str>) -> Option<(&'static Grammar, usize)> {
-    let one = |g: &'static Grammar| Some((g, 1));
-    let two = |g: &'static Grammar| Some((g, 2));
-    match (sub, next) {
-        ("get", _) => one(&KUBECTL_GET),
-        ("describe", _) => one(&KUBECTL_DESCRIBE),
-        ("logs", _) => one(&KUBECTL_LOGS),
-        ("version", _) => one(&KUBECTL_OUTPUT),
-        ("api-resources", _) => one(&KUBECTL_API_RESOURCES),
-        ("api-versions", _) => one(&KUBECTL_NOTHING),
-        ("explain", _) => one(&KUBECTL_EXPLAIN),
-        ("top", _) => one(&KUBECTL_TOP),
-        ("events", _) => one(&KUBECTL_EVENTS),
-        ("cluster-info", None) => one(&KUBECTL_NOTHING),
-        ("config", Some("view")) => two(&KUBECTL_CONFIG_VIEW),
-        ("config", Some("get-contexts" | "get-clusters" | "get-users")) => {
-            two(&KUBECTL_CONFIG_LIST)
-        }
-        ("config", Some("current-context")) => two(&KUBECTL_NOTHING),
-        ("auth", Some("can-i")) => two(&KUBECTL_CAN_I),
-        ("auth", Some("whoami")) => two(&KUBECTL_OUTPUT),
-        _ => None,
-    }
+/// kubectl's read-only subcommands (kubectl reference). `cluster-info`
+/// only alone (`cluster-info dump` writes files).
+const KUBECTL: SubTable = &[
+    sub(&["get"], &KUBECTL_GET),
+    sub(&["describe"], &KUBECTL_DESCRIBE),
+    sub(&["logs"], &KUBECTL_LOGS),
+    sub(&["version"], &KUBECTL_OUTPUT),
+    sub(&["api-resources"], &KUBECTL_API_RESOURCES),
+    sub(&["api-versions"], &KUBECTL_NOTHING),
+    sub(&["explain"], &KUBECTL_EXPLAIN),
+    sub(&["top"], &KUBECTL_TOP),
+    sub(&["events"], &KUBECTL_EVENTS),
+    alone(&["cluster-info"]),
+    sub(&["config", "view"], &KUBECTL_CONFIG_VIEW),
+    sub(&["config", "get-contexts"], &KUBECTL_CONFIG_LIST),
+    sub(&["config", "get-clusters"], &KUBECTL_CONFIG_LIST),
+    sub(&["config", "get-users"], &KUBECTL_CONFIG_LIST),
+    sub(&["config", "current-context"], &KUBECTL_NOTHING),
+    sub(&["auth", "can-i"], &KUBECTL_CAN_I),
+    sub(&["auth", "whoami"], &KUBECTL_OUTPUT),
+];
+
+/// kubectl's subcommand forms, for the forms oracle.
+pub fn kubectl_forms() -> Vec<Subcommand> {
+    forms(&KUBECTL_GLOBAL, KUBECTL)
 }
 
 /// `kubectl`: reading cluster state with the user's own configuration;
 /// secrets excluded.
 pub fn kubectl(args: &[String]) -> Result<(), Refusal> {
-    with_subcommand("kubectl", &KUBECTL_GLOBAL, args, kubectl_table).map(|_| ())
+    with_subcommand("kubectl", &KUBECTL_GLOBAL, args, KUBECTL).map(|_| ())
 }
 
 // systemd ---------------------------------------------------------------
@@ -428,26 +506,27 @@ const SYSTEMCTL_GLOBAL: Grammar = Grammar {
 
 /// Not `show-environment` (the manager's environment), `show` (a unit's
 /// `Environment=`), `help` (runs `man`).
-fn systemctl_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
-    matches!(
-        sub,
-        "status"
-            | "cat"
-            | "list-units"
-            | "list-unit-files"
-            | "list-sockets"
-            | "list-timers"
-            | "list-dependencies"
-            | "list-jobs"
-            | "list-automounts"
-            | "list-paths"
-            | "is-active"
-            | "is-enabled"
-            | "is-failed"
-            | "is-system-running"
-            | "get-default"
-    )
-    .then_some((&BASE, 1))
+const SYSTEMCTL: SubTable = &[
+    sub(&["status"], &BASE),
+    sub(&["cat"], &BASE),
+    sub(&["list-units"], &BASE),
+    sub(&["list-unit-files"], &BASE),
+    sub(&["list-sockets"], &BASE),
+    sub(&["list-timers"], &BASE),
+    sub(&["list-dependencies"], &BASE),
+    sub(&["list-jobs"], &BASE),
+    sub(&["list-automounts"], &BASE),
+    sub(&["list-paths"], &BASE),
+    sub(&["is-active"], &BASE),
+    sub(&["is-enabled"], &BASE),
+    sub(&["is-failed"], &BASE),
+    sub(&["is-system-running"], &BASE),
+    sub(&["get-default"], &BASE),
+];
+
+/// systemctl's subcommand forms, for the forms oracle.
+pub fn systemctl_forms() -> Vec<Subcommand> {
+    forms(&SYSTEMCTL_GLOBAL, SYSTEMCTL)
 }
 
 /// `systemctl`: the subcommands that report on units.
@@ -459,7 +538,7 @@ pub fn systemctl(args: &[String]) -> Result<(), Refusal> {
     if at == args.len() {
         return Ok(());
     }
-    with_subcommand("systemctl", &SYSTEMCTL_GLOBAL, args, systemctl_table).map(|_| ())
+    with_subcommand("systemctl", &SYSTEMCTL_GLOBAL, args, SYSTEMCTL).map(|_| ())
 }
 
 const SYSTEMD_GLOBAL: Grammar = Grammar {
@@ -483,19 +562,36 @@ const SYSTEMD_GLOBAL: Grammar = Grammar {
 
 /// The reporting verbs of `hostnamectl`, `timedatectl`, `localectl` and
 /// `loginctl`: with no operand they print (`hostnamectl hostname NAME` sets).
-fn systemd_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
-    const PRINTS: Grammar = Grammar {
-        max_operands: 0,
-        ..BASE
-    };
-    match sub {
-        "status" | "show" | "list-timezones" | "list-keymaps" | "list-locales"
-        | "list-sessions" | "list-users" | "list-seats" | "timesync-status" | "show-timesync"
-        | "hostname" => Some((&PRINTS, 1)),
-        "show-session" | "show-user" | "show-seat" | "session-status" | "user-status"
-        | "seat-status" => Some((&BASE, 1)),
-        _ => None,
-    }
+const SYSTEMD: SubTable = &[
+    sub(&["status"], &PRINTS),
+    sub(&["show"], &PRINTS),
+    sub(&["list-timezones"], &PRINTS),
+    sub(&["list-keymaps"], &PRINTS),
+    sub(&["list-locales"], &PRINTS),
+    sub(&["list-sessions"], &PRINTS),
+    sub(&["list-users"], &PRINTS),
+    sub(&["list-seats"], &PRINTS),
+    sub(&["timesync-status"], &PRINTS),
+    sub(&["show-timesync"], &PRINTS),
+    sub(&["hostname"], &PRINTS),
+    sub(&["show-session"], &BASE),
+    sub(&["show-user"], &BASE),
+    sub(&["show-seat"], &BASE),
+    sub(&["session-status"], &BASE),
+    sub(&["user-status"], &BASE),
+    sub(&["seat-status"], &BASE),
+];
+
+/// A reporting verb that takes no operand.
+const PRINTS: Grammar = Grammar {
+    max_operands: 0,
+    ..BASE
+};
+
+/// The systemd reporting tools' subcommand forms, for the forms oracle
+/// (the same table for the four tools; each tool accepts its own verbs).
+pub fn systemd_forms() -> Vec<Subcommand> {
+    forms(&SYSTEMD_GLOBAL, SYSTEMD)
 }
 
 /// `hostnamectl`, `timedatectl`, `localectl`, `loginctl`.
@@ -504,7 +600,7 @@ pub fn systemd_status(args: &[String]) -> Result<(), Refusal> {
     if at == args.len() {
         return Ok(());
     }
-    with_subcommand("systemd", &SYSTEMD_GLOBAL, args, systemd_table).map(|_| ())
+    with_subcommand("systemd", &SYSTEMD_GLOBAL, args, SYSTEMD).map(|_| ())
 }
 
 /// `journalctl`. Not `-f`/`--follow` (never ends), `--vacuum-*`, `--rotate`,
@@ -613,16 +709,18 @@ const PIP_INSPECT: Grammar = Grammar {
     ..g("", &["local", "user"])
 };
 
-fn pip_table(sub: &str, _next: Option<&str>) -> Option<(&'static Grammar, usize)> {
-    let grammar: &'static Grammar = match sub {
-        "list" => &PIP_LIST,
-        "show" => &PIP_SHOW,
-        "freeze" => &PIP_FREEZE,
-        "check" => &KUBECTL_NOTHING,
-        "inspect" => &PIP_INSPECT,
-        _ => return None,
-    };
-    Some((grammar, 1))
+/// pip's read-only subcommands (pip documentation).
+const PIP: SubTable = &[
+    sub(&["list"], &PIP_LIST),
+    sub(&["show"], &PIP_SHOW),
+    sub(&["freeze"], &PIP_FREEZE),
+    sub(&["check"], &KUBECTL_NOTHING),
+    sub(&["inspect"], &PIP_INSPECT),
+];
+
+/// pip's subcommand forms, for the forms oracle.
+pub fn pip_forms() -> Vec<Subcommand> {
+    forms(&PIP_GLOBAL, PIP)
 }
 
 /// `pip`: reading what is installed.
@@ -630,7 +728,7 @@ pub fn pip(args: &[String]) -> Result<(), Refusal> {
     if matches!(args, [only] if only == "-V" || only == "--version") {
         return Ok(());
     }
-    let parsed = with_subcommand("pip", &PIP_GLOBAL, args, pip_table)?;
+    let parsed = with_subcommand("pip", &PIP_GLOBAL, args, PIP)?;
     // `list --outdated`/`--uptodate` asks the package index about every
     // installed package, retrying each request: without a reachable index it
     // ran past the command oracle's 90 s bound.

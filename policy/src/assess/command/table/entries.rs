@@ -2214,6 +2214,7 @@ pub static TABLE: &[Program] = &[
         name: "docker",
         checked: "Docker version 28.2.2, build e6534b4",
         rule: Some(Rule::Check(tools::docker)),
+        subcommands: Some(tools::docker_forms),
         credentials: &[&["secret", "inspect"]],
         capabilities: &[
             row(Word("run"), HostState, "GTFOBins docker: shell"),
@@ -3217,6 +3218,7 @@ pub static TABLE: &[Program] = &[
         name: "hostnamectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemd_status)),
+        subcommands: Some(tools::systemd_forms),
         capabilities: &[
             row(WordPrefix("set-"),
         HostState,
@@ -3581,6 +3583,7 @@ pub static TABLE: &[Program] = &[
         name: "kubectl",
         checked: "Debian kubectl 1:528.0.0-0",
         rule: Some(Rule::Check(tools::kubectl)),
+        subcommands: Some(tools::kubectl_forms),
         credentials: &[&["config", "view", "--raw"], &["get", "secret"], &["get", "secrets"], &["describe", "secret"], &["create", "token"]],
         capabilities: &[
             row(Word("proxy"), Socket, "GTFOBins kubectl: upload"),
@@ -3697,12 +3700,14 @@ pub static TABLE: &[Program] = &[
         name: "localectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemd_status)),
+        subcommands: Some(tools::systemd_forms),
         ..NONE
     },
     Program {
         name: "loginctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemd_status)),
+        subcommands: Some(tools::systemd_forms),
         capabilities: &[
             row(Always,
         RunsCode,
@@ -4949,6 +4954,7 @@ pub static TABLE: &[Program] = &[
         name: "pip",
         checked: "pip 23.2.1",
         rule: Some(Rule::Check(tools::pip)),
+        subcommands: Some(tools::pip_forms),
         capabilities: &[
             row(Word("config"),
         RunsCode,
@@ -4964,6 +4970,7 @@ pub static TABLE: &[Program] = &[
         name: "pip3",
         checked: "pip 23.2.1",
         rule: Some(Rule::Check(tools::pip)),
+        subcommands: Some(tools::pip_forms),
         capabilities: &[
             row(Word("config"), RunsCode, "GTFOBins pip: shell (--editor)"),
             row(LocalOperand(&["install", "wheel", "download"], PIP_VALUED), RunsCode, PIP_BUILDS),
@@ -6247,6 +6254,7 @@ pub static TABLE: &[Program] = &[
         name: "systemctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemctl)),
+        subcommands: Some(tools::systemctl_forms),
         capabilities: &[
             row(NoOperand,
         RunsCode,
@@ -6509,6 +6517,7 @@ pub static TABLE: &[Program] = &[
         name: "timedatectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemd_status)),
+        subcommands: Some(tools::systemd_forms),
         capabilities: &[
             row(Always,
         HostState,
