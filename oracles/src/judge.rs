@@ -325,7 +325,12 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                     }
                 }
                 Addr::Inet { ip, port } => {
-                    if ip == RESOLVER && *port == 53 {
+                    // The sandbox's resolver, or its IPv6 loopback: BIND's
+                    // tools asked for IPv6 transport (`host -6`, `dig -6`)
+                    // with only an IPv4 nameserver configured fall back to
+                    // ::1, port 53. Either is the local resolver asked about
+                    // the name the line gives, never a target it chose.
+                    if (ip == RESOLVER || ip == "::1") && *port == 53 {
                         dns_sockets.insert(socket.clone());
                     } else if internal(ip) {
                         flag(format!("connect by {who} to internal address {ip}:{port}"));
