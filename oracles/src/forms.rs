@@ -562,6 +562,10 @@ fn base(program: &str, o: &Options) -> String {
         "kubectl top" => "pod",
         "kubectl auth can-i" => "get pods",
         "pip show" => "pip",
+        // Names, not loopback addresses (the policy refuses a local
+        // target); the sandbox has no network, the lookup is the line's own.
+        "curl" => "https://example.com/",
+        "host" => "example.com",
         _ => match o.operands {
             Operands::Files => "{F}",
             Operands::Text | Operands::Urls => "",
@@ -575,6 +579,10 @@ fn base(program: &str, o: &Options) -> String {
 fn value(program: &str, form: &str) -> &'static str {
     match (program, form) {
         ("sed", "-e" | "--expression") => "p",
+        ("curl", "-o" | "--output" | "-D" | "--dump-header") => "/dev/null",
+        ("curl", "-X" | "--request") => "GET",
+        ("curl", "-b" | "--cookie") => "name=value",
+        ("curl", "--url") => "https://example.com/",
         (p, "-o" | "--output") if p.starts_with("kubectl ") => "json",
         ("awk" | "gawk" | "mawk" | "nawk", "-v" | "--assign") => "x=1",
         ("cut", "-d" | "--delimiter") | ("sort" | "join", "-t" | "--field-separator") => ",",

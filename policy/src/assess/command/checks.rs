@@ -497,16 +497,13 @@ const DNS_WORDS: &[&str] = &[
 ];
 
 /// `host NAME`: one name; a second operand names the server to ask.
-pub fn host(args: &[String]) -> Result<(), Refusal> {
-    const HOST: Grammar = Grammar {
-        flags: "av46CrTdl",
-        valued: "tcWRN",
-        max_operands: 1,
-        then: Some(one_name),
-        ..BASE
-    };
-    parse("host", &HOST, args).map(|_| ())
-}
+pub const HOST: Grammar = Grammar {
+    flags: "av46CrTdl",
+    valued: "tcWRN",
+    max_operands: 1,
+    then: Some(one_name),
+    ..BASE
+};
 
 fn one_name(parsed: &super::grammar::Parsed) -> Result<(), Refusal> {
     if parsed.operands.len() == 1 {

@@ -8,7 +8,7 @@
 //! that never ends (`-f`, `--watch`).
 
 use super::forms::{view, view_all, Subcommand};
-use super::grammar::{check_url, g, parse, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
+use super::grammar::{check_url, g, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
 use super::names::safe_loop_variable;
 use super::refusal::Refusal;
 use crate::codes;
@@ -607,7 +607,7 @@ pub fn systemd_status(args: &[String]) -> Result<(), Refusal> {
 /// `--flush`, `--sync`, `--relinquish-var`, `--setup-keys`,
 /// `--update-catalog`, `--cursor-file` (change or write), `-D`/`--file`/
 /// `--root`/`--image`/`-M`/`--namespace` (other journals).
-const JOURNALCTL: Grammar = Grammar {
+pub const JOURNALCTL: Grammar = Grammar {
     valued: "unpSUgtoFc",
     long_valued: &[
         "unit",
@@ -650,11 +650,6 @@ const JOURNALCTL: Grammar = Grammar {
         ],
     )
 };
-
-/// Checks `journalctl`'s arguments.
-pub fn journalctl(args: &[String]) -> Result<(), Refusal> {
-    parse("journalctl", &JOURNALCTL, args).map(|_| ())
-}
 
 // pip -------------------------------------------------------------------
 
@@ -764,7 +759,7 @@ pub fn history(args: &[String]) -> Result<(), Refusal> {
 /// `--json` (send), `-K`/`--variable` (read a config or files), `-L`
 /// (follows redirects anywhere), `--resolve`/`--connect-to`/`-x`/
 /// `--unix-socket` (redirect the connection), `-w @file` (reads a file).
-const CURL: Grammar = Grammar {
+pub const CURL: Grammar = Grammar {
     valued: "HAmeurbXowD",
     long_valued: &[
         "header",
@@ -895,11 +890,6 @@ fn curl_whole(parsed: &Parsed) -> Result<(), Refusal> {
         return Err(Refusal::argument("curl", "", "names no URL"));
     }
     urls.iter().try_for_each(|url| check_url("curl", url))
-}
-
-/// Checks `curl`'s arguments.
-pub fn curl(args: &[String]) -> Result<(), Refusal> {
-    parse("curl", &CURL, args).map(|_| ())
 }
 
 /// `ip`: showing addresses, links, routes and neighbours. Not `-batch` (a

@@ -1858,7 +1858,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "curl",
         checked: "curl 7.88.1",
-        rule: Some(Rule::Check(tools::curl)),
+        rule: Some(Rule::Grammar(tools::CURL)),
         capabilities: &[
             // Uploads: a file's contents sent to another machine (GTFOBins
             // curl: upload). curl 7.88 takes a unique prefix of a long
@@ -3183,7 +3183,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "host",
         checked: "host 9.18.49-1~deb12u3-Debian",
-        rule: Some(Rule::Check(checks::host)),
+        rule: Some(Rule::Grammar(checks::HOST)),
         ..NONE
     },
     Program {
@@ -3463,7 +3463,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "journalctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
-        rule: Some(Rule::Check(tools::journalctl)),
+        rule: Some(Rule::Grammar(tools::JOURNALCTL)),
         capabilities: &[
             row(Always,
         RunsCode,
