@@ -108,6 +108,8 @@ pub fn plans(seed: u64, spellings: usize) -> Vec<Plan> {
 enum Opt {
     Short(char, Value),
     Long(&'static str, Value),
+    /// A whole word as written (`find`'s `-name`, `(`).
+    Word(&'static str, Value),
     Number,
 }
 
@@ -125,6 +127,7 @@ impl Opt {
         match self {
             Opt::Short(c, _) => format!("-{c}"),
             Opt::Long(n, _) => format!("--{n}"),
+            Opt::Word(w, _) => (*w).to_owned(),
             Opt::Number => String::from("-NUM"),
         }
     }
@@ -144,6 +147,8 @@ impl Opt {
             Opt::Short(_, Value::Path) | Opt::Long(_, Value::Path) => {
                 vec![form.clone(), quote(path_value(program, &form))]
             }
+            Opt::Word(w, Value::Text) => vec![quote(w), quote(value(program, &form))],
+            Opt::Word(w, _) => vec![quote(w)],
             Opt::Number => vec![String::from("-3")],
         }
     }
@@ -167,6 +172,8 @@ fn options(o: &Options) -> Vec<Opt> {
             .iter()
             .map(|n| Opt::Long(n, Value::Optional)),
     );
+    out.extend(o.words.iter().map(|w| Opt::Word(w, Value::None)));
+    out.extend(o.valued_words.iter().map(|w| Opt::Word(w, Value::Text)));
     if o.number_option {
         out.push(Opt::Number);
     }
@@ -193,14 +200,21 @@ fn plan(d: &Declared, rng: &mut Rng, spellings: usize) -> Plan {
 fn plan_of(program: &'static str, o: &Options, rng: &mut Rng, spellings: usize) -> Plan {
     let opts = options(o);
     let base = base(program, o);
+    // An expression program (`find`) takes its operands first, then the
+    // words of its expression.
+    let expression = !o.words.is_empty() || !o.valued_words.is_empty();
     let line = |words: &[String], operand: &str| -> String {
         let mut text = String::from(program);
+        let operands = base.replace("{F}", operand);
+        if expression && !operands.is_empty() {
+            text.push(' ');
+            text.push_str(&operands);
+        }
         for w in words {
             text.push(' ');
             text.push_str(w);
         }
-        let operands = base.replace("{F}", operand);
-        if !operands.is_empty() {
+        if !expression && !operands.is_empty() {
             text.push(' ');
             text.push_str(&operands);
         }
@@ -281,7 +295,10 @@ fn plan_of(program: &'static str, o: &Options, rng: &mut Rng, spellings: usize) 
             alternates: Vec::new(),
         });
     }
-    lines.extend(spelling_sample(program, &opts, rng, spellings, &line));
+    // An expression's words have one spelling each.
+    if !expression {
+        lines.extend(spelling_sample(program, &opts, rng, spellings, &line));
+    }
     Plan {
         program,
         dedicated: false,
@@ -562,6 +579,7 @@ fn base(program: &str, o: &Options) -> String {
         "kubectl top" => "pod",
         "kubectl auth can-i" => "get pods",
         "pip show" => "pip",
+        "find" => ".",
         // Names, not loopback addresses (the policy refuses a local
         // target); the sandbox has no network, the lookup is the line's own.
         "curl" => "https://example.com/",
@@ -579,6 +597,20 @@ fn base(program: &str, o: &Options) -> String {
 fn value(program: &str, form: &str) -> &'static str {
     match (program, form) {
         ("sed", "-e" | "--expression") => "p",
+        ("find", "-name" | "-iname" | "-lname" | "-ilname") => "*.txt",
+        ("find", "-path" | "-ipath" | "-wholename" | "-iwholename") => "./a*",
+        ("find", "-regex" | "-iregex") => ".*txt",
+        ("find", "-type" | "-xtype") => "f",
+        ("find", "-size") => "-1k",
+        ("find", "-perm") => "-444",
+        ("find", "-user" | "-group") => "root",
+        ("find", "-uid" | "-gid") => "0",
+        ("find", "-regextype") => "posix-extended",
+        ("find", "-fstype") => "ext4",
+        ("find", "-printf") => "%p\\n",
+        ("find", "-newer" | "-anewer" | "-cnewer" | "-samefile") => "a.txt",
+        ("find", "-neweraa" | "-newermm" | "-newercc") => "a.txt",
+        ("find", "-newermt" | "-newerct") => "2020-01-01",
         ("curl", "-o" | "--output" | "-D" | "--dump-header") => "/dev/null",
         ("curl", "-X" | "--request") => "GET",
         ("curl", "-b" | "--cookie") => "name=value",

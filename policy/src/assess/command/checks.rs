@@ -4,6 +4,7 @@
 //! the DNS tools (`+options`, `@server`). Each is still an allowlist: what is
 //! not declared is refused.
 
+use super::forms::{Operands, Options, Subcommand};
 use super::grammar::{check_path, parse, Grammar, BASE};
 use super::refusal::Refusal;
 
@@ -206,100 +207,104 @@ pub fn ps(args: &[String]) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// `find`'s words without a value: read-only actions, operators, tests
+/// and global options (GNU findutils and BSD find).
+const FIND_WORDS: &[&str] = &[
+    "-print",
+    "-print0",
+    "-ls",
+    "-prune",
+    "-quit",
+    "-true",
+    "-false",
+    "-not",
+    "!",
+    "(",
+    ")",
+    "-a",
+    "-and",
+    "-o",
+    "-or",
+    ",",
+    "-empty",
+    "-readable",
+    "-writable",
+    "-executable",
+    "-depth",
+    "-xdev",
+    "-mount",
+    "-follow",
+    "-nouser",
+    "-nogroup",
+    "-daystart",
+    "-noleaf",
+    "-ignore_readdir_race",
+    "-noignore_readdir_race",
+    "-L",
+    "-H",
+    "-P",
+    "-d",
+    "-x",
+    "-E",
+    "-s",
+    "-X",
+];
+/// `find`'s tests and options that take the next word as their value.
+const FIND_VALUED: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-type",
+    "-xtype",
+    "-size",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-perm",
+    "-user",
+    "-group",
+    "-uid",
+    "-gid",
+    "-links",
+    "-inum",
+    "-maxdepth",
+    "-mindepth",
+    "-lname",
+    "-ilname",
+    "-regextype",
+    "-fstype",
+    "-printf",
+    "-newer",
+    "-anewer",
+    "-cnewer",
+    "-samefile",
+    "-newermt",
+    "-newerct",
+    "-neweraa",
+    "-newermm",
+    "-newercc",
+    "-used",
+];
+
 /// `find`'s expression: tests, read-only actions and operators. Not
 /// `-delete`, `-exec`/`-execdir`/`-ok`/`-okdir` (judged separately by the
 /// caller), `-fprint*`/`-fls` (write), `-files0-from` (reads a list).
 pub fn find(args: &[String]) -> Result<(), Refusal> {
-    const NO_VALUE: &[&str] = &[
-        "-print",
-        "-print0",
-        "-ls",
-        "-prune",
-        "-quit",
-        "-true",
-        "-false",
-        "-not",
-        "!",
-        "(",
-        ")",
-        "-a",
-        "-and",
-        "-o",
-        "-or",
-        ",",
-        "-empty",
-        "-readable",
-        "-writable",
-        "-executable",
-        "-depth",
-        "-xdev",
-        "-mount",
-        "-follow",
-        "-nouser",
-        "-nogroup",
-        "-daystart",
-        "-noleaf",
-        "-ignore_readdir_race",
-        "-noignore_readdir_race",
-        "-L",
-        "-H",
-        "-P",
-        "-d",
-        "-x",
-        "-E",
-        "-s",
-        "-X",
-    ];
-    const VALUED: &[&str] = &[
-        "-name",
-        "-iname",
-        "-path",
-        "-ipath",
-        "-wholename",
-        "-iwholename",
-        "-regex",
-        "-iregex",
-        "-type",
-        "-xtype",
-        "-size",
-        "-mtime",
-        "-mmin",
-        "-atime",
-        "-amin",
-        "-ctime",
-        "-cmin",
-        "-perm",
-        "-user",
-        "-group",
-        "-uid",
-        "-gid",
-        "-links",
-        "-inum",
-        "-maxdepth",
-        "-mindepth",
-        "-lname",
-        "-ilname",
-        "-regextype",
-        "-fstype",
-        "-printf",
-        "-newer",
-        "-anewer",
-        "-cnewer",
-        "-samefile",
-        "-newermt",
-        "-newerct",
-        "-neweraa",
-        "-newermm",
-        "-newercc",
-        "-used",
-    ];
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         i += 1;
-        if NO_VALUE.contains(&arg.as_str()) {
+        if FIND_WORDS.contains(&arg.as_str()) {
             continue;
         }
-        if VALUED.contains(&arg.as_str()) {
+        if FIND_VALUED.contains(&arg.as_str()) {
             if args.get(i).is_none() {
                 return Err(Refusal::argument("find", arg, "lacks its value"));
             }
@@ -312,6 +317,30 @@ pub fn find(args: &[String]) -> Result<(), Refusal> {
         // A starting point: listed, not read.
     }
     Ok(())
+}
+
+/// `find`'s expression words, for the forms oracle (starting points are
+/// operands; the words follow them).
+pub fn find_forms() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: String::new(),
+        options: Options {
+            flags: Vec::new(),
+            valued: Vec::new(),
+            path_valued: Vec::new(),
+            optional_attached: Vec::new(),
+            long_flags: Vec::new(),
+            long_valued: Vec::new(),
+            long_paths: Vec::new(),
+            long_optional: Vec::new(),
+            words: FIND_WORDS.to_vec(),
+            valued_words: FIND_VALUED.to_vec(),
+            operands: Operands::Files,
+            max_operands: usize::MAX,
+            number_option: false,
+            checked_whole: true,
+        },
+    }]
 }
 
 /// `tar`: listing only (`t`), never extracting, creating or running a

@@ -42,6 +42,12 @@ pub struct Options {
     pub long_paths: Vec<&'static str>,
     /// Long options whose value is optional (attached with `=` only).
     pub long_optional: Vec<&'static str>,
+    /// Whole words that are options or expression terms as written, with
+    /// no value (`find`'s `-print`, `-empty`, `(`).
+    pub words: Vec<&'static str>,
+    /// Whole words that take the next word as their value (`find`'s
+    /// `-name PATTERN`).
+    pub valued_words: Vec<&'static str>,
     /// What the operands are.
     pub operands: Operands,
     /// The most operands the program reads.
@@ -142,6 +148,8 @@ pub(super) fn view(g: &Grammar) -> Options {
         long_valued: g.long_valued.to_vec(),
         long_paths: g.long_paths.to_vec(),
         long_optional: g.long_optional.to_vec(),
+        words: Vec::new(),
+        valued_words: Vec::new(),
         operands: match g.operands {
             Kind::Path => Operands::Files,
             Kind::Text => Operands::Text,

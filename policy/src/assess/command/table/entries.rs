@@ -2582,6 +2582,7 @@ pub static TABLE: &[Program] = &[
         name: "find",
         checked: "find (GNU findutils) 4.9.0",
         rule: Some(Rule::Check(checks::find)),
+        subcommands: Some(checks::find_forms),
         ends: &[
             never(Until::Check(unbounded::find_walks_root), "walks the whole file system"),
             never(Until::Check(unbounded::find_exec_unbounded), "runs a command per file found that may not end"),
