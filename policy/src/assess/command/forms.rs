@@ -4,9 +4,13 @@
 //! second copy of them: a declaration changed there is what the oracle runs
 //! next.
 //!
-//! Programs read by a dedicated parser (a syntax that is not getopt's, or
-//! subcommands) have no option list here; their forms are the parser's code,
-//! and the oracle runs them through the vectors that name them.
+//! A program read by a dedicated parser (a syntax that is not getopt's, or
+//! subcommands) has no option list of its own here; where its entry names
+//! the list its checker parses with (`subcommands`: git's, docker's,
+//! kubectl's, systemctl's and pip's subcommand tables, find's expression
+//! words, jq's and yq's options), each listed grammar is declared like a
+//! program's. The rest (version queries, `ip`'s verbs, `tar`'s bundles, …)
+//! are run by the vectors that name them.
 
 use super::grammar::{Grammar, Kind};
 use super::programs::{read_only, Args};

@@ -38,11 +38,15 @@
 //!   endless sources, following and watching), read in order by
 //!   `unbounded`, which adds the line's sleeps and loops together.
 //!
+//! - `subcommands`: for a program with a dedicated checker, the grammars
+//!   that checker parses with (a subcommand table's rows, the program's own
+//!   options, an expression's words), listed from the checker's constants
+//!   for the forms oracle.
+//!
 //! What the entry does not hold yet, and where it still lives: the host
 //! names or URLs its checker hands to the egress rule (`net`, called from
-//! the checker), and the option grammars of the programs with a dedicated
-//! checker (inside the checker; git's read-only subcommands are listed
-//! from the checker's own constants through `subcommands`).
+//! the checker), and the grammars of the checkers that list none (`ip`'s
+//! verbs, `tar`'s bundles, `dig`, `ps`, the version queries).
 
 mod entries;
 
