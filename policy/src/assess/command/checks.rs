@@ -4,7 +4,7 @@
 //! the DNS tools (`+options`, `@server`). Each is still an allowlist: what is
 //! not declared is refused.
 
-use super::forms::{Operands, Options, Subcommand};
+use super::forms::{Options, Subcommand};
 use super::grammar::{check_path, parse, Grammar, BASE};
 use super::refusal::Refusal;
 
@@ -50,43 +50,46 @@ fn bracket_test(program: &str, args: &[String]) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// xxd's options without a value (xxd(1), vim 9.0).
+const XXD_FLAGS: &[&str] = &[
+    "-a",
+    "-autoskip",
+    "-b",
+    "-bits",
+    "-e",
+    "-u",
+    "-uppercase",
+    "-p",
+    "-ps",
+    "-postscript",
+    "-plain",
+    "-i",
+    "-include",
+    "-C",
+    "-capitalize",
+    "-E",
+    "-EBCDIC",
+    "-d",
+];
+/// xxd's options that take a number.
+const XXD_VALUED: &[&str] = &[
+    "-c",
+    "-cols",
+    "-g",
+    "-groupsize",
+    "-l",
+    "-len",
+    "-o",
+    "-s",
+    "-seek",
+    "-n",
+    "-name",
+];
+
 /// `xxd`: its own parser matches options by their first two characters, so
 /// only exact, declared words are accepted; `-r` (any word starting with it)
 /// turns a dump back into a file, and a second operand is written.
 pub fn xxd(args: &[String]) -> Result<(), Refusal> {
-    const FLAGS: &[&str] = &[
-        "-a",
-        "-autoskip",
-        "-b",
-        "-bits",
-        "-e",
-        "-u",
-        "-uppercase",
-        "-p",
-        "-ps",
-        "-postscript",
-        "-plain",
-        "-i",
-        "-include",
-        "-C",
-        "-capitalize",
-        "-E",
-        "-EBCDIC",
-        "-d",
-    ];
-    const VALUED: &[&str] = &[
-        "-c",
-        "-cols",
-        "-g",
-        "-groupsize",
-        "-l",
-        "-len",
-        "-o",
-        "-s",
-        "-seek",
-        "-n",
-        "-name",
-    ];
     let mut operands = 0;
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -99,10 +102,20 @@ pub fn xxd(args: &[String]) -> Result<(), Refusal> {
             check_path("xxd", arg)?;
             continue;
         }
-        if FLAGS.contains(&arg.as_str()) {
+        // xxd reads options only before its file (its loop stops at the
+        // first word without a dash): after it, a word is the file it
+        // writes (`xxd a.txt -a` writes the dump into `-a`).
+        if operands > 0 {
+            return Err(Refusal::argument(
+                "xxd",
+                arg,
+                "comes after the file, where xxd reads it as the file it writes",
+            ));
+        }
+        if XXD_FLAGS.contains(&arg.as_str()) {
             continue;
         }
-        if VALUED.contains(&arg.as_str()) {
+        if XXD_VALUED.contains(&arg.as_str()) {
             match args.get(i) {
                 Some(value) if number_like(value) => i += 1,
                 _ => return Err(Refusal::argument("xxd", arg, "lacks a numeric value")),
@@ -117,6 +130,14 @@ pub fn xxd(args: &[String]) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// xxd's options, for the forms oracle (whole words, before the file).
+pub fn xxd_forms() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: String::new(),
+        options: Options::of_words(XXD_FLAGS, XXD_VALUED, false, 1),
+    }]
 }
 
 fn number_like(text: &str) -> bool {
@@ -324,22 +345,7 @@ pub fn find(args: &[String]) -> Result<(), Refusal> {
 pub fn find_forms() -> Vec<Subcommand> {
     vec![Subcommand {
         words: String::new(),
-        options: Options {
-            flags: Vec::new(),
-            valued: Vec::new(),
-            path_valued: Vec::new(),
-            optional_attached: Vec::new(),
-            long_flags: Vec::new(),
-            long_valued: Vec::new(),
-            long_paths: Vec::new(),
-            long_optional: Vec::new(),
-            words: FIND_WORDS.to_vec(),
-            valued_words: FIND_VALUED.to_vec(),
-            operands: Operands::Files,
-            max_operands: usize::MAX,
-            number_option: false,
-            checked_whole: true,
-        },
+        options: Options::of_words(FIND_WORDS, FIND_VALUED, true, usize::MAX),
     }]
 }
 

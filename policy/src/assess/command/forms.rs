@@ -52,6 +52,9 @@ pub struct Options {
     /// Whole words that take the next word as their value (`find`'s
     /// `-name PATTERN`).
     pub valued_words: Vec<&'static str>,
+    /// The operands come before the options (`find`'s starting points,
+    /// then its expression).
+    pub operands_first: bool,
     /// What the operands are.
     pub operands: Operands,
     /// The most operands the program reads.
@@ -61,6 +64,35 @@ pub struct Options {
     /// The parsed whole is checked further (required options, operand
     /// shapes): a generated form may be refused by that check.
     pub checked_whole: bool,
+}
+
+impl Options {
+    /// Options that are whole words as written (`find -name`, `xxd -cols`),
+    /// with file operands.
+    pub fn of_words(
+        words: &[&'static str],
+        valued_words: &[&'static str],
+        operands_first: bool,
+        max_operands: usize,
+    ) -> Self {
+        Options {
+            flags: Vec::new(),
+            valued: Vec::new(),
+            path_valued: Vec::new(),
+            optional_attached: Vec::new(),
+            long_flags: Vec::new(),
+            long_valued: Vec::new(),
+            long_paths: Vec::new(),
+            long_optional: Vec::new(),
+            words: words.to_vec(),
+            valued_words: valued_words.to_vec(),
+            operands_first,
+            operands: Operands::Files,
+            max_operands,
+            number_option: false,
+            checked_whole: true,
+        }
+    }
 }
 
 /// One program of the read-only list and what it declares.
@@ -154,6 +186,7 @@ pub(super) fn view(g: &Grammar) -> Options {
         long_optional: g.long_optional.to_vec(),
         words: Vec::new(),
         valued_words: Vec::new(),
+        operands_first: false,
         operands: match g.operands {
             Kind::Path => Operands::Files,
             Kind::Text => Operands::Text,

@@ -7282,6 +7282,7 @@ pub static TABLE: &[Program] = &[
         name: "xxd",
         checked: "xxd 2022-01-14 by Juergen Weigert et al.",
         rule: Some(Rule::Check(checks::xxd)),
+        subcommands: Some(checks::xxd_forms),
         reads_contents: true,
         capabilities: &[
             row(Short('r'), Overwrites, "GTFOBins xxd: file-write"),
