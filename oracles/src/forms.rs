@@ -202,7 +202,10 @@ fn plan_of(program: &'static str, o: &Options, rng: &mut Rng, spellings: usize) 
     let base = base(program, o);
     // An expression program (`find`) takes its operands first, then the
     // words of its expression.
-    let expression = !o.words.is_empty() || !o.valued_words.is_empty();
+    let expression = o.operands_first;
+    // Options that are whole words (`find -name`, `xxd -cols`) have one
+    // spelling each: no abbreviations, bundles or `=value`.
+    let whole_words = !o.words.is_empty() || !o.valued_words.is_empty();
     let line = |words: &[String], operand: &str| -> String {
         let mut text = String::from(program);
         let operands = base.replace("{F}", operand);
@@ -263,6 +266,26 @@ fn plan_of(program: &'static str, o: &Options, rng: &mut Rng, spellings: usize) 
             alternates,
         });
     }
+    // An option after the operands: GNU getopt permutes it to the front, a
+    // parser that stops at the first operand (xxd, BSD tools) reads it as
+    // another operand, perhaps the file it writes (`xxd a.txt -a` writes
+    // the dump into `-a`).
+    let operands = base.replace("{F}", "a.txt");
+    let flag = opts.iter().find(|o| {
+        matches!(
+            o,
+            Opt::Short(_, Value::None) | Opt::Long(_, Value::None) | Opt::Word(_, Value::None)
+        )
+    });
+    if let (false, false, Some(flag)) = (expression, operands.is_empty(), flag) {
+        lines.push(Line {
+            program,
+            text: format!("{program} {operands} {}", flag.form()),
+            forms: vec![flag.form()],
+            purpose: Purpose::Spelling("option after the operands"),
+            alternates: Vec::new(),
+        });
+    }
     for row in covering(opts.len(), rng) {
         let chosen: Vec<&Opt> = row.iter().filter_map(|i| opts.get(*i)).collect();
         if chosen.len() < 2 {
@@ -295,8 +318,7 @@ fn plan_of(program: &'static str, o: &Options, rng: &mut Rng, spellings: usize) 
             alternates: Vec::new(),
         });
     }
-    // An expression's words have one spelling each.
-    if !expression {
+    if !whole_words {
         lines.extend(spelling_sample(program, &opts, rng, spellings, &line));
     }
     Plan {
@@ -597,6 +619,7 @@ fn base(program: &str, o: &Options) -> String {
 fn value(program: &str, form: &str) -> &'static str {
     match (program, form) {
         ("sed", "-e" | "--expression") => "p",
+        ("xxd", _) => "16",
         ("find", "-name" | "-iname" | "-lname" | "-ilname") => "*.txt",
         ("find", "-path" | "-ipath" | "-wholename" | "-iwholename") => "./a*",
         ("find", "-regex" | "-iregex") => ".*txt",
