@@ -602,6 +602,8 @@ fn base(program: &str, o: &Options) -> String {
         "kubectl auth can-i" => "get pods",
         "pip show" => "pip",
         "find" => ".",
+        // A listing of the archive the test plants (`-t` is required).
+        "tar" => "-t -f a.tar",
         // Names, not loopback addresses (the policy refuses a local
         // target); the sandbox has no network, the lookup is the line's own.
         "curl" => "https://example.com/",
@@ -799,6 +801,7 @@ fn path_value(program: &str, form: &str) -> &'static str {
         ("rg", "--ignore-file") => "b.txt",
         ("file", "-m" | "--magic-file") => "/usr/share/misc/magic",
         ("date", "-r" | "--reference") => "a.txt",
+        ("tar", "-f" | "--file") => "a.tar",
         _ => "a.txt",
     }
 }

@@ -629,8 +629,9 @@ fn notes(j: &Judgement) -> Vec<String> {
     out
 }
 
-/// Compressed copies of `a.txt` for the decompressors' forms, planted in
-/// the sandbox's working tree (ordinary files, like the rest of it).
+/// Compressed copies of `a.txt` for the decompressors' forms and an archive
+/// of it for tar's, planted in the sandbox's working tree (ordinary files,
+/// like the rest of it).
 fn plant_compressed(sandbox: &Sandbox) {
     let project = sandbox.project_template();
     let text = "alpha\nbeta\n";
@@ -660,6 +661,13 @@ fn plant_compressed(sandbox: &Sandbox) {
         assert!(out.status.success(), "{program} failed");
         std::fs::write(project.join(format!("a.txt.{ext}")), out.stdout).unwrap();
     }
+    // An archive for tar's listing forms.
+    let status = std::process::Command::new("tar")
+        .args(["-cf", "a.tar", "a.txt"])
+        .current_dir(&project)
+        .status()
+        .unwrap();
+    assert!(status.success(), "tar failed");
 }
 
 /// The programs named by an allowed (proven) vector line: the command

@@ -4,7 +4,7 @@
 //! the DNS tools (`+options`, `@server`). Each is still an allowlist: what is
 //! not declared is refused.
 
-use super::forms::{Options, Subcommand};
+use super::forms::{view, Options, Subcommand};
 use super::grammar::{check_path, parse, Grammar, BASE};
 use super::refusal::Refusal;
 
@@ -349,29 +349,39 @@ pub fn find_forms() -> Vec<Subcommand> {
     }]
 }
 
+/// tar's listing options (checked against GNU tar 1.34).
+const TAR: Grammar = Grammar {
+    flags: "tvzjJ",
+    path_valued: "f",
+    long_flags: &[
+        "list",
+        "verbose",
+        "gzip",
+        "gunzip",
+        "bzip2",
+        "xz",
+        "wildcards",
+        "no-wildcards",
+        "numeric-owner",
+        "full-time",
+    ],
+    long_paths: &["file"],
+    long_valued: &["exclude"],
+    ..BASE
+};
+
+/// tar's options, for the forms oracle (a listing: `-t` is required).
+pub fn tar_forms() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: String::new(),
+        options: view(&TAR),
+    }]
+}
+
 /// `tar`: listing only (`t`), never extracting, creating or running a
 /// program; the archive is a local file (`host:file` goes through a remote
 /// shell). The first word may be a bundle of letters without a dash.
 pub fn tar(args: &[String]) -> Result<(), Refusal> {
-    const TAR: Grammar = Grammar {
-        flags: "tvzjJ",
-        path_valued: "f",
-        long_flags: &[
-            "list",
-            "verbose",
-            "gzip",
-            "gunzip",
-            "bzip2",
-            "xz",
-            "wildcards",
-            "no-wildcards",
-            "numeric-owner",
-            "full-time",
-        ],
-        long_paths: &["file"],
-        long_valued: &["exclude"],
-        ..BASE
-    };
     let mut words: Vec<String> = args.to_vec();
     if let Some(first) = words.first_mut() {
         if !first.starts_with('-') {

@@ -6373,6 +6373,7 @@ pub static TABLE: &[Program] = &[
         name: "tar",
         checked: "tar (GNU tar) 1.34",
         rule: Some(Rule::Check(checks::tar)),
+        subcommands: Some(checks::tar_forms),
         reads_contents: true,
         capabilities: &[
             row(Opt("-I"),
