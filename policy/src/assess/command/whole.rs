@@ -185,6 +185,7 @@ pub(super) fn netstat(parsed: &Parsed) -> Result<(), Refusal> {
     }
 }
 
+/// `lsof`: the files it names, or with `-n` any selection.
 ///
 /// Without `-n` lsof converts the address of every network file it lists to
 /// a host name (lsof(8): "-n inhibits the conversion of network numbers to
