@@ -153,8 +153,8 @@ def load_policy(
     try:
         # Unbounded: a tight work limit is for decisions, and a loaded machine
         # must not turn the first start of the instance into "invalid component".
-        policy._runtime.call(lambda live: live.func(POLICY, "version")(live.store), bounded=False)
-    except (ToolgateError, Fault) as e:
+        policy._free("version", bounded=False)
+    except ToolgateError as e:
         raise LoadError(f"invalid toolgate component: {e}") from None
     if config is not None:
         policy._default = policy.engine(config)
@@ -304,9 +304,9 @@ class Policy:
             self._default = self.engine("{}")
         return self._default
 
-    def _free(self, name: str, *args: Any, interface: str = POLICY) -> Any:
+    def _free(self, name: str, *args: Any, interface: str = POLICY, bounded: bool = True) -> Any:
         try:
-            return self._runtime.call(lambda live: live.func(interface, name)(live.store, *args))
+            return self._runtime.call(lambda live: live.func(interface, name)(live.store, *args), bounded=bounded)
         except Fault as fault:
             raise PolicyFaultError(fault.kind) from None
 
