@@ -146,31 +146,26 @@ pub(super) fn view_all(grammars: &[&Grammar]) -> Options {
     let mut o = view(first);
     for g in rest {
         let more = view(g);
-        let add = |to: &mut Vec<char>, from: Vec<char>| {
-            for c in from {
-                if !to.contains(&c) {
-                    to.push(c);
-                }
-            }
-        };
-        let add_long = |to: &mut Vec<&'static str>, from: Vec<&'static str>| {
-            for n in from {
-                if !to.contains(&n) {
-                    to.push(n);
-                }
-            }
-        };
-        add(&mut o.flags, more.flags);
-        add(&mut o.valued, more.valued);
-        add(&mut o.path_valued, more.path_valued);
-        add(&mut o.optional_attached, more.optional_attached);
-        add_long(&mut o.long_flags, more.long_flags);
-        add_long(&mut o.long_valued, more.long_valued);
-        add_long(&mut o.long_paths, more.long_paths);
-        add_long(&mut o.long_optional, more.long_optional);
+        add_new(&mut o.flags, more.flags);
+        add_new(&mut o.valued, more.valued);
+        add_new(&mut o.path_valued, more.path_valued);
+        add_new(&mut o.optional_attached, more.optional_attached);
+        add_new(&mut o.long_flags, more.long_flags);
+        add_new(&mut o.long_valued, more.long_valued);
+        add_new(&mut o.long_paths, more.long_paths);
+        add_new(&mut o.long_optional, more.long_optional);
         o.checked_whole |= more.checked_whole;
     }
     o
+}
+
+/// Appends the items of `from` that `to` does not hold yet, in order.
+fn add_new<T: PartialEq>(to: &mut Vec<T>, from: Vec<T>) {
+    for item in from {
+        if !to.contains(&item) {
+            to.push(item);
+        }
+    }
 }
 
 /// The options and operands a grammar declares.

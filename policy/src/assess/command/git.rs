@@ -268,19 +268,25 @@ fn shorts(sub: &str) -> &'static Grammar {
 
 /// Every long name of the log grammar, in one place.
 fn log_long(name: &str) -> Option<Long> {
-    if LOG_FLAGS.contains(&name) || DIFF_FLAGS.contains(&name) || LOG_EXTRA_FLAGS.contains(&name) {
+    let declares = |lists: &[&[&str]]| lists.iter().any(|list| list.contains(&name));
+    if declares(LOG_LONG_FLAGS) {
         Some(Long::Flag)
-    } else if LOG_VALUED.contains(&name)
-        || DIFF_VALUED.contains(&name)
-        || LOG_EXTRA_VALUED.contains(&name)
-    {
+    } else if declares(LOG_LONG_VALUED) {
         Some(Long::Valued)
-    } else if LOG_OPTIONAL.contains(&name) || DIFF_OPTIONAL.contains(&name) {
+    } else if declares(LOG_LONG_OPTIONAL) {
         Some(Long::Optional)
     } else {
         None
     }
 }
+
+/// The log parser's long options without a value, by the lists that hold
+/// them (read by `log_long` and listed by `declared`).
+const LOG_LONG_FLAGS: &[&[&str]] = &[LOG_FLAGS, DIFF_FLAGS, LOG_EXTRA_FLAGS];
+/// The log parser's long options that take a value.
+const LOG_LONG_VALUED: &[&[&str]] = &[LOG_VALUED, DIFF_VALUED, LOG_EXTRA_VALUED];
+/// The log parser's long options whose value is optional.
+const LOG_LONG_OPTIONAL: &[&[&str]] = &[LOG_OPTIONAL, DIFF_OPTIONAL];
 
 /// Long options of the other read-only subcommands that share the log parser.
 const LOG_EXTRA_FLAGS: &[&str] = &[
@@ -541,9 +547,9 @@ pub fn declared() -> Vec<Subcommand> {
         .iter()
         .map(|sub| {
             let mut options = view(shorts(sub));
-            options.long_flags = [LOG_FLAGS, DIFF_FLAGS, LOG_EXTRA_FLAGS].concat();
-            options.long_valued = [LOG_VALUED, DIFF_VALUED, LOG_EXTRA_VALUED].concat();
-            options.long_optional = [LOG_OPTIONAL, DIFF_OPTIONAL].concat();
+            options.long_flags = LOG_LONG_FLAGS.concat();
+            options.long_valued = LOG_LONG_VALUED.concat();
+            options.long_optional = LOG_LONG_OPTIONAL.concat();
             Subcommand {
                 words: (*sub).to_owned(),
                 options,

@@ -103,6 +103,16 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// The options given, canonical and in order, joined by spaces (for a
+    /// refusal that names them).
+    pub fn option_names(&self) -> String {
+        self.options
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Whether an option (canonical `-x` or `--name`) was given.
     pub fn has(&self, name: &str) -> bool {
         self.options.iter().any(|(n, _)| n == name)

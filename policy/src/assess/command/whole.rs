@@ -174,12 +174,7 @@ pub(super) fn netstat(parsed: &Parsed) -> Result<(), Refusal> {
     } else {
         Err(Refusal::argument(
             "netstat",
-            &parsed
-                .options
-                .iter()
-                .map(|(name, _)| name.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
+            &parsed.option_names(),
             "looks up the name of every address it lists (a host the line does not name) without `-n`",
         ))
     }
@@ -210,12 +205,7 @@ pub(super) fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
     if !numeric && (selects || parsed.operands.is_empty()) {
         return Err(Refusal::argument(
             "lsof",
-            &parsed
-                .options
-                .iter()
-                .map(|(name, _)| name.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
+            &parsed.option_names(),
             "looks up the host name of every network address it lists (a host the line does not name) without `-n`",
         ));
     }
