@@ -228,6 +228,15 @@ impl Programs {
     }
 }
 
+/// Whether the program a process runs is one the policy's table says
+/// contacts nothing in its proven forms (`readings::network`): a lookup or
+/// connection by it is an effect the policy did not read (`terraform
+/// version` looking up its checkpoint host). A process the trace cannot name
+/// (a line's own shell) is held to the same.
+fn reaches_nothing(who: &str) -> bool {
+    toolgate_policy::readings::network(who).is_none()
+}
+
 /// Judges one run of `line` (the text the policy read).
 pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
     let words = words(line);
@@ -334,6 +343,10 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                         dns_sockets.insert(socket.clone());
                     } else if internal(ip) {
                         flag(format!("connect by {who} to internal address {ip}:{port}"));
+                    } else if reaches_nothing(&who) {
+                        flag(format!(
+                            "connect by {who} to {ip}:{port}, which its entry says contacts nothing"
+                        ));
                     } else if !lower.contains(&ip.to_ascii_lowercase()) {
                         flag(format!(
                             "connect by {who} to {ip}:{port}, not named in the line"
@@ -360,6 +373,10 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                             flag(format!(
                                 "DNS lookup by {who} carrying a secret (the canary of {})",
                                 secret.path
+                            ));
+                        } else if reaches_nothing(&who) {
+                            flag(format!(
+                                "DNS lookup by {who} of {bare}, which its entry says contacts nothing"
                             ));
                         } else if lower.contains(&bare) || reverse_of_named(&bare, &lower) {
                             lookups.insert(bare);

@@ -116,7 +116,9 @@ pub use registry::{
 /// command forms a grammar declares, the facts read from SQL) and a host's
 /// confinement, which masks the same secret files the policy refuses to read.
 pub mod readings {
-    pub use crate::assess::command::forms::{declared, Declared, Operands, Options, Subcommand};
+    pub use crate::assess::command::forms::{
+        declared, network, Declared, Operands, Options, Subcommand,
+    };
     pub use crate::assess::facts::SqlFacts;
     pub use crate::assess::paths::secret_path;
     pub use crate::assess::secrets::{Match, SecretRule, SECRET_RULES};

@@ -84,7 +84,7 @@ impl EgressRule {
         match host::internal(&parsed) {
             Some(why) if !listed => Some(Finding::new(
                 codes::HTTP_LOCAL_TARGET,
-                format!("`{shown}` is {why}"),
+                format!("`{shown}` {why}"),
             )),
             _ => None,
         }

@@ -498,11 +498,6 @@ pub fn dig(args: &[String]) -> Result<(), Refusal> {
         "search",
         "nosearch",
     ];
-    const DIG: Grammar = Grammar {
-        flags: "46rmu",
-        valued: "tcqx",
-        ..BASE
-    };
     let mut rest = Vec::new();
     for arg in args {
         if let Some(option) = arg.strip_prefix('+') {
@@ -522,18 +517,40 @@ pub fn dig(args: &[String]) -> Result<(), Refusal> {
         }
         rest.push(arg.clone());
     }
-    let parsed = parse("dig", &DIG, &rest)?;
+    parse("dig", &DIG, &rest).map(|_| ())
+}
+
+/// The names `dig` looks up (its entry's reach): its operands other than
+/// record types and classes, and the values of `-q` and `-x`.
+/// Without a name dig asks the root servers for theirs (`Some` of none).
+pub fn dig_names(args: &[String]) -> Option<Vec<String>> {
+    let rest: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with('+'))
+        .cloned()
+        .collect();
+    let Ok(parsed) = parse("dig", &DIG, &rest) else {
+        return Some(Vec::new());
+    };
     // dig reads an operand that names a record type or class as one.
-    let names: Vec<&str> = parsed
+    let names = parsed
         .operands
         .iter()
         .map(String::as_str)
         .filter(|o| !DNS_WORDS.iter().any(|w| w.eq_ignore_ascii_case(o)))
         .chain(parsed.values("-q"))
         .chain(parsed.values("-x"))
+        .map(str::to_owned)
         .collect();
-    super::net::names("dig", &names)
+    Some(names)
 }
+
+/// `dig`'s own options (its `+options` are read before them).
+const DIG: Grammar = Grammar {
+    flags: "46rmu",
+    valued: "tcqx",
+    ..BASE
+};
 
 /// Record types and classes: operands `dig` and `host -t` read as such, not as names.
 const DNS_WORDS: &[&str] = &[
@@ -552,8 +569,7 @@ pub const HOST: Grammar = Grammar {
 
 fn one_name(parsed: &super::grammar::Parsed) -> Result<(), Refusal> {
     if parsed.operands.len() == 1 {
-        let names: Vec<&str> = parsed.operands.iter().map(String::as_str).collect();
-        super::net::names(&parsed.program, &names)
+        Ok(())
     } else {
         Err(Refusal::argument(
             &parsed.program,
@@ -561,6 +577,12 @@ fn one_name(parsed: &super::grammar::Parsed) -> Result<(), Refusal> {
             "needs exactly one name (without one it reads commands from its input)",
         ))
     }
+}
+
+/// The names `host`, `ping` and `ping6` contact (their entries' reach): their
+/// operands, of which their grammars' checks allow one.
+pub fn operand_names(parsed: &super::grammar::Parsed) -> Option<Vec<&str>> {
+    Some(parsed.operands.iter().map(String::as_str).collect())
 }
 
 /// `nslookup NAME` with `-type=…` style options; a second operand is a server.
@@ -585,7 +607,7 @@ pub fn nslookup(args: &[String]) -> Result<(), Refusal> {
         names.push(arg.as_str());
     }
     if names.len() == 1 {
-        super::net::names("nslookup", &names)
+        Ok(())
     } else {
         Err(Refusal::argument(
             "nslookup",
@@ -593,4 +615,15 @@ pub fn nslookup(args: &[String]) -> Result<(), Refusal> {
             "needs exactly one name (a second names the server; none reads commands)",
         ))
     }
+}
+
+/// The name `nslookup` looks up (its entry's reach): its one word that is
+/// not an option.
+pub fn nslookup_names(args: &[String]) -> Option<Vec<String>> {
+    Some(
+        args.iter()
+            .filter(|a| !a.starts_with('-'))
+            .cloned()
+            .collect(),
+    )
 }

@@ -14,7 +14,7 @@
 
 use super::grammar::{Grammar, Kind};
 use super::programs::{read_only, Args};
-use super::table::TABLE;
+use super::table::{Reach, TABLE};
 
 /// What a program's operands are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +105,23 @@ pub struct Declared {
     /// The option grammars of its subcommands, where its dedicated parser
     /// lists them (git's read-only subcommands).
     pub subcommands: Vec<Subcommand>,
+    /// What its proven forms contact on the network (see [`network`]).
+    pub network: Option<&'static str>,
+}
+
+/// What a program's proven forms contact on the network, as its entry
+/// declares: the host names or URLs its words name, or the server its own
+/// configuration names; `None` for a program that contacts nothing (or has
+/// no entry), so a lookup or connection it makes is not the policy's
+/// reading of it.
+pub fn network(program: &str) -> Option<&'static str> {
+    let entry = super::table::lookup(program)?;
+    match entry.reaches {
+        Some(Reach::Parsed(_) | Reach::Words(_)) => Some("the host names its words name"),
+        Some(Reach::Configured(what)) => Some(what),
+        None if entry.reaches_network() => Some("the URLs its words name"),
+        None => None,
+    }
 }
 
 /// A subcommand and the options its parser reads after it.
@@ -132,6 +149,7 @@ pub fn declared() -> Vec<Declared> {
                 Some(Args::Check(..)) | None => None,
             },
             subcommands: entry.subcommands.map(|list| list()).unwrap_or_default(),
+            network: network(entry.name),
         })
         .collect()
 }

@@ -8,7 +8,7 @@
 
 use super::grammar::{parse, Grammar, Kind};
 use super::refusal::Refusal;
-use super::table::{self, Rule};
+use super::table::{self, Reach, Rule};
 
 /// How a read-only program's arguments are checked.
 #[derive(Clone, Copy, Debug)]
@@ -112,11 +112,27 @@ pub fn read_only(program: &str) -> Option<Args> {
     }
 }
 
-/// Checks a read-only program's arguments against its rule.
+/// Checks a read-only program's arguments against its rule, then hands the
+/// host names its entry says the proven words reach to the egress rule.
 pub fn check_args(rule: Args, args: &[String]) -> Result<(), Refusal> {
-    match rule {
-        Args::Grammar(program, grammar) => parse(program, &grammar, args).map(|_| ()),
-        Args::Check(_, check) => check(args),
+    let (program, reach) = match rule {
+        Args::Grammar(program, grammar) => (program, Some(parse(program, &grammar, args)?)),
+        Args::Check(program, check) => (program, check(args).map(|()| None)?),
+    };
+    let hosts: Option<Vec<String>> = match (table::lookup(program).and_then(|e| e.reaches), &reach)
+    {
+        (Some(Reach::Parsed(read)), Some(parsed)) => {
+            read(parsed).map(|names| names.into_iter().map(str::to_owned).collect())
+        }
+        (Some(Reach::Words(read)), None) => read(args),
+        _ => None,
+    };
+    match hosts {
+        None => Ok(()),
+        Some(hosts) => {
+            let names: Vec<&str> = hosts.iter().map(String::as_str).collect();
+            super::net::names(program, &names)
+        }
     }
 }
 

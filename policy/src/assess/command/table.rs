@@ -43,17 +43,24 @@
 //!   options, an expression's words), listed from the checker's constants
 //!   for the forms oracle.
 //!
-//! What the entry does not hold yet, and where it still lives: the host
-//! names or URLs its checker hands to the egress rule (`net`, called from
-//! the checker), and the grammars of the checkers that list none (`ip`'s
-//! verbs, `tar`'s bundles, `dig`, `ps`, the version queries).
+//! - `reaches`: what it contacts on the network in the forms its rule
+//!   proves: the host names among its words (handed to the deployment's
+//!   egress rule, the rule `http_request` follows), or the server its own
+//!   configuration names. A URL operand or option value is declared in the
+//!   grammar itself (`Kind::Url`) and goes to the same rule. A program with
+//!   neither contacts nothing: the command oracle's judge flags any lookup
+//!   it makes.
+//!
+//! What the entry does not hold yet: the grammars of the checkers that list
+//! none (`ip`'s verbs, `dig`, `ps`, the version queries); the oracle runs
+//! those only through the vectors.
 
 mod entries;
 
 pub use super::capabilities::Row;
 use super::capabilities::{Capability, Form};
 use super::forms::Subcommand;
-use super::grammar::Grammar;
+use super::grammar::{Grammar, Kind, Parsed};
 use super::refusal::Refusal;
 pub use super::unbounded::Ends;
 pub use entries::{ANY, FAMILIES, TABLE};
@@ -117,6 +124,47 @@ pub struct Program {
     /// checker from the constants it parses with (the forms oracle runs
     /// them); `None`: its checker lists none.
     pub subcommands: Option<fn() -> Vec<Subcommand>>,
+    /// What it contacts on the network in the forms its rule proves, beyond
+    /// the URLs its grammar declares; `None`: nothing.
+    pub reaches: Option<Reach>,
+}
+
+/// What a program contacts on the network, and which of its words name it.
+/// The assessor reads it after the program's rule has proven the words, so
+/// a reading sees only forms the rule allows.
+#[derive(Clone, Copy, Debug)]
+pub enum Reach {
+    /// The host names its grammar's parse names (`ping HOST`, `getent hosts
+    /// NAME`, `lsof -i @HOST`): each goes to the egress rule, so an internal,
+    /// denied or unlisted name is refused as a URL naming it would be.
+    /// `None`: this form contacts nothing (`getent hosts` alone reads the
+    /// local file); no names: it contacts a server it chooses itself, which
+    /// only `egress = "public"` allows. Only with a grammar rule.
+    Parsed(fn(&Parsed) -> Option<Vec<&str>>),
+    /// The host names its words name, read by the program's own reading
+    /// (`dig NAME`, `nslookup NAME`), as above. Only with a dedicated
+    /// checker.
+    Words(fn(&[String]) -> Option<Vec<String>>),
+    /// The server its own configuration names (a Docker daemon, a
+    /// Kubernetes cluster), which the line does not choose: the user's, like
+    /// their shell's start-up files (SECURITY.md). Options that name another
+    /// server or configuration are not in its grammar.
+    Configured(&'static str),
+}
+
+impl Program {
+    /// Whether any form its rule proves contacts the network: a declared
+    /// reach, or URL operands of its grammar (or of a subcommand's).
+    pub fn reaches_network(&self) -> bool {
+        let url = |options: &super::forms::Options| {
+            matches!(options.operands, super::forms::Operands::Urls)
+        };
+        self.reaches.is_some()
+            || matches!(self.rule, Some(Rule::Grammar(g)) if g.operands == Kind::Url)
+            || self
+                .subcommands
+                .is_some_and(|list| list().iter().any(|s| url(&s.options)))
+    }
 }
 
 /// An entry with nothing known: the base of every entry.
@@ -135,6 +183,7 @@ pub const NONE: Program = Program {
     credentials: &[],
     capabilities: &[],
     subcommands: None,
+    reaches: None,
 };
 
 /// When a program destroys something: a condition over the words after
@@ -328,6 +377,72 @@ mod tests {
 
     /// Every capability row cites where it comes from: a GTFOBins entry or
     /// a manual page (`name(section)`).
+    /// A reach reading is read from what the program's rule gives: a parse
+    /// for a grammar, the words for a dedicated checker. A mismatch would
+    /// never be read, and the program's hosts never checked.
+    #[test]
+    fn reach_readings_match_their_rule() {
+        for entry in TABLE {
+            match (entry.reaches, entry.rule) {
+                (Some(Reach::Parsed(_)), rule) => {
+                    assert!(matches!(rule, Some(Rule::Grammar(_))), "{}", entry.name);
+                }
+                (Some(Reach::Words(_)), rule) => {
+                    assert!(matches!(rule, Some(Rule::Check(_))), "{}", entry.name);
+                }
+                _ => {}
+            }
+        }
+        let reaches = |p: &str| lookup(p).is_some_and(Program::reaches_network);
+        for program in [
+            "ping", "host", "dig", "nslookup", "getent", "lsof", "curl", "docker",
+        ] {
+            assert!(reaches(program), "{program}");
+        }
+        for program in ["ls", "cat", "grep", "git", "find", "date"] {
+            assert!(!reaches(program), "{program}");
+        }
+    }
+
+    /// The hosts a line names reach the egress rule through the entry's
+    /// reach, not through the checker: `egress = "confirm"` refuses each
+    /// reaching form, and leaves the forms that contact nothing.
+    #[test]
+    fn reach_hands_the_named_hosts_to_the_egress_rule() {
+        use crate::assess::egress::EgressRule;
+        use crate::config::Egress;
+        let confirm = EgressRule {
+            egress: Egress::Confirm,
+            ..EgressRule::default()
+        };
+        let check = |line: &str| {
+            let words: Vec<String> = line.split(' ').skip(1).map(str::to_owned).collect();
+            let program = line.split(' ').next().unwrap_or("");
+            let rule = super::super::programs::read_only(program).expect(program);
+            super::super::net::with_rule(&confirm, || {
+                super::super::programs::check_args(rule, &words).map_err(|r| r.into_pair().0)
+            })
+        };
+        for reaching in [
+            "ping -c 1 example.com",
+            "host example.com",
+            "dig example.com MX",
+            "dig",
+            "nslookup example.com",
+            "getent hosts example.com",
+            "lsof -n -i @example.com",
+        ] {
+            assert_eq!(
+                check(reaching),
+                Err(crate::codes::NETWORK_EGRESS),
+                "{reaching}"
+            );
+        }
+        for local in ["getent hosts", "getent passwd root", "lsof -n -i TCP"] {
+            assert_eq!(check(local), Ok(()), "{local}");
+        }
+    }
+
     #[test]
     fn every_row_cites_its_source() {
         let manual = |s: &str| {

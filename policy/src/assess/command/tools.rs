@@ -893,7 +893,9 @@ fn curl_whole(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `ip`: showing addresses, links, routes and neighbours. Not `-batch` (a
-/// script of commands), `-force`, `-n`/`-netns`, and never a verb that
+/// script of commands), `-force`, `-n`/`-netns`, `-r`/`-resolve` (asks the
+/// resolver for the name of every address it lists, hosts the line does not
+/// name, as `ss -r` and `lsof` without `-n` do), and never a verb that
 /// changes anything.
 pub fn ip(args: &[String]) -> Result<(), Refusal> {
     const FLAGS: &[&str] = &[
@@ -920,8 +922,6 @@ pub fn ip(args: &[String]) -> Result<(), Refusal> {
         "-oneline",
         "-h",
         "-human",
-        "-r",
-        "-resolve",
         "-a",
         "-all",
     ];

@@ -209,16 +209,6 @@ pub(super) fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
             "looks up the host name of every network address it lists (a host the line does not name) without `-n`",
         ));
     }
-    // `-i ADDR` may also be written apart (`lsof -i @mace`): every operand
-    // with an `@` is read as an address too.
-    let hosts: Vec<&str> = parsed
-        .values("-i")
-        .chain(parsed.operands.iter().map(String::as_str))
-        .filter_map(lsof_host)
-        .collect();
-    if !hosts.is_empty() {
-        super::net::names("lsof", &hosts)?;
-    }
     if let Some(value) = parsed.values("-D").find(|v| *v != "i") {
         return Err(Refusal::argument(
             "lsof",
@@ -241,6 +231,115 @@ pub(super) fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
 
 /// The host of an lsof `-i` address (`4TCP@host:80`, `@[::1]`), when it
 /// names one.
+/// The host names in `ss`'s filter (its entry's reach). iproute2's filter
+/// (`ssfilter.y`, iproute2 6.1) reads every word that is not one of its
+/// keywords as an address, and resolves a name through the resolver: `ss
+/// lnp` looked up `lnp` (the command oracle saw it). Keywords, state names,
+/// the value after `dev`, `fwmark` and `cgroup`, ports (`:ssh`, looked up in
+/// the local services file) and address literals are not names; every other
+/// word is one, with its `:port` or `/prefix` removed.
+pub fn ss_names(parsed: &Parsed) -> Option<Vec<&str>> {
+    const KEYWORDS: &[&str] = &[
+        "dst",
+        "src",
+        "dport",
+        "sport",
+        "dev",
+        "fwmark",
+        "cgroup",
+        "autobound",
+        "state",
+        "exclude",
+        "excl",
+        "=",
+        "==",
+        "!=",
+        "eq",
+        "ne",
+        "neq",
+        ">=",
+        "ge",
+        "<=",
+        "le",
+        ">",
+        "gt",
+        "<",
+        "lt",
+        "not",
+        "!",
+        "and",
+        "&",
+        "&&",
+        "or",
+        "|",
+        "||",
+        "all",
+        "connected",
+        "synchronized",
+        "bucket",
+        "big",
+        "established",
+        "syn-sent",
+        "syn-recv",
+        "fin-wait-1",
+        "fin-wait-2",
+        "time-wait",
+        "closed",
+        "close-wait",
+        "last-ack",
+        "listening",
+        "listen",
+        "closing",
+    ];
+    let mut names = Vec::new();
+    let mut skip_next = false;
+    let words = parsed
+        .operands
+        .iter()
+        .flat_map(|o| o.split(|c: char| c.is_whitespace() || c == '(' || c == ')'))
+        .filter(|w| !w.is_empty());
+    for word in words {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
+        if matches!(word, "dev" | "fwmark" | "cgroup") {
+            skip_next = true;
+            continue;
+        }
+        if KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word)) || word.starts_with(':') {
+            continue;
+        }
+        let host = if word.starts_with('[') {
+            word.trim_start_matches('[').split(']').next().unwrap_or("")
+        } else if word.matches(':').count() > 1 {
+            word
+        } else {
+            word.split(':').next().unwrap_or("")
+        };
+        let host = host.split('/').next().unwrap_or("");
+        let literal = host.is_empty()
+            || host == "*"
+            || host.parse::<std::net::IpAddr>().is_ok()
+            || host.chars().all(|c| c.is_ascii_digit() || c == '.');
+        if !literal {
+            names.push(host);
+        }
+    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// The hosts `lsof -i @HOST` names (its entry's reach). `-i ADDR` may also
+/// be written apart (`lsof -i @mace`): every operand with an `@` is read as
+/// an address too.
+pub fn lsof_names(parsed: &Parsed) -> Option<Vec<&str>> {
+    let hosts: Vec<&str> = parsed
+        .values("-i")
+        .chain(parsed.operands.iter().map(String::as_str))
+        .filter_map(lsof_host)
+        .collect();
+    (!hosts.is_empty()).then_some(hosts)
+}
+
 fn lsof_host(address: &str) -> Option<&str> {
     let (_, rest) = address.split_once('@')?;
     let host = match rest.strip_prefix('[') {
@@ -521,20 +620,28 @@ pub(super) fn getent(parsed: &Parsed) -> Result<(), Refusal> {
         // A key of a host database is a name to resolve: a DNS lookup, which
         // carries the name out as `host NAME` does. Without keys only the
         // local file is listed. `networks` may be served by DNS as well.
-        Some(db) if db.starts_with("ahosts") || db == "hosts" || db == "networks" => {
-            let keys: Vec<&str> = parsed.operands.iter().skip(1).map(String::as_str).collect();
-            if keys.is_empty() {
-                Ok(())
-            } else {
-                super::net::names("getent", &keys)
-            }
-        }
         Some(db) if DATABASES.contains(&db.as_str()) => Ok(()),
         Some(db) => Err(Refusal::new(
             codes::COMMAND_SENSITIVE_PATH,
             format!("`getent {db}` is not a database proven free of secrets (`shadow` holds password hashes)"),
         )),
         None => Err(Refusal::argument("getent", "", "names no database")),
+    }
+}
+
+/// The names `getent` resolves (its entry's reach): a key of a host
+/// database is a name to resolve, a DNS lookup that carries the name out as
+/// `host NAME` does (`networks` may be served by DNS as well). Without keys
+/// only the local file is listed.
+pub fn getent_names(parsed: &Parsed) -> Option<Vec<&str>> {
+    match parsed.operands.first() {
+        Some(db)
+            if (db.starts_with("ahosts") || db == "hosts" || db == "networks")
+                && parsed.operands.len() > 1 =>
+        {
+            Some(parsed.operands.iter().skip(1).map(String::as_str).collect())
+        }
+        _ => None,
     }
 }
 
@@ -563,8 +670,7 @@ pub(super) fn ping(parsed: &Parsed) -> Result<(), Refusal> {
     let counted = parsed.values("-c").any(|c| small_number(c, 100));
     let counts_ok = parsed.values("-c").all(|c| small_number(c, 100));
     if counted && counts_ok && parsed.operands.len() == 1 {
-        let names: Vec<&str> = parsed.operands.iter().map(String::as_str).collect();
-        super::net::names(&parsed.program, &names)
+        Ok(())
     } else {
         Err(Refusal::argument(
             &parsed.program,

@@ -13,7 +13,7 @@ use super::super::grammar::{g, Grammar, Kind, BASE};
 use super::super::refusal::Refusal;
 use super::super::unbounded::{self, ends, never, Until};
 use super::super::{checks, floor, git, programs, scripts, tools, whole};
-use super::{destroys, row, toolchain, version, Destroy, Program, Rule, When, NONE};
+use super::{destroys, row, toolchain, version, Destroy, Program, Reach, Rule, When, NONE};
 use crate::codes;
 
 /// A package manager's words and options that remove installed software.
@@ -2087,6 +2087,8 @@ pub static TABLE: &[Program] = &[
         name: "dig",
         checked: "DiG 9.18.49",
         rule: Some(Rule::Check(checks::dig)),
+        // DNS lookups of the names it is given (dig(1)); `@server` is refused.
+        reaches: Some(Reach::Words(checks::dig_names)),
         ..NONE
     },
     Program {
@@ -2228,6 +2230,7 @@ pub static TABLE: &[Program] = &[
         ends: &[
             never(Until::Any(&[Until::Word(&["events"]), Until::Word(&["attach"]), Until::All(&[Until::Word(&["stats"]), Until::Not(&Until::Word(&["--no-stream"]))]), Until::All(&[Until::Word(&["logs"]), Until::Any(&[Until::Short('f'), Until::Long("--follow")])])]), "watches until stopped"),
         ],
+        reaches: Some(Reach::Configured("the Docker daemon its configuration or `DOCKER_HOST` names (docker(1))")),
         ..NONE
     },
     Program {
@@ -2820,6 +2823,9 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins getent: privilege-escalation"),
         ],
+        // A key of a host database is resolved through NSS, by DNS
+        // where the hosts line says so (getent(1), nsswitch.conf(5)).
+        reaches: Some(Reach::Parsed(whole::getent_names)),
         ..NONE
     },
     Program {
@@ -3185,6 +3191,8 @@ pub static TABLE: &[Program] = &[
         name: "host",
         checked: "host 9.18.49-1~deb12u3-Debian",
         rule: Some(Rule::Grammar(checks::HOST)),
+        // A DNS lookup of the one name it is given (host(1)).
+        reaches: Some(Reach::Parsed(checks::operand_names)),
         ..NONE
     },
     Program {
@@ -3595,6 +3603,7 @@ pub static TABLE: &[Program] = &[
         ends: &[
             never(Until::Any(&[Until::Short('w'), Until::Long("--watch"), Until::Long("--watch-only"), Until::Long("--follow"), Until::Word(&["port-forward", "proxy", "attach"]), Until::All(&[Until::Word(&["logs"]), Until::Short('f')])]), "watches until stopped"),
         ],
+        reaches: Some(Reach::Configured("the cluster its kubeconfig names (kubectl documentation: kubeconfig)")),
         ..NONE
     },
     Program {
@@ -3898,6 +3907,8 @@ pub static TABLE: &[Program] = &[
             optional_attached: "isgF",
             ..g("nPltwVUXaQb", &[])
         })),
+        // `-i @HOST` resolves the host it names (lsof(8), "-i [i]").
+        reaches: Some(Reach::Parsed(whole::lsof_names)),
         ..NONE
     },
     Program {
@@ -4596,6 +4607,8 @@ pub static TABLE: &[Program] = &[
         name: "nslookup",
         checked: "nslookup 9.18.49",
         rule: Some(Rule::Check(checks::nslookup)),
+        // A DNS lookup of the one name it is given (nslookup(1)).
+        reaches: Some(Reach::Words(checks::nslookup_names)),
         ..NONE
     },
     Program {
@@ -4939,6 +4952,8 @@ pub static TABLE: &[Program] = &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
         ],
+        // ICMP echo to the one host it names (ping(8)).
+        reaches: Some(Reach::Parsed(checks::operand_names)),
         ..NONE
     },
     Program {
@@ -4949,6 +4964,8 @@ pub static TABLE: &[Program] = &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
         ],
+        // ICMP echo to the one host it names (ping(8)).
+        reaches: Some(Reach::Parsed(checks::operand_names)),
         ..NONE
     },
     Program {
@@ -6085,6 +6102,7 @@ pub static TABLE: &[Program] = &[
             row(Short('K'), HostState, "ss(8) -K, --kill"),
             row(LongPrefix("--kill", 4), HostState, "ss(8) -K, --kill"),
         ],
+        reaches: Some(Reach::Parsed(whole::ss_names)),
         ..NONE
     },
     Program {
