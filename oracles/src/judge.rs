@@ -241,6 +241,10 @@ fn reaches_nothing(who: &str) -> bool {
 pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
     let words = words(line);
     let lower = line.to_ascii_lowercase();
+    // The line with the shell's quotes and backslashes removed, as the
+    // program receives a name the line writes (`dig -x 8.88\.8` looks up
+    // the reverse of 8.88.8): a name the quotes only spell is still named.
+    let unquoted = lower.replace(['\\', '\'', '"'], "");
     let mut out = Vec::new();
     let mut lookups = BTreeSet::new();
     let mut programs = Programs::default();
@@ -378,7 +382,10 @@ pub fn judge(line: &str, run: &Run, sandbox: &Sandbox) -> Judgement {
                             flag(format!(
                                 "DNS lookup by {who} of {bare}, which its entry says contacts nothing"
                             ));
-                        } else if lower.contains(&bare) || reverse_of_named(&bare, &lower) {
+                        } else if [&lower, &unquoted]
+                            .iter()
+                            .any(|text| text.contains(&bare) || reverse_of_named(&bare, text))
+                        {
                             lookups.insert(bare);
                         } else {
                             flag(format!(

@@ -562,7 +562,25 @@ fn the_oracle_sees_each_kind_of_effect() {
             "exec 3<>/dev/tcp/10.1.2.3/80",
             "internal address 10.1.2.3:80",
         ),
-        ("exec 3<>/dev/tcp/93.184.215.14/80", ""),
+        // A public address the line names: the shell's own connection is
+        // one no entry declares (bash contacts nothing in any proven form);
+        // a program whose entry declares the URLs it is given may.
+        (
+            "exec 3<>/dev/tcp/93.184.215.14/80",
+            "connect by bash to 93.184.215.14:80, which its entry says contacts nothing",
+        ),
+        ("curl -s --max-time 2 http://93.184.215.14/", ""),
+        (
+            "x=ex; ss dst ${x}ample.org",
+            "DNS lookup by ss of a name not in the line (example.org)",
+        ),
+        ("ss dst example.org", ""),
+        // A name the line holds, looked up by a program whose entry says it
+        // contacts nothing (as `ss lnp` was before ss declared its filter).
+        (
+            "python3 -c 'import socket; socket.gethostbyname(\"example.org\")'",
+            "DNS lookup by python3 of example.org, which its entry says contacts nothing",
+        ),
         ("sleep 30", "still running at the time bound"),
         // The hostile fixture: nested repositories' configuration, start-up
         // files and the Makefile run code, and it is seen.

@@ -231,74 +231,64 @@ pub(super) fn lsof(parsed: &Parsed) -> Result<(), Refusal> {
 
 /// The host of an lsof `-i` address (`4TCP@host:80`, `@[::1]`), when it
 /// names one.
-/// The host names in `ss`'s filter (its entry's reach). iproute2's filter
-/// (`ssfilter.y`, iproute2 6.1) reads every word that is not one of its
-/// keywords as an address, and resolves a name through the resolver: `ss
-/// lnp` looked up `lnp` (the command oracle saw it). Keywords, state names,
-/// the value after `dev`, `fwmark` and `cgroup`, ports (`:ssh`, looked up in
-/// the local services file) and address literals are not names; every other
-/// word is one, with its `:port` or `/prefix` removed.
+/// The host names in `ss`'s filter (its entry's reach). ss.c reads leading
+/// `state NAME` and `exclude NAME` pairs, then hands the rest to its filter,
+/// whose lexer (`ssfilter.y`, iproute2 6.1) splits tokens at spaces and tabs
+/// only and reads every token that is not a keyword or operator as an
+/// address, resolving a name through the resolver: `ss lnp` looked up `lnp`
+/// (the command oracle saw it), and so would `ss established`. The value
+/// after `dev`, `fwmark` and `cgroup`, ports (`:ssh`, looked up in the local
+/// services file) and address literals are not names; every other token is
+/// one, with its `:port` or `/prefix` removed (a token the egress rule cannot
+/// read as a host, `(dport` or one with a backslash, is refused there).
 pub fn ss_names(parsed: &Parsed) -> Option<Vec<&str>> {
     const KEYWORDS: &[&str] = &[
+        "!",
+        "not",
+        "&",
+        "&&",
+        "and",
+        "|",
+        "||",
+        "or",
+        "(",
+        ")",
         "dst",
         "src",
         "dport",
         "sport",
-        "dev",
-        "fwmark",
-        "cgroup",
-        "autobound",
-        "state",
-        "exclude",
-        "excl",
-        "=",
-        "==",
-        "!=",
-        "eq",
-        "ne",
-        "neq",
         ">=",
         "ge",
+        "geq",
         "<=",
         "le",
+        "leq",
+        "!=",
+        "ne",
+        "neq",
+        "=",
+        "==",
+        "eq",
         ">",
         "gt",
         "<",
         "lt",
-        "not",
-        "!",
-        "and",
-        "&",
-        "&&",
-        "or",
-        "|",
-        "||",
-        "all",
-        "connected",
-        "synchronized",
-        "bucket",
-        "big",
-        "established",
-        "syn-sent",
-        "syn-recv",
-        "fin-wait-1",
-        "fin-wait-2",
-        "time-wait",
-        "closed",
-        "close-wait",
-        "last-ack",
-        "listening",
-        "listen",
-        "closing",
+        "autobound",
     ];
+    let mut operands = parsed.operands.iter().map(String::as_str).peekable();
+    while operands
+        .peek()
+        .is_some_and(|o| matches!(*o, "state" | "exclude" | "excl"))
+    {
+        operands.next();
+        operands.next();
+    }
     let mut names = Vec::new();
     let mut skip_next = false;
-    let words = parsed
-        .operands
-        .iter()
-        .flat_map(|o| o.split(|c: char| c.is_whitespace() || c == '(' || c == ')'))
-        .filter(|w| !w.is_empty());
-    for word in words {
+    for word in operands
+        .flat_map(|o| o.split([' ', '\t']))
+        .filter(|w| !w.is_empty())
+    {
         if std::mem::take(&mut skip_next) {
             continue;
         }
@@ -306,7 +296,7 @@ pub fn ss_names(parsed: &Parsed) -> Option<Vec<&str>> {
             skip_next = true;
             continue;
         }
-        if KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word)) || word.starts_with(':') {
+        if KEYWORDS.contains(&word) || word.starts_with(':') {
             continue;
         }
         let host = if word.starts_with('[') {
@@ -317,10 +307,9 @@ pub fn ss_names(parsed: &Parsed) -> Option<Vec<&str>> {
             word.split(':').next().unwrap_or("")
         };
         let host = host.split('/').next().unwrap_or("");
-        let literal = host.is_empty()
-            || host == "*"
+        let literal = host == "*"
             || host.parse::<std::net::IpAddr>().is_ok()
-            || host.chars().all(|c| c.is_ascii_digit() || c == '.');
+            || (!host.is_empty() && host.chars().all(|c| c.is_ascii_digit() || c == '.'));
         if !literal {
             names.push(host);
         }
