@@ -608,6 +608,14 @@ fn base(program: &str, o: &Options) -> String {
         // target); the sandbox has no network, the lookup is the line's own.
         "curl" => "https://example.com/",
         "host" => "example.com",
+        // An object to show; the one interface the sandbox has.
+        "ip" => "addr",
+        "ifconfig" => "lo",
+        // One try of one second each: the sandbox's resolver does not answer.
+        "dig" => "+time=1 +tries=1 example.com",
+        "nslookup" => "-timeout=1 -retry=1 example.com",
+        // The archive the test plants.
+        "unzip" => "a.zip",
         _ => match o.operands {
             Operands::Files => "{F}",
             Operands::Text | Operands::Urls => "",
@@ -622,6 +630,22 @@ fn value(program: &str, form: &str) -> &'static str {
     match (program, form) {
         ("sed", "-e" | "--expression") => "p",
         ("xxd", _) => "16",
+        // ip's selectors in the verb's place (the sandbox has only `lo`).
+        (p, "dev" | "label") if p.starts_with("ip ") => "lo",
+        (p, "scope") if p.starts_with("ip ") => "host",
+        (p, "table") if p.starts_with("ip ") => "main",
+        (p, "type") if p.starts_with("ip ") => "loopback",
+        // ps: a command, a user, a column, a process, a terminal.
+        ("ps", "-C") => "bash",
+        ("ps", "-G" | "-u" | "-U" | "U" | "--user" | "--User" | "--group" | "--Group") => "root",
+        ("ps", "-o" | "-O" | "-k" | "o" | "O" | "k" | "--format" | "--sort") => "pid",
+        ("ps", "-t" | "t" | "--tty") => "-",
+        ("ps", "--cols" | "--columns" | "--width") => "80",
+        // dig: a record type, a class, a name, an address.
+        ("dig", "-t") => "A",
+        ("dig", "-c") => "IN",
+        ("dig", "-q") => "example.com",
+        ("dig", "-x") => "93.184.215.14",
         ("find", "-name" | "-iname" | "-lname" | "-ilname") => "*.txt",
         ("find", "-path" | "-ipath" | "-wholename" | "-iwholename") => "./a*",
         ("find", "-regex" | "-iregex") => ".*txt",

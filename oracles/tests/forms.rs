@@ -131,6 +131,16 @@ const NEVER_PROVEN: &[(&str, &str, &str)] = &[
     ),
     ("pip3 list", "-o -u --outdated --uptodate", "as pip list"),
     (
+        "gcc make node perl python python3",
+        "(operands)",
+        "alone it runs code (a build, an interpreter reading its input): only the exact version query is proven",
+    ),
+    (
+        "unzip",
+        "(operands)",
+        "without a listing or testing mode unzip extracts",
+    ),
+    (
         "netstat",
         "(operands)",
         "with no option netstat lists connections and looks up their addresses' names",
@@ -661,6 +671,17 @@ fn plant_compressed(sandbox: &Sandbox) {
         assert!(out.status.success(), "{program} failed");
         std::fs::write(project.join(format!("a.txt.{ext}")), out.stdout).unwrap();
     }
+    // A zip archive for unzip's listing and testing modes (Python's zipfile:
+    // no zip program is needed).
+    let status = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import zipfile; zipfile.ZipFile('a.zip', 'w').write('a.txt')",
+        ])
+        .current_dir(&project)
+        .status()
+        .unwrap();
+    assert!(status.success(), "python3 zipfile failed");
     // An archive for tar's listing forms.
     let status = std::process::Command::new("tar")
         .args(["-cf", "a.tar", "a.txt"])

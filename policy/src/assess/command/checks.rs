@@ -155,6 +155,34 @@ pub const PS_LONG_VALUED: &[&str] = &[
 /// `ps` BSD letters (no dash) each of which takes the next word as its value.
 pub const PS_BSD_VALUED: &str = "oOpUtk";
 
+/// `ps`'s UNIX options (with a dash).
+const PS_UNIX: Grammar = Grammar {
+    flags: "AadefFHjlLMNTwxyZ",
+    valued: PS_UNIX_VALUED,
+    long_flags: &["forest", "no-headers", "headers", "help"],
+    long_valued: PS_LONG_VALUED,
+    ..BASE
+};
+/// `ps` BSD letters (no dash) without a value. `Z` adds the security-label
+/// column (procps 4.0.2 `ps axZ`, run here).
+const PS_BSD_FLAGS: &str = "auxjlsvfwrTScHmnhXZ";
+
+/// `ps`'s forms, for the forms oracle: its UNIX options, and each BSD letter
+/// as a word of its own (a value letter with its value after it).
+pub fn ps_forms() -> Vec<Subcommand> {
+    let letters = |all: &'static str| -> Vec<&'static str> {
+        (0..all.len()).filter_map(|i| all.get(i..=i)).collect()
+    };
+    let mut options = view(&PS_UNIX);
+    options.words = letters(PS_BSD_FLAGS);
+    options.valued_words = letters(PS_BSD_VALUED);
+    options.max_operands = 0;
+    vec![Subcommand {
+        words: String::new(),
+        options,
+    }]
+}
+
 /// `ps`: UNIX options with a dash, or BSD letters without one. Not BSD `e`
 /// (shows every process's environment), `-E` (macOS: the same), `-o` or `O`
 /// keywords outside plain columns, `-w`/`w` widening with `e`. FreeBSD reads
@@ -162,15 +190,8 @@ pub const PS_BSD_VALUED: &str = "oOpUtk";
 /// process", the form everyone types (`ps -ef`): it is declared, and the
 /// FreeBSD reading is a documented exception.
 pub fn ps(args: &[String]) -> Result<(), Refusal> {
-    const UNIX: Grammar = Grammar {
-        flags: "AadefFHjlLMNTwxyZ",
-        valued: PS_UNIX_VALUED,
-        long_flags: &["forest", "no-headers", "headers", "help"],
-        long_valued: PS_LONG_VALUED,
-        ..BASE
-    };
-    // `Z` adds the security-label column (procps 4.0.2 `ps axZ`, run here).
-    const BSD_FLAGS: &str = "auxjlsvfwrTScHmnhXZ";
+    const UNIX: Grammar = PS_UNIX;
+    const BSD_FLAGS: &str = PS_BSD_FLAGS;
     const BSD_VALUED: &str = PS_BSD_VALUED;
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -430,6 +451,20 @@ pub fn unzip(args: &[String]) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// unzip's listing and testing modes as a first word, for the forms oracle:
+/// each mode letter, and the quiet letter with and without its negation
+/// (`unzip_mode` reads the letters; a test holds each of these to it).
+const UNZIP_MODES: &[&str] = &["-l", "-t", "-v", "-Z", "-lq", "-tqq", "-l-q"];
+
+/// `unzip`'s forms, for the forms oracle: a mode, then the archive (and
+/// the members to list).
+pub fn unzip_forms() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: String::new(),
+        options: Options::of_words(UNZIP_MODES, &[], false, usize::MAX),
+    }]
+}
+
 /// Whether unzip's first word selects a listing or testing mode. unzip 6.0
 /// reads a `-` inside an option word as "negate the next letter" (`-l-q`,
 /// `--ql`: list, one quiet level less; unzip.c `uz_opts`), so a `-` may only
@@ -450,60 +485,83 @@ fn unzip_mode(word: &str) -> bool {
     mode && !negating
 }
 
+/// dig's `+options` that only shape the query and its output.
+const DIG_PLUS: &[&str] = &[
+    "+short",
+    "+noall",
+    "+all",
+    "+answer",
+    "+noanswer",
+    "+authority",
+    "+noauthority",
+    "+additional",
+    "+noadditional",
+    "+question",
+    "+noquestion",
+    "+comments",
+    "+nocomments",
+    "+stats",
+    "+nostats",
+    "+cmd",
+    "+nocmd",
+    "+trace",
+    "+notrace",
+    "+multiline",
+    "+nomultiline",
+    "+tcp",
+    "+notcp",
+    "+dnssec",
+    "+nodnssec",
+    "+recurse",
+    "+norecurse",
+    "+ttlid",
+    "+nottlid",
+    "+ttlunits",
+    "+identify",
+    "+cdflag",
+    "+adflag",
+    "+nssearch",
+    "+json",
+    "+yaml",
+    "+noedns",
+    "+rrcomments",
+    "+norrcomments",
+    "+nocrypto",
+    "+search",
+    "+nosearch",
+];
+/// dig's numeric `+options`, each with a value dig reads as valid (the
+/// forms oracle runs these words); any number is accepted.
+const DIG_NUMERIC: &[&str] = &[
+    "+time=1",
+    "+tries=1",
+    "+retry=0",
+    "+ndots=1",
+    "+bufsize=1232",
+];
+
+/// `dig`'s forms, for the forms oracle: its options and its `+options`.
+pub fn dig_forms() -> Vec<Subcommand> {
+    let mut options = view(&DIG);
+    options.words = DIG_PLUS.iter().chain(DIG_NUMERIC).copied().collect();
+    vec![Subcommand {
+        words: String::new(),
+        options,
+    }]
+}
+
 /// `dig`: names, types and classes, and `+options` that only shape the query
 /// and its output. Not `@server` (another server, perhaps internal), `-f FILE`
 /// (a batch of queries read from a file), `-k`/`-y` (keys), `-b` (binding).
 pub fn dig(args: &[String]) -> Result<(), Refusal> {
-    const PLUS: &[&str] = &[
-        "short",
-        "noall",
-        "all",
-        "answer",
-        "noanswer",
-        "authority",
-        "noauthority",
-        "additional",
-        "noadditional",
-        "question",
-        "noquestion",
-        "comments",
-        "nocomments",
-        "stats",
-        "nostats",
-        "cmd",
-        "nocmd",
-        "trace",
-        "notrace",
-        "multiline",
-        "nomultiline",
-        "tcp",
-        "notcp",
-        "dnssec",
-        "nodnssec",
-        "recurse",
-        "norecurse",
-        "ttlid",
-        "nottlid",
-        "ttlunits",
-        "identify",
-        "cdflag",
-        "adflag",
-        "nssearch",
-        "json",
-        "yaml",
-        "noedns",
-        "rrcomments",
-        "norrcomments",
-        "nocrypto",
-        "search",
-        "nosearch",
-    ];
     let mut rest = Vec::new();
     for arg in args {
-        if let Some(option) = arg.strip_prefix('+') {
-            let name = option.split('=').next().unwrap_or(option);
-            let numeric = matches!(name, "time" | "tries" | "retry" | "ndots" | "bufsize");
-            if PLUS.contains(&name) || numeric {
+        if arg.starts_with('+') {
+            let name = arg.split('=').next().unwrap_or(arg);
+            let numeric = DIG_NUMERIC
+                .iter()
+                .any(|n| n.split('=').next() == Some(name));
+            if DIG_PLUS.contains(&name) || numeric {
                 continue;
             }
             return Err(Refusal::option("dig", arg));
@@ -585,21 +643,56 @@ pub fn operand_names(parsed: &super::grammar::Parsed) -> Option<Vec<&str>> {
     Some(parsed.operands.iter().map(String::as_str).collect())
 }
 
+/// nslookup's options without a value.
+const NSLOOKUP_FLAGS: &[&str] = &[
+    "-debug",
+    "-nodebug",
+    "-vc",
+    "-novc",
+    "-recurse",
+    "-norecurse",
+];
+/// nslookup's options that take a value (always attached with `=`), each
+/// with one nslookup reads as valid (the forms oracle runs these words).
+const NSLOOKUP_VALUED: &[&str] = &[
+    "-type=A",
+    "-query=A",
+    "-q=A",
+    "-t=A",
+    "-timeout=1",
+    "-retry=1",
+    "-class=IN",
+    "-port=53",
+];
+
+/// `nslookup`'s forms, for the forms oracle: each option as written, and one
+/// name.
+pub fn nslookup_forms() -> Vec<Subcommand> {
+    let words: Vec<&'static str> = NSLOOKUP_FLAGS
+        .iter()
+        .chain(NSLOOKUP_VALUED)
+        .copied()
+        .collect();
+    vec![Subcommand {
+        words: String::new(),
+        options: Options {
+            operands: super::forms::Operands::Text,
+            ..Options::of_words(&words, &[], false, 1)
+        },
+    }]
+}
+
 /// `nslookup NAME` with `-type=…` style options; a second operand is a server.
 pub fn nslookup(args: &[String]) -> Result<(), Refusal> {
     let mut names = Vec::new();
     for arg in args {
-        if let Some(option) = arg.strip_prefix('-') {
-            let name = option.split('=').next().unwrap_or(option);
-            let valued = matches!(
-                name,
-                "type" | "query" | "q" | "t" | "timeout" | "retry" | "class" | "port"
-            ) && option.contains('=');
-            let flag = matches!(
-                option,
-                "debug" | "nodebug" | "vc" | "novc" | "recurse" | "norecurse"
-            );
-            if valued || flag {
+        if arg.starts_with('-') {
+            let name = arg.split('=').next().unwrap_or(arg);
+            let valued = arg.contains('=')
+                && NSLOOKUP_VALUED
+                    .iter()
+                    .any(|v| v.split('=').next() == Some(name));
+            if valued || NSLOOKUP_FLAGS.contains(&arg.as_str()) {
                 continue;
             }
             return Err(Refusal::option("nslookup", arg));
@@ -626,4 +719,43 @@ pub fn nslookup_names(args: &[String]) -> Option<Vec<String>> {
             .cloned()
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &[&str]) -> Vec<String> {
+        line.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    /// The words listed for the forms oracle are the words the checkers
+    /// read: each is accepted where it is listed, so a form the oracle runs
+    /// is a form the policy proves.
+    #[test]
+    fn listed_forms_are_read_by_their_checkers() {
+        for mode in UNZIP_MODES {
+            assert!(unzip_mode(mode), "{mode}");
+        }
+        for plus in DIG_PLUS.iter().chain(DIG_NUMERIC) {
+            assert!(dig(&words(&[plus, "example.com"])).is_ok(), "{plus}");
+        }
+        assert!(dig(&words(&["+nosuch", "example.com"])).is_err());
+        for option in NSLOOKUP_FLAGS.iter().chain(NSLOOKUP_VALUED) {
+            assert!(
+                nslookup(&words(&[option, "example.com"])).is_ok(),
+                "{option}"
+            );
+        }
+        assert!(nslookup(&words(&["-type", "example.com"])).is_err());
+        let forms = ps_forms();
+        let options = &forms[0].options;
+        for letter in &options.words {
+            assert!(ps(&words(&[letter])).is_ok(), "{letter}");
+        }
+        for letter in &options.valued_words {
+            assert!(ps(&words(&[letter, "1"])).is_ok(), "{letter}");
+        }
+        assert!(ps(&words(&["e"])).is_err());
+    }
 }

@@ -537,26 +537,39 @@ const WORKTREE_LIST: Grammar = Grammar {
 };
 
 /// The option grammars of the read-only subcommands, as the forms oracle
-/// reads them: the same constants the checks parse with (a subcommand
-/// whose check is not a grammar, `remote`, `stash` and `reflog`, is run by
-/// the vectors that name it). A log-parser subcommand declares its own
-/// short options and every long option of the log parser, as the parser
-/// accepts them.
+/// reads them: the same constants the checks parse with. A log-parser
+/// subcommand (and `stash list`, `stash show`, `reflog`, `reflog show`,
+/// which `stash` and `reflog` parse with it) declares its own short options
+/// and every long option of the log parser, as the parser accepts them;
+/// `remote` is proven alone.
 pub fn declared() -> Vec<Subcommand> {
+    const ALONE: Grammar = Grammar {
+        max_operands: 0,
+        ..BASE
+    };
+    let parsed_as_log = [
+        ("stash list", "stash"),
+        ("stash show", "stash"),
+        ("reflog", "reflog"),
+        ("reflog show", "reflog"),
+    ];
     let mut out: Vec<Subcommand> = LOG_LIKE
         .iter()
-        .map(|sub| {
+        .map(|sub| (*sub, *sub))
+        .chain(parsed_as_log)
+        .map(|(words, sub)| {
             let mut options = view(shorts(sub));
             options.long_flags = LOG_LONG_FLAGS.concat();
             options.long_valued = LOG_LONG_VALUED.concat();
             options.long_optional = LOG_LONG_OPTIONAL.concat();
             Subcommand {
-                words: (*sub).to_owned(),
+                words: words.to_owned(),
                 options,
             }
         })
         .collect();
     for (words, grammar) in [
+        ("remote", &ALONE),
         ("cat-file", &CAT_FILE),
         ("grep", &GREP),
         ("branch", &BRANCH),

@@ -51,9 +51,9 @@
 //!   neither contacts nothing: the command oracle's judge flags any lookup
 //!   it makes.
 //!
-//! What the entry does not hold yet: the grammars of the checkers that list
-//! none (`ip`'s verbs, `dig`, `ps`, the version queries); the oracle runs
-//! those only through the vectors.
+//! The checkers that list no grammar (`echo`, `test`, `[`, `history`) read
+//! an expression or text, not options: the oracle runs those through the
+//! vectors.
 
 mod entries;
 
@@ -343,6 +343,18 @@ fn version(program: &str, spellings: &[&str], args: &[String]) -> Result<(), Ref
         &args.join(" "),
         "runs code; only its exact version query is proven",
     ))
+}
+
+/// A version query's forms, for the forms oracle: each exact spelling,
+/// alone (the same list `version` accepts).
+fn version_forms(spellings: &'static [&'static str]) -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: String::new(),
+        options: super::forms::Options {
+            operands: super::forms::Operands::Text,
+            ..super::forms::Options::of_words(spellings, &[], false, 0)
+        },
+    }]
 }
 
 /// `cargo` and `rustc` are rustup proxies: even `--version` runs the

@@ -7,7 +7,7 @@
 //! run (`npm --git`, `pip --python`), a file to write (`--log`), or a form
 //! that never ends (`-f`, `--watch`).
 
-use super::forms::{view, view_all, Subcommand};
+use super::forms::{view, view_all, Options, Subcommand};
 use super::grammar::{check_url, g, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
 use super::names::safe_loop_variable;
 use super::refusal::Refusal;
@@ -892,39 +892,105 @@ fn curl_whole(parsed: &Parsed) -> Result<(), Refusal> {
     urls.iter().try_for_each(|url| check_url("curl", url))
 }
 
+/// `ip`'s global options (before the object). Not `-r`/`-resolve`.
+const IP_FLAGS: &[&str] = &[
+    "-4",
+    "-6",
+    "-0",
+    "-br",
+    "-brief",
+    "-s",
+    "-stats",
+    "-statistics",
+    "-c",
+    "-color",
+    "-color=auto",
+    "-color=always",
+    "-color=never",
+    "-j",
+    "-json",
+    "-p",
+    "-pretty",
+    "-d",
+    "-details",
+    "-o",
+    "-oneline",
+    "-h",
+    "-human",
+    "-a",
+    "-all",
+];
+/// The objects `ip` shows, with the abbreviations iproute2 6.1 reads.
+const IP_OBJECTS: &[&str] = &[
+    "address",
+    "addr",
+    "a",
+    "link",
+    "l",
+    "route",
+    "r",
+    "ro",
+    "neighbour",
+    "neighbor",
+    "neigh",
+    "n",
+    "rule",
+    "ru",
+    "maddress",
+    "maddr",
+    "m",
+    "tunnel",
+    "tun",
+    "netconf",
+];
+/// The read verbs after an object.
+const IP_VERBS: &[&str] = &["show", "list", "lst", "get", "help"];
+/// Selectors in the verb's place that make it `show` (`ip addr up`).
+const IP_SELECTORS: &[&str] = &["up"];
+/// Selectors in the verb's place that take a value (`ip addr dev lo`).
+const IP_SELECTORS_VALUED: &[&str] = &["dev", "scope", "label", "table", "type"];
+
+/// `ip`'s forms, for the forms oracle: its global options before an object,
+/// then each object (every listed spelling) with each verb or selector.
+pub fn ip_forms() -> Vec<Subcommand> {
+    let text = |words: &[&'static str], valued: &[&'static str], most: usize| Options {
+        operands: super::forms::Operands::Text,
+        ..Options::of_words(words, valued, false, most)
+    };
+    let mut verbs = IP_VERBS.to_vec();
+    verbs.extend(IP_SELECTORS);
+    std::iter::once(Subcommand {
+        words: String::new(),
+        options: text(IP_FLAGS, &[], usize::MAX),
+    })
+    .chain(IP_OBJECTS.iter().map(|object| Subcommand {
+        words: (*object).to_owned(),
+        options: text(&verbs, IP_SELECTORS_VALUED, 0),
+    }))
+    .collect()
+}
+
+/// `ifconfig`'s options.
+const IFCONFIG_FLAGS: &[&str] = &["-a", "-s", "-v", "-as", "-av"];
+
+/// `ifconfig`'s forms, for the forms oracle: each option, and one interface.
+pub fn ifconfig_forms() -> Vec<Subcommand> {
+    vec![Subcommand {
+        words: String::new(),
+        options: Options {
+            operands: super::forms::Operands::Text,
+            ..Options::of_words(IFCONFIG_FLAGS, &[], false, 1)
+        },
+    }]
+}
+
 /// `ip`: showing addresses, links, routes and neighbours. Not `-batch` (a
 /// script of commands), `-force`, `-n`/`-netns`, `-r`/`-resolve` (asks the
 /// resolver for the name of every address it lists, hosts the line does not
 /// name, as `ss -r` and `lsof` without `-n` do), and never a verb that
 /// changes anything.
 pub fn ip(args: &[String]) -> Result<(), Refusal> {
-    const FLAGS: &[&str] = &[
-        "-4",
-        "-6",
-        "-0",
-        "-br",
-        "-brief",
-        "-s",
-        "-stats",
-        "-statistics",
-        "-c",
-        "-color",
-        "-color=auto",
-        "-color=always",
-        "-color=never",
-        "-j",
-        "-json",
-        "-p",
-        "-pretty",
-        "-d",
-        "-details",
-        "-o",
-        "-oneline",
-        "-h",
-        "-human",
-        "-a",
-        "-all",
-    ];
+    const FLAGS: &[&str] = IP_FLAGS;
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         if !arg.starts_with('-') {
@@ -938,28 +1004,7 @@ pub fn ip(args: &[String]) -> Result<(), Refusal> {
     let Some(object) = args.get(i) else {
         return Err(Refusal::argument("ip", "", "names no object"));
     };
-    const OBJECTS: &[&str] = &[
-        "address",
-        "addr",
-        "a",
-        "link",
-        "l",
-        "route",
-        "r",
-        "ro",
-        "neighbour",
-        "neighbor",
-        "neigh",
-        "n",
-        "rule",
-        "ru",
-        "maddress",
-        "maddr",
-        "m",
-        "tunnel",
-        "tun",
-        "netconf",
-    ];
+    const OBJECTS: &[&str] = IP_OBJECTS;
     if !OBJECTS.contains(&object.as_str()) {
         return Err(Refusal::argument(
             "ip",
@@ -972,9 +1017,15 @@ pub fn ip(args: &[String]) -> Result<(), Refusal> {
     // iproute2 6.1 here. Only a whole read verb's name is proven: no write
     // verb of any object starts with one, so no order makes it another verb.
     match args.get(i + 1).map(String::as_str) {
-        None | Some("show" | "list" | "lst" | "get" | "help") => Ok(()),
+        None => Ok(()),
         // `ip addr dev eth0` is `show` with a selector.
-        Some("dev" | "up" | "scope" | "label" | "table" | "type") => Ok(()),
+        Some(verb)
+            if IP_VERBS.contains(&verb)
+                || IP_SELECTORS.contains(&verb)
+                || IP_SELECTORS_VALUED.contains(&verb) =>
+        {
+            Ok(())
+        }
         Some(verb) => Err(Refusal::argument(
             "ip",
             verb,
@@ -988,7 +1039,7 @@ pub fn ifconfig(args: &[String]) -> Result<(), Refusal> {
     let mut names = 0;
     for arg in args {
         match arg.as_str() {
-            "-a" | "-s" | "-v" | "-as" | "-av" => {}
+            a if IFCONFIG_FLAGS.contains(&a) => {}
             a if a.starts_with('-') => return Err(Refusal::option("ifconfig", arg)),
             _ => {
                 names += 1;

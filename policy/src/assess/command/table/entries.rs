@@ -13,7 +13,9 @@ use super::super::grammar::{g, Grammar, Kind, BASE};
 use super::super::refusal::Refusal;
 use super::super::unbounded::{self, ends, never, Until};
 use super::super::{checks, floor, git, programs, scripts, tools, whole};
-use super::{destroys, row, toolchain, version, Destroy, Program, Reach, Rule, When, NONE};
+use super::{
+    destroys, row, toolchain, version, version_forms, Destroy, Program, Reach, Rule, When, NONE,
+};
 use crate::codes;
 
 /// A package manager's words and options that remove installed software.
@@ -791,6 +793,15 @@ const PINGS: Grammar = Grammar {
     then: Some(whole::ping),
     ..g("46nqvDO", &[])
 };
+
+/// The exact version queries of the programs that otherwise only run code
+/// (each spelling checked on this machine to print the version and exit).
+const VERSION_GCC: &[&str] = &["--version"];
+const VERSION_MAKE: &[&str] = &["--version"];
+const VERSION_NODE: &[&str] = &["--version", "-v"];
+const VERSION_PERL: &[&str] = &["--version", "-v"];
+const VERSION_PYTHON: &[&str] = &["--version", "-V"];
+const VERSION_PYTHON3: &[&str] = &["--version", "-V"];
 
 /// The program table.
 pub static TABLE: &[Program] = &[
@@ -2089,6 +2100,7 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(checks::dig)),
         // DNS lookups of the names it is given (dig(1)); `@server` is refused.
         reaches: Some(Reach::Words(checks::dig_names)),
+        subcommands: Some(checks::dig_forms),
         ..NONE
     },
     Program {
@@ -2745,7 +2757,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "gcc",
         checked: "gcc (Debian 12.2.0-14+deb12u1) 12.2.0",
-        rule: Some(Rule::Check(|a| version("gcc", &["--version"], a))),
+        rule: Some(Rule::Check(|a| version("gcc", VERSION_GCC, a))),
+        subcommands: Some(|| version_forms(VERSION_GCC)),
         ..NONE
     },
     Program {
@@ -3286,6 +3299,7 @@ pub static TABLE: &[Program] = &[
         HostState,
         "ifconfig(8): an interface and a setting"),
         ],
+        subcommands: Some(tools::ifconfig_forms),
         ..NONE
     },
     Program {
@@ -3370,6 +3384,7 @@ pub static TABLE: &[Program] = &[
         HostState,
         "GTFOBins ip: shell, file-read; ip(8) — abbreviated verbs (`a a`, `l s`) change the host"),
         ],
+        subcommands: Some(tools::ip_forms),
         ..NONE
     },
     Program {
@@ -4040,7 +4055,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "make",
         checked: "GNU Make 4.3",
-        rule: Some(Rule::Check(|a| version("make", &["--version"], a))),
+        rule: Some(Rule::Check(|a| version("make", VERSION_MAKE, a))),
+        subcommands: Some(|| version_forms(VERSION_MAKE)),
         capabilities: &[
             // Programs whose every use runs code the line does not name, or opens
             // a session that reads commands: GTFOBins shell, inherit.
@@ -4489,7 +4505,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "node",
         checked: "v20.20.2",
-        rule: Some(Rule::Check(|a| version("node", &["--version", "-v"], a))),
+        rule: Some(Rule::Check(|a| version("node", VERSION_NODE, a))),
+        subcommands: Some(|| version_forms(VERSION_NODE)),
         interpreter: true,
         inline_code: true,
         ..NONE
@@ -4609,6 +4626,7 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(checks::nslookup)),
         // A DNS lookup of the one name it is given (nslookup(1)).
         reaches: Some(Reach::Words(checks::nslookup_names)),
+        subcommands: Some(checks::nslookup_forms),
         ..NONE
     },
     Program {
@@ -4843,7 +4861,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "perl",
         checked: "This is perl 5",
-        rule: Some(Rule::Check(|a| version("perl", &["--version", "-v"], a))),
+        rule: Some(Rule::Check(|a| version("perl", VERSION_PERL, a))),
+        subcommands: Some(|| version_forms(VERSION_PERL)),
         interpreter: true,
         inline_code: true,
         capabilities: &[
@@ -5168,6 +5187,7 @@ pub static TABLE: &[Program] = &[
         name: "ps",
         checked: "ps from procps-ng 4.0.2",
         rule: Some(Rule::Check(checks::ps)),
+        subcommands: Some(checks::ps_forms),
         ..NONE
     },
     Program {
@@ -5243,7 +5263,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "python",
         checked: "Python 3.11.7",
-        rule: Some(Rule::Check(|a| version("python", &["--version", "-V"], a))),
+        rule: Some(Rule::Check(|a| version("python", VERSION_PYTHON, a))),
+        subcommands: Some(|| version_forms(VERSION_PYTHON)),
         interpreter: true,
         inline_code: true,
         capabilities: &[
@@ -5265,7 +5286,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "python3",
         checked: "Python 3.11.7",
-        rule: Some(Rule::Check(|a| version("python3", &["--version", "-V"], a))),
+        rule: Some(Rule::Check(|a| version("python3", VERSION_PYTHON3, a))),
+        subcommands: Some(|| version_forms(VERSION_PYTHON3)),
         interpreter: true,
         inline_code: true,
         capabilities: &[
@@ -6896,6 +6918,7 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins unzip: privilege-escalation (keeps set-ID bits)"),
         ],
+        subcommands: Some(checks::unzip_forms),
         ..NONE
     },
     Program {
