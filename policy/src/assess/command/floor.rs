@@ -8,7 +8,7 @@
 
 use super::capabilities;
 use super::paths::{COMPUTED, LOOP_VALUE};
-use super::table;
+use super::table::{self, Client, Sends};
 use crate::codes;
 
 /// What a database client is given that drops, deletes or rewrites data.
@@ -81,138 +81,13 @@ pub struct ClientWords {
     pub urls: Vec<String>,
 }
 
-/// How a client's option takes its value.
-#[derive(Clone, Copy, PartialEq)]
-enum Value {
-    /// A file the client reads and sends or obeys.
-    File,
-    /// Sent; a file when it starts with `@` (a form field's `=@`/`=<`; a
-    /// cookie option's value without `=`).
-    Data,
-    /// A host the request goes through.
-    Proxy,
-    /// Anything else with a value (outputs, methods, timeouts).
-    Plain,
-}
-
-/// The options with a value of each client, per its manual (options not
-/// listed take none, so the next word stays an operand).
-const CLIENT_OPTIONS: &[(&str, &[(&str, Value)])] = &[
-    (
-        "curl",
-        &[
-            ("-T", Value::File),
-            ("--upload-file", Value::File),
-            ("-K", Value::File),
-            ("--config", Value::File),
-            ("-d", Value::Data),
-            ("--data", Value::Data),
-            ("--data-binary", Value::Data),
-            ("--data-urlencode", Value::Data),
-            ("--data-ascii", Value::Data),
-            ("--json", Value::Data),
-            ("-F", Value::Data),
-            ("--form", Value::Data),
-            ("-H", Value::Data),
-            ("--header", Value::Data),
-            ("-b", Value::Data),
-            ("--cookie", Value::Data),
-            ("-x", Value::Proxy),
-            ("--proxy", Value::Proxy),
-            ("--preproxy", Value::Proxy),
-            ("--connect-to", Value::Proxy),
-            ("--resolve", Value::Proxy),
-            ("--url", Value::Proxy),
-            ("-A", Value::Plain),
-            ("-c", Value::Plain),
-            ("-C", Value::Plain),
-            ("-D", Value::Plain),
-            ("-e", Value::Plain),
-            ("-E", Value::Plain),
-            ("-m", Value::Plain),
-            ("-o", Value::Plain),
-            ("-P", Value::Plain),
-            ("-Q", Value::Plain),
-            ("-r", Value::Plain),
-            ("-t", Value::Plain),
-            ("-u", Value::Plain),
-            ("-U", Value::Plain),
-            ("-w", Value::Plain),
-            ("-X", Value::Plain),
-            ("-y", Value::Plain),
-            ("-Y", Value::Plain),
-            ("-z", Value::Plain),
-            ("--output", Value::Plain),
-            ("--request", Value::Plain),
-            ("--user", Value::Plain),
-            ("--user-agent", Value::Plain),
-            ("--max-time", Value::Plain),
-            ("--write-out", Value::Plain),
-            ("--cookie-jar", Value::Plain),
-            ("--referer", Value::Plain),
-            ("--unix-socket", Value::Plain),
-            ("--retry", Value::Plain),
-        ],
-    ),
-    (
-        "wget",
-        &[
-            ("-i", Value::File),
-            ("--input-file", Value::File),
-            ("--post-file", Value::File),
-            ("--body-file", Value::File),
-            ("--load-cookies", Value::File),
-            ("-e", Value::Plain),
-            ("--execute", Value::Plain),
-            ("-a", Value::Plain),
-            ("-A", Value::Plain),
-            ("-B", Value::Plain),
-            ("-D", Value::Plain),
-            ("-I", Value::Plain),
-            ("-l", Value::Plain),
-            ("-o", Value::Plain),
-            ("-O", Value::Plain),
-            ("-P", Value::Plain),
-            ("-Q", Value::Plain),
-            ("-R", Value::Plain),
-            ("-t", Value::Plain),
-            ("-T", Value::Plain),
-            ("-U", Value::Plain),
-            ("-w", Value::Plain),
-            ("-X", Value::Plain),
-            ("--output-document", Value::Plain),
-            ("--method", Value::Plain),
-            ("--post-data", Value::Plain),
-            ("--body-data", Value::Plain),
-            ("--header", Value::Plain),
-            ("--user", Value::Plain),
-            ("--password", Value::Plain),
-        ],
-    ),
-    (
-        "aria2c",
-        &[
-            ("-i", Value::File),
-            ("--input-file", Value::File),
-            ("-d", Value::Plain),
-            ("-o", Value::Plain),
-            ("--all-proxy", Value::Proxy),
-            ("--http-proxy", Value::Proxy),
-        ],
-    ),
-];
-
-/// Clients whose operands are httpie's request items (`field@FILE` sends a
-/// file; `:3000/x` is a port on this machine).
-const ITEM_CLIENTS: &[&str] = &["http", "https", "xh", "xhs"];
-
 /// The files and possible targets of an HTTP client's words, if `program`
 /// is one.
 pub fn client_words(program: &str, args: &[String]) -> Option<ClientWords> {
-    let options: &[(&str, Value)] = match CLIENT_OPTIONS.iter().find(|(p, _)| *p == program) {
-        Some((_, options)) => options,
-        None if ITEM_CLIENTS.contains(&program) || program == "wget2" => &[],
-        None => return None,
+    let client = table::lookup(program)?.client?;
+    let (options, items) = match client {
+        Client::Options(options) => (options, false),
+        Client::Items => (&[][..], true),
     };
     let mut out = ClientWords::default();
     let mut seen_url = false;
@@ -231,10 +106,10 @@ pub fn client_words(program: &str, args: &[String]) -> Option<ClientWords> {
                 continue;
             };
             match kind {
-                Value::File => out.files.push(value),
-                Value::Proxy => out.urls.push(value),
-                Value::Plain => {}
-                Value::Data => {
+                Sends::File => out.files.push(value),
+                Sends::Proxy => out.urls.push(value),
+                Sends::Plain => {}
+                Sends::Data => {
                     let named = value
                         .find("=@")
                         .or_else(|| value.find("=<"))
@@ -253,7 +128,7 @@ pub fn client_words(program: &str, args: &[String]) -> Option<ClientWords> {
         if word.starts_with('-') {
             continue;
         }
-        if ITEM_CLIENTS.contains(&program) {
+        if items {
             // `[METHOD] URL [ITEM…]`: the method is upper-case letters, the
             // first other operand the URL, the rest request items.
             if !seen_url && !word.is_empty() && word.bytes().all(|b| b.is_ascii_uppercase()) {
@@ -414,18 +289,11 @@ pub fn destroying_call(code: &str) -> Option<&'static str> {
 
 /// Programs that run their arguments as a command somewhere else (another
 /// machine, container, namespace or multi-call binary): the floor reads the
-/// arguments as a command line. The entry's `runs_arguments`, and container
-/// tools given `exec`, `run` or `debug`.
+/// arguments as a command line. The entry's `runs_arguments` says when.
 pub fn runs_arguments(program: &str, args: &[String]) -> bool {
-    if table::has(program, |entry| entry.runs_arguments) {
-        return true;
-    }
-    match program {
-        "docker" | "podman" | "kubectl" | "oc" | "nerdctl" => args
-            .iter()
-            .any(|a| matches!(a.as_str(), "exec" | "run" | "debug")),
-        _ => false,
-    }
+    table::lookup(program)
+        .and_then(|entry| entry.runs_arguments)
+        .is_some_and(|when| when.holds(args, &[]))
 }
 
 /// The secret file a word names, read every way a program might take it:

@@ -310,6 +310,48 @@ pub fn is_shell(program: &str) -> bool {
     table::has(program, |entry| entry.shell)
 }
 
+/// `echo WORDS` whose text holds no word starting with `-` (after echo's own
+/// `-n`, `-e`, `-E`): its output never starts with one.
+pub fn echo_prints_no_option(args: &[String]) -> bool {
+    let text = args
+        .iter()
+        .skip_while(|a| matches!(a.as_str(), "-n" | "-e" | "-E"))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    !text.split_whitespace().any(|w| w.starts_with('-'))
+}
+
+/// `printf FORMAT` with no conversion and no word starting with `-`.
+pub fn printf_prints_no_option(args: &[String]) -> bool {
+    args.first()
+        .is_some_and(|f| !f.contains('%') && !f.split_whitespace().any(|w| w.starts_with('-')))
+}
+
+/// `basename NAME`: the operand's last component, which must not start
+/// with `-`.
+pub fn basename_prints_no_option(args: &[String]) -> bool {
+    args.iter()
+        .all(|a| !a.starts_with('-') && !a.rsplit('/').next().unwrap_or(a).starts_with('-'))
+}
+
+/// `git branch --show-current` and `git rev-parse HEAD` (and its path and
+/// name forms): a branch name, an object name or a path.
+pub fn git_prints_no_option(args: &[String]) -> bool {
+    matches!(
+        args.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["branch", "--show-current"]
+            | [
+                "rev-parse",
+                "HEAD" | "--short" | "--show-toplevel" | "--abbrev-ref" | "--git-dir",
+                ..
+            ]
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,11 +25,16 @@
 //! - `shell`, `interpreter`, `inline_code`: it runs the command, the program
 //!   or the inline code it is given (the floor reads what it runs);
 //!   `wrapper`: it runs the command after its options (judged instead);
-//!   `runs_arguments`: it runs its arguments elsewhere (ssh, chroot, su);
+//!   `runs_arguments`: when it runs its arguments elsewhere (ssh, chroot,
+//!   su always; container tools given `exec`, `run` or `debug`);
 //! - `destroys`: what it destroys, deletes or stops, and in which forms,
 //!   each row citing the manual that says so; the guarded floor reads the
 //!   rows in order and names the first that holds (a database client's
 //!   statements, given or piped in, are one such row).
+//! - `client`: for an HTTP client, how its words name the files it sends
+//!   and the hosts it reaches (the floor reads them).
+//! - `prints_no_option`: when its output never starts with `-`, so a
+//!   substitution of it cannot become an option.
 //! - `credentials`: the words after which it prints a stored credential.
 //! - `capabilities`: what its forms can do beyond what the line names, each
 //!   row citing GTFOBins or the program's manual.
@@ -105,10 +110,10 @@ pub struct Program {
     /// Only runs the command that follows its options (`env`, `nice`,
     /// `timeout 5`, `xargs`): the command it runs is judged instead.
     pub wrapper: bool,
-    /// Runs its arguments as a command somewhere else (another machine,
-    /// container, namespace or multi-call binary): the floor reads them as a
-    /// command line.
-    pub runs_arguments: bool,
+    /// When it runs its arguments as a command somewhere else (another
+    /// machine, container, namespace or multi-call binary): the floor reads
+    /// them as a command line. `None`: never.
+    pub runs_arguments: Option<When>,
     /// What it destroys, deletes or stops, and when: read in order, the
     /// first row that holds names it.
     pub destroys: &'static [Destroy],
@@ -127,6 +132,39 @@ pub struct Program {
     /// What it contacts on the network in the forms its rule proves, beyond
     /// the URLs its grammar declares; `None`: nothing.
     pub reaches: Option<Reach>,
+    /// An HTTP client: how its words name what it sends and where (the
+    /// floor reads the files it uploads and the hosts it may reach).
+    pub client: Option<Client>,
+    /// When its output can never start with `-` (a path, a name, a number,
+    /// fixed text): a substitution of it may then stand where an option
+    /// could (`ls $(pwd)`). `None`: not known.
+    pub prints_no_option: Option<When>,
+}
+
+/// How an HTTP client's words name what it sends and where. Over-matches
+/// (the floor only asks a person): every operand may be a URL.
+#[derive(Clone, Copy, Debug)]
+pub enum Client {
+    /// Its options with a value and what each value is (`curl -d @F`),
+    /// per its manual; options not listed take none.
+    Options(&'static [(&'static str, Sends)]),
+    /// httpie's `[METHOD] URL [ITEM…]`: `field@FILE` sends a file, `:3000/x`
+    /// is a port on this machine.
+    Items,
+}
+
+/// What an HTTP client's option value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sends {
+    /// A file the client reads and sends or obeys.
+    File,
+    /// Sent; a file when it starts with `@` (a form field's `=@`/`=<`; a
+    /// cookie option's value without `=`).
+    Data,
+    /// A host the request goes through.
+    Proxy,
+    /// Anything else with a value (outputs, methods, timeouts).
+    Plain,
 }
 
 /// What a program contacts on the network, and which of its words name it.
@@ -177,13 +215,15 @@ pub const NONE: Program = Program {
     interpreter: false,
     inline_code: false,
     wrapper: false,
-    runs_arguments: false,
+    runs_arguments: None,
     destroys: &[],
     ends: &[],
     credentials: &[],
     capabilities: &[],
     subcommands: None,
     reaches: None,
+    client: None,
+    prints_no_option: None,
 };
 
 /// When a program destroys something: a condition over the words after
@@ -230,7 +270,9 @@ pub enum When {
 }
 
 impl When {
-    fn holds(&self, args: &[String], input: &[String]) -> bool {
+    /// Whether the condition holds of the words after the program (and,
+    /// for a database client, the text on its input).
+    pub(super) fn holds(&self, args: &[String], input: &[String]) -> bool {
         let any = |test: &dyn Fn(&str) -> bool| args.iter().any(|a| test(a));
         match self {
             When::Always => true,

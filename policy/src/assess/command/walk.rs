@@ -1045,49 +1045,9 @@ fn never_an_option(script: &Script) -> bool {
     let Some((program, args)) = words.split_first() else {
         return false;
     };
-    let printed = |args: &[String]| {
-        let text = args
-            .iter()
-            .skip_while(|a| matches!(a.as_str(), "-n" | "-e" | "-E"))
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(" ");
-        !text.split_whitespace().any(|w| w.starts_with('-'))
-    };
-    match program.as_str() {
-        "pwd" | "whoami" | "hostname" | "uname" | "nproc" | "id" | "logname" | "arch" | "tty"
-        | "wc" => true,
-        "date" => !args
-            .iter()
-            .any(|a| a.starts_with("+-") || a.contains(" -") || a.contains("\t-")),
-        "realpath" | "which" | "mktemp" => true,
-        "readlink" => args
-            .iter()
-            .any(|a| matches!(a.as_str(), "-f" | "-e" | "-m")),
-        // The output is a prefix of the operand, or `.`.
-        "dirname" => args.iter().all(|a| !a.starts_with('-')),
-        // The output is the operand's last component.
-        "basename" => args
-            .iter()
-            .all(|a| !a.starts_with('-') && !a.rsplit('/').next().unwrap_or(a).starts_with('-')),
-        "git" => matches!(
-            args.iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .as_slice(),
-            ["branch", "--show-current"]
-                | [
-                    "rev-parse",
-                    "HEAD" | "--short" | "--show-toplevel" | "--abbrev-ref" | "--git-dir",
-                    ..
-                ]
-        ),
-        "echo" => printed(args),
-        "printf" => args
-            .first()
-            .is_some_and(|f| !f.contains('%') && !f.split_whitespace().any(|w| w.starts_with('-'))),
-        _ => false,
-    }
+    table::lookup(program)
+        .and_then(|entry| entry.prints_no_option)
+        .is_some_and(|when| when.holds(args, &[]))
 }
 
 /// The largest process ID Linux hands out (`PID_MAX_LIMIT` on 64-bit).

@@ -14,7 +14,8 @@ use super::super::refusal::Refusal;
 use super::super::unbounded::{self, ends, never, Until};
 use super::super::{checks, floor, git, programs, scripts, tools, whole};
 use super::{
-    destroys, row, toolchain, version, version_forms, Destroy, Program, Reach, Rule, When, NONE,
+    destroys, row, toolchain, version, version_forms, Client, Destroy, Program, Reach, Rule, Sends,
+    When, NONE,
 };
 use crate::codes;
 
@@ -803,6 +804,111 @@ const VERSION_PERL: &[&str] = &["--version", "-v"];
 const VERSION_PYTHON: &[&str] = &["--version", "-V"];
 const VERSION_PYTHON3: &[&str] = &["--version", "-V"];
 
+/// A container tool runs a command when given `exec`, `run` or `debug`.
+const CONTAINER_RUNS: When = When::Word(&["exec", "run", "debug"]);
+
+/// `curl`'s options with a value, per its manual (options not listed take
+/// none, so the next word stays an operand).
+const CURL_CLIENT: Client = Client::Options(&[
+    ("-T", Sends::File),
+    ("--upload-file", Sends::File),
+    ("-K", Sends::File),
+    ("--config", Sends::File),
+    ("-d", Sends::Data),
+    ("--data", Sends::Data),
+    ("--data-binary", Sends::Data),
+    ("--data-urlencode", Sends::Data),
+    ("--data-ascii", Sends::Data),
+    ("--json", Sends::Data),
+    ("-F", Sends::Data),
+    ("--form", Sends::Data),
+    ("-H", Sends::Data),
+    ("--header", Sends::Data),
+    ("-b", Sends::Data),
+    ("--cookie", Sends::Data),
+    ("-x", Sends::Proxy),
+    ("--proxy", Sends::Proxy),
+    ("--preproxy", Sends::Proxy),
+    ("--connect-to", Sends::Proxy),
+    ("--resolve", Sends::Proxy),
+    ("--url", Sends::Proxy),
+    ("-A", Sends::Plain),
+    ("-c", Sends::Plain),
+    ("-C", Sends::Plain),
+    ("-D", Sends::Plain),
+    ("-e", Sends::Plain),
+    ("-E", Sends::Plain),
+    ("-m", Sends::Plain),
+    ("-o", Sends::Plain),
+    ("-P", Sends::Plain),
+    ("-Q", Sends::Plain),
+    ("-r", Sends::Plain),
+    ("-t", Sends::Plain),
+    ("-u", Sends::Plain),
+    ("-U", Sends::Plain),
+    ("-w", Sends::Plain),
+    ("-X", Sends::Plain),
+    ("-y", Sends::Plain),
+    ("-Y", Sends::Plain),
+    ("-z", Sends::Plain),
+    ("--output", Sends::Plain),
+    ("--request", Sends::Plain),
+    ("--user", Sends::Plain),
+    ("--user-agent", Sends::Plain),
+    ("--max-time", Sends::Plain),
+    ("--write-out", Sends::Plain),
+    ("--cookie-jar", Sends::Plain),
+    ("--referer", Sends::Plain),
+    ("--unix-socket", Sends::Plain),
+    ("--retry", Sends::Plain),
+]);
+
+/// `wget`'s options with a value, per its manual (options not listed take
+/// none, so the next word stays an operand).
+const WGET_CLIENT: Client = Client::Options(&[
+    ("-i", Sends::File),
+    ("--input-file", Sends::File),
+    ("--post-file", Sends::File),
+    ("--body-file", Sends::File),
+    ("--load-cookies", Sends::File),
+    ("-e", Sends::Plain),
+    ("--execute", Sends::Plain),
+    ("-a", Sends::Plain),
+    ("-A", Sends::Plain),
+    ("-B", Sends::Plain),
+    ("-D", Sends::Plain),
+    ("-I", Sends::Plain),
+    ("-l", Sends::Plain),
+    ("-o", Sends::Plain),
+    ("-O", Sends::Plain),
+    ("-P", Sends::Plain),
+    ("-Q", Sends::Plain),
+    ("-R", Sends::Plain),
+    ("-t", Sends::Plain),
+    ("-T", Sends::Plain),
+    ("-U", Sends::Plain),
+    ("-w", Sends::Plain),
+    ("-X", Sends::Plain),
+    ("--output-document", Sends::Plain),
+    ("--method", Sends::Plain),
+    ("--post-data", Sends::Plain),
+    ("--body-data", Sends::Plain),
+    ("--header", Sends::Plain),
+    ("--user", Sends::Plain),
+    ("--password", Sends::Plain),
+]);
+
+/// `aria2c`'s options with a value, per its manual (options not listed take
+/// none, so the next word stays an operand).
+const ARIA2C_CLIENT: Client = Client::Options(&[
+    ("-i", Sends::File),
+    ("--input-file", Sends::File),
+    ("-d", Sends::Plain),
+    ("-o", Sends::Plain),
+    ("--all-proxy", Sends::Proxy),
+    ("--http-proxy", Sends::Proxy),
+]);
+
 /// The program table.
 pub static TABLE: &[Program] = &[
     Program {
@@ -958,6 +1064,7 @@ pub static TABLE: &[Program] = &[
         name: "arch",
         checked: "arch (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar(NO_OPERANDS)),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -976,6 +1083,7 @@ pub static TABLE: &[Program] = &[
         Transfers,
         "GTFOBins aria2c: download, command"),
         ],
+        client: Some(ARIA2C_CLIENT),
         ..NONE
     },
     Program {
@@ -1128,6 +1236,7 @@ pub static TABLE: &[Program] = &[
             tolerant: true,
             ..g("az", &["multiple", "zero"])
         })),
+        prints_no_option: Some(When::Check(programs::basename_prints_no_option)),
         ..NONE
     },
     Program {
@@ -1258,7 +1367,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "builtin",
         wrapper: true,
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -1332,7 +1441,7 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins busybox: inherit"),
         ],
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ends: &[
             never(Until::Check(unbounded::awk_loops), "runs a loop that may never end"),
         ],
@@ -1346,7 +1455,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "bwrap",
         checked: "bubblewrap 0.8.0",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -1590,7 +1699,7 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins chroot: shell (with no command it runs an interactive shell); chroot(8)"),
         ],
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -1760,7 +1869,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "coproc",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -1888,6 +1997,7 @@ pub static TABLE: &[Program] = &[
         ends: &[
             never(Until::Check(unbounded::curl_waits), "may wait or retry for a long time"),
         ],
+        client: Some(CURL_CLIENT),
         ..NONE
     },
     Program {
@@ -1951,6 +2061,7 @@ pub static TABLE: &[Program] = &[
         ends: &[
             never(Until::Check(unbounded::date_too_wide), "pads a field wider than ten thousand characters"),
         ],
+        prints_no_option: Some(When::Not(&When::Any(&[When::Prefix(&["+-"]), When::Contains(&[" -", "\t-"])]))),
         ..NONE
     },
     Program {
@@ -2110,6 +2221,7 @@ pub static TABLE: &[Program] = &[
             tolerant: true,
             ..g("z", &["zero"])
         })),
+        prints_no_option: Some(When::Not(&When::Prefix(&["-"]))),
         ..NONE
     },
     Program {
@@ -2218,7 +2330,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "doas",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         destroys: &[
             destroys(When::Always, "runs a command as another user", "doas(1)"),
         ],
@@ -2243,6 +2355,9 @@ pub static TABLE: &[Program] = &[
             never(Until::Any(&[Until::Word(&["events"]), Until::Word(&["attach"]), Until::All(&[Until::Word(&["stats"]), Until::Not(&Until::Word(&["--no-stream"]))]), Until::All(&[Until::Word(&["logs"]), Until::Any(&[Until::Short('f'), Until::Long("--follow")])])]), "watches until stopped"),
         ],
         reaches: Some(Reach::Configured("the Docker daemon its configuration or `DOCKER_HOST` names (docker(1))")),
+        // `exec`, `run` and `debug` run the words after them in a container
+        // or pod (the tool's documentation: exec, run, debug).
+        runs_arguments: Some(CONTAINER_RUNS),
         ..NONE
     },
     Program {
@@ -2412,6 +2527,7 @@ pub static TABLE: &[Program] = &[
         name: "echo",
         checked: "echo (GNU coreutils) 9.1",
         rule: Some(Rule::Check(checks::echo)),
+        prints_no_option: Some(When::Check(programs::echo_prints_no_option)),
         ..NONE
     },
     Program {
@@ -2472,7 +2588,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "exec",
         wrapper: true,
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -2615,7 +2731,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "firejail",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -2930,6 +3046,7 @@ pub static TABLE: &[Program] = &[
             destroys(When::Check(floor::git_shell_alias), "defines an alias that runs a shell command", "git-config(1) alias.*"),
             destroys(When::Says(floor::git_push), "", "git-push(1) --force, --mirror, --delete, +ref, :ref"),
         ],
+        prints_no_option: Some(When::Check(programs::git_prints_no_option)),
         ..NONE
     },
     Program {
@@ -3234,6 +3351,7 @@ pub static TABLE: &[Program] = &[
         HostState,
         "hostname(1): an operand sets the name"),
         ],
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -3263,6 +3381,20 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "http",
+        // httpie's request items: `field@FILE` sends a file (httpie documentation:
+        // request items).
+        client: Some(Client::Items),
+        ..NONE
+    },
+    Program {
+        name: "https",
+        // httpie's request items: `field@FILE` sends a file (httpie documentation:
+        // request items).
+        client: Some(Client::Items),
+        ..NONE
+    },
+    Program {
         name: "hwclock",
         checked: "hwclock from util-linux 2.38.1",
         capabilities: &[
@@ -3288,6 +3420,7 @@ pub static TABLE: &[Program] = &[
                 &["user", "group", "groups", "name", "real", "zero"],
             )
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -3619,6 +3752,9 @@ pub static TABLE: &[Program] = &[
             never(Until::Any(&[Until::Short('w'), Until::Long("--watch"), Until::Long("--watch-only"), Until::Long("--follow"), Until::Word(&["port-forward", "proxy", "attach"]), Until::All(&[Until::Word(&["logs"]), Until::Short('f')])]), "watches until stopped"),
         ],
         reaches: Some(Reach::Configured("the cluster its kubeconfig names (kubectl documentation: kubeconfig)")),
+        // `exec`, `run` and `debug` run the words after them in a container
+        // or pod (the tool's documentation: exec, run, debug).
+        runs_arguments: Some(CONTAINER_RUNS),
         ..NONE
     },
     Program {
@@ -3744,6 +3880,7 @@ pub static TABLE: &[Program] = &[
         name: "logname",
         checked: "logname (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar(NO_OPERANDS)),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -4174,6 +4311,12 @@ pub static TABLE: &[Program] = &[
         ..NONE
     },
     Program {
+        name: "mktemp",
+        // It creates a file (not read-only); its output is the path it made.
+        prints_no_option: Some(When::Always),
+        ..NONE
+    },
+    Program {
         name: "modprobe",
         checked: "kmod version 30",
         capabilities: &[
@@ -4380,6 +4523,9 @@ pub static TABLE: &[Program] = &[
         destroys: &[
             destroys(When::Word(&["rm", "rmi", "prune", "kill", "down", "stop", "remove"]), "removes containers, images or volumes", "nerdctl documentation: rm, rmi, prune, down"),
         ],
+        // `exec`, `run` and `debug` run the words after them in a container
+        // or pod (the tool's documentation: exec, run, debug).
+        runs_arguments: Some(CONTAINER_RUNS),
         ..NONE
     },
     Program {
@@ -4588,6 +4734,7 @@ pub static TABLE: &[Program] = &[
             tolerant: true,
             ..g("", &["all"])
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -4617,7 +4764,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nsenter",
         checked: "nsenter from util-linux 2.38.1",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -4671,6 +4818,9 @@ pub static TABLE: &[Program] = &[
         ends: &[
             never(Until::Any(&[Until::Short('w'), Until::Long("--watch"), Until::Long("--watch-only"), Until::Long("--follow"), Until::Word(&["port-forward", "proxy", "attach"]), Until::All(&[Until::Word(&["logs"]), Until::Short('f')])]), "watches until stopped"),
         ],
+        // `exec`, `run` and `debug` run the words after them in a container
+        // or pod (the tool's documentation: exec, run, debug).
+        runs_arguments: Some(CONTAINER_RUNS),
         ..NONE
     },
     Program {
@@ -4792,7 +4942,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "parallel",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -5031,7 +5181,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "pkexec",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         destroys: &[
             destroys(When::Always, "runs a command as another user", "pkexec(1)"),
         ],
@@ -5101,6 +5251,9 @@ pub static TABLE: &[Program] = &[
         ends: &[
             never(Until::Any(&[Until::Word(&["events"]), Until::Word(&["attach"]), Until::All(&[Until::Word(&["stats"]), Until::Not(&Until::Word(&["--no-stream"]))]), Until::All(&[Until::Word(&["logs"]), Until::Any(&[Until::Short('f'), Until::Long("--follow")])])]), "watches until stopped"),
         ],
+        // `exec`, `run` and `debug` run the words after them in a container
+        // or pod (the tool's documentation: exec, run, debug).
+        runs_arguments: Some(CONTAINER_RUNS),
         ..NONE
     },
     Program {
@@ -5159,6 +5312,7 @@ pub static TABLE: &[Program] = &[
             then: Some(whole::printf_format),
             ..BASE
         })),
+        prints_no_option: Some(When::Check(programs::printf_prints_no_option)),
         ..NONE
     },
     Program {
@@ -5236,6 +5390,7 @@ pub static TABLE: &[Program] = &[
             tolerant: true,
             ..g("LP", &[])
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -5361,6 +5516,7 @@ pub static TABLE: &[Program] = &[
                 "zero",
             ],
         ))),
+        prints_no_option: Some(When::Word(&["-f", "-e", "-m"])),
         ..NONE
     },
     Program {
@@ -5382,6 +5538,7 @@ pub static TABLE: &[Program] = &[
                 ],
             )
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -5519,7 +5676,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "rsh",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -5592,7 +5749,7 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, Privileges, "runuser(1)"),
         ],
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         destroys: &[
             destroys(When::Always, "runs a command as another user", "runuser(1)"),
         ],
@@ -5715,7 +5872,7 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins script: shell, file-write"),
         ],
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -5942,7 +6099,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "slogin",
         checked: "OpenSSH_9.2p1 Debian-2+deb12u6",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -6135,7 +6292,7 @@ pub static TABLE: &[Program] = &[
         RunsCode,
         "GTFOBins ssh: shell, upload, download"),
         ],
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -6228,7 +6385,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "su",
         checked: "su from util-linux 2.38.1",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         destroys: &[
             destroys(When::Always, "runs a command as another user", "su(1)"),
         ],
@@ -6627,7 +6784,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "toybox",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -6644,7 +6801,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "trap",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -6726,6 +6883,7 @@ pub static TABLE: &[Program] = &[
             max_operands: 0,
             ..g("s", &["silent", "quiet"])
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -6790,6 +6948,7 @@ pub static TABLE: &[Program] = &[
                 ],
             )
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -6876,7 +7035,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "unshare",
         checked: "unshare from util-linux 2.38.1",
-        runs_arguments: true,
+        runs_arguments: Some(When::Always),
         ..NONE
     },
     Program {
@@ -7190,6 +7349,7 @@ pub static TABLE: &[Program] = &[
                 &["bytes", "chars", "lines", "words", "max-line-length"],
             )
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -7207,6 +7367,13 @@ pub static TABLE: &[Program] = &[
             row(LongPrefix("--post-file", 8), Transfers, "GTFOBins wget: upload; wget(1) --post-file"),
             row(LongPrefix("--body-file", 8), Transfers, "wget(1) --body-file"),
         ],
+        client: Some(WGET_CLIENT),
+        ..NONE
+    },
+    Program {
+        name: "wget2",
+        // Every operand may be a URL (wget2(1)).
+        client: Some(Client::Options(&[])),
         ..NONE
     },
     Program {
@@ -7225,6 +7392,7 @@ pub static TABLE: &[Program] = &[
             tolerant: true,
             ..g("as", &["all"])
         })),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -7248,6 +7416,7 @@ pub static TABLE: &[Program] = &[
         name: "whoami",
         checked: "whoami (GNU coreutils) 9.1",
         rule: Some(Rule::Grammar(NO_OPERANDS)),
+        prints_no_option: Some(When::Always),
         ..NONE
     },
     Program {
@@ -7318,6 +7487,20 @@ pub static TABLE: &[Program] = &[
         capabilities: &[
             row(Always, RunsCode, "GTFOBins xdotool: shell"),
         ],
+        ..NONE
+    },
+    Program {
+        name: "xh",
+        // httpie's request items: `field@FILE` sends a file (httpie documentation:
+        // request items).
+        client: Some(Client::Items),
+        ..NONE
+    },
+    Program {
+        name: "xhs",
+        // httpie's request items: `field@FILE` sends a file (httpie documentation:
+        // request items).
+        client: Some(Client::Items),
         ..NONE
     },
     Program {
