@@ -70,7 +70,8 @@
 //! the round list them so nobody mistakes them for proofs:
 //! - git refreshes the stat cache of the index on a read (`status`, `diff`): it
 //!   creates `.git/index.lock` exclusively and renames it over `.git/index`
-//!   with the same content. Executors that want no write at all set
+//!   with the same content, or removes it when the command stops on an
+//!   error (`git status --ignore-submodules=1`). Executors that want no write at all set
 //!   `GIT_OPTIONAL_LOCKS=0`, which git honours for exactly this.
 //! - A client opens its own credential store to authenticate (`docker` its
 //!   `~/.docker/config.json`, `kubectl` its `~/.kube/config`); the canary check
@@ -168,9 +169,10 @@ pub const OWN_STORES: &[(&str, &str)] = &[
 /// Whether an effect is a program's own mechanism (see the module docs):
 /// `class` is the violation the rules would report, `raw` the trace line.
 fn own_effect(class: &str, raw: &str) -> bool {
-    let git_index = (class == "write by git" || class == "rename by git")
-        && raw.contains("/.git/index.lock\"")
-        && !raw.contains("O_TRUNC");
+    let git_index =
+        (class == "write by git" || class == "rename by git" || class == "unlink by git")
+            && raw.contains("/.git/index.lock\"")
+            && !raw.contains("O_TRUNC");
     let docker_daemon = class.starts_with("connect by docker to unix socket /var/run/docker.sock")
         || class.starts_with("connect by docker to unix socket /run/docker.sock");
     git_index || docker_daemon
