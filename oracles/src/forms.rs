@@ -571,7 +571,7 @@ fn base(program: &str, o: &Options) -> String {
         "git merge-base" => "HEAD HEAD~1",
         "git range-diff" => "HEAD~1..HEAD HEAD~1..HEAD",
         "git name-rev" | "git cherry" | "git diff-tree" | "git ls-tree" | "git rev-list"
-        | "git rev-parse" => "HEAD",
+        | "git rev-parse" | "git diff-index" => "HEAD",
         "git cat-file" => "-t HEAD",
         "git describe" => "--always",
         "git grep" => "alpha",

@@ -292,6 +292,10 @@ impl Sandbox {
             git(&project, &["rm", "-q", rel])?;
         }
         git(&project, &["commit", "-q", "-m", "remove the secrets"])?;
+        // A stash (a change to a.txt), so `git stash list`, `git stash show`
+        // and `git reflog` have one to read.
+        write(&project.join("a.txt"), "alpha\nbeta\nstashed\n")?;
+        git(&project, &["stash", "-q"])?;
         let url_canary = canary(&nonce, "remote URL");
         git(
             &project,

@@ -110,6 +110,11 @@ const NEVER_PROVEN: &[(&str, &str, &str)] = &[
         "command.credentials: every setting, or those a pattern or URL selects, may be a remote URL carrying credentials",
     ),
     (
+        "git config",
+        "--all --regexp --value",
+        "options of `git config get` only (git 2.46 and later), which the generator's `git config NAME` lines do not use",
+    ),
+    (
         "git cat-file",
         "--batch",
         "command.sensitive-path: prints the objects named on its input, which may be committed secret files",
@@ -134,6 +139,11 @@ const NEVER_PROVEN: &[(&str, &str, &str)] = &[
         "gcc make node perl python python3",
         "(operands)",
         "alone it runs code (a build, an interpreter reading its input): only the exact version query is proven",
+    ),
+    (
+        "journalctl",
+        "-NUM",
+        "proven only as the boot offset right after -b (`journalctl -b -1`, which the vectors run)",
     ),
     (
         "unzip",
@@ -353,7 +363,7 @@ fn every_declared_form_runs_without_effects() {
             "{program} is on the refused list, but a proven vector line names it"
         );
     }
-    let (report, summary, unran, violations) = render(
+    let (report, summary, unran, violations, rejected) = render(
         &plans,
         &lines,
         &refused,
@@ -375,6 +385,36 @@ fn every_declared_form_runs_without_effects() {
         "{summary}\ndeclared forms that never ran: {unran:#?}\n(full report: {})",
         path.display()
     );
+    // A declared option the program installed here refuses as unknown is a
+    // reading of another platform or version, never checked by running.
+    assert!(
+        rejected.is_empty(),
+        "declared forms the program here refuses as unknown: {rejected:#?}"
+    );
+}
+
+/// Whether what a single-option line printed says the program refused that
+/// option as unknown (getopt's `invalid option -- 'x'` and `unrecognized
+/// option '--x'`, git's ``unknown option `x'`` and `unrecognized argument:
+/// --x`, dig's `Invalid option: +x`, jq's `Unknown option --x`).
+fn rejects_option(form: &str, said: &str) -> bool {
+    let s = said.to_ascii_lowercase();
+    let unknown = [
+        "unknown option",
+        "unrecognized option",
+        "invalid option",
+        "unrecognized argument",
+        "illegal option",
+    ]
+    .iter()
+    .any(|p| s.contains(p));
+    let bare = form.trim_start_matches(['-', '+']).to_ascii_lowercase();
+    let named = if form.starts_with("--") || form.starts_with('+') || bare.len() > 1 {
+        s.contains(&bare)
+    } else {
+        s.contains(&format!("'{bare}'")) || s.contains(&format!("-{bare}"))
+    };
+    unknown && !bare.is_empty() && named
 }
 
 /// Counts of the run, for the summary.
@@ -742,13 +782,15 @@ fn render(
     vector_programs: &BTreeSet<String>,
     notes_all: &[String],
     figures: RunFigures,
-) -> (String, String, Vec<String>, usize) {
+) -> (String, String, Vec<String>, usize, Vec<String>) {
     let mut report = String::new();
     let mut never = String::new();
     let mut unran = Vec::new();
     let mut violations = 0;
     let mut forms_total = 0;
     let mut forms_ran = 0;
+    let mut forms_zero = 0;
+    let mut rejected = Vec::new();
     let mut programs_ran = 0;
     let mut nonzero_total = 0;
     let mut pairs_lines = 0;
@@ -774,6 +816,8 @@ fn render(
         let generated = plan.lines.len();
         let exempt = EXEMPT.iter().find(|(p, _)| *p == plan.program);
         let mut ran_forms: BTreeSet<&str> = BTreeSet::new();
+        // Forms in a line that exited 0: run as the program accepts them.
+        let mut zero_forms: BTreeSet<&str> = BTreeSet::new();
         let mut nonzero = Vec::new();
         let mut max_elapsed = Duration::ZERO;
         let mut peak = 0;
@@ -785,8 +829,14 @@ fn render(
             }
             for f in &l.forms {
                 ran_forms.insert(f);
+                if o.status == Some(0) {
+                    zero_forms.insert(f);
+                }
             }
             if o.status != Some(0) && l.purpose == Purpose::Single {
+                if let Some(form) = l.forms.iter().find(|f| rejects_option(f, &o.said)) {
+                    rejected.push(format!("{} {form}: {}", plan.program, o.said));
+                }
                 let class = triage(plan.program, o.status, &o.said);
                 *triaged.entry(class).or_default() += 1;
                 nonzero.push(format!(
@@ -837,6 +887,13 @@ fn render(
         };
         forms_total += declared;
         forms_ran += ran;
+        if !plan.dedicated {
+            forms_zero += plan
+                .forms
+                .iter()
+                .filter(|f| zero_forms.contains(f.as_str()))
+                .count();
+        }
         if ran > 0 {
             programs_ran += 1;
         }
@@ -926,7 +983,7 @@ fn render(
         .unwrap_or_default();
     let mut summary = format!(
         "command oracle, declared forms{}: {} programs ({} with a form run), {} forms declared, \
-         {} run; {} lines generated, {} allowed and run in {} sandbox runs ({} lines again \
+         {} run ({} in a line that exited 0); {} lines generated, {} allowed and run in {} sandbox runs ({} lines again \
          alone), {} refused; {} pairwise-design lines; {} single-option lines exited non-zero; \
          {} violations; slowest line {:.1} s, peak memory {} KiB (bound {} KiB), most output \
          {} bytes (bound {}); {:.1} min\n",
@@ -935,6 +992,7 @@ fn render(
         programs_ran,
         forms_total,
         forms_ran,
+        forms_zero,
         lines.len() + refused.len(),
         lines.len(),
         figures.runs,
@@ -962,7 +1020,17 @@ fn render(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    (report, summary, unran, violations)
+    if !rejected.is_empty() {
+        let _ = writeln!(
+            report,
+            "\ndeclared forms the program here refuses as unknown ({}):",
+            rejected.len()
+        );
+        for r in &rejected {
+            let _ = writeln!(report, "  {r}");
+        }
+    }
+    (report, summary, unran, violations, rejected)
 }
 
 /// Whether `program` is a file on `PATH`.

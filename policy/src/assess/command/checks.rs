@@ -485,7 +485,8 @@ fn unzip_mode(word: &str) -> bool {
     mode && !negating
 }
 
-/// dig's `+options` that only shape the query and its output.
+/// dig's `+options` that only shape the query and its output, as DiG 9.18
+/// (run here) reads them (`+json` is newer: not declared).
 const DIG_PLUS: &[&str] = &[
     "+short",
     "+noall",
@@ -521,7 +522,6 @@ const DIG_PLUS: &[&str] = &[
     "+cdflag",
     "+adflag",
     "+nssearch",
-    "+json",
     "+yaml",
     "+noedns",
     "+rrcomments",

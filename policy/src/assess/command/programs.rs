@@ -375,7 +375,7 @@ mod tests {
             ("uniq", "-c f"),
             ("date", "+%Y-%m-%d"),
             ("date", "-u -d yesterday"),
-            ("hostname", "-f"),
+            ("hostname", "-s"),
             ("xxd", "file.bin"),
             ("xxd", "-c 16 -s 0x10 f"),
             ("python3", "--version"),

@@ -61,29 +61,21 @@ const JQ: Grammar = Grammar {
         "tab",
         "seq",
         "stream",
-        "raw-output0",
         "unbuffered",
     ],
     long_valued: &["indent"],
     ..BASE
 };
 
-/// `yq` (either implementation). Not `-i` (in place), `-s` (one writes a file
-/// per document, the other slurps), `--from-file`, `--split-exp`.
+/// `yq` as installed here (the jq wrapper, which hands jq the options it
+/// does not read itself). Not `-i` (in place), `-s`, `--from-file`,
+/// `--split-exp`; not the Go implementation's `-P`, `-N`, `--prettyPrint`,
+/// `--unwrapScalar`, `--colors`, `--no-colors`, `--no-doc`, which this one
+/// refuses (a reading not checked by running is not declared).
 const YQ: Grammar = Grammar {
-    flags: "rPCMNeyYjc",
+    flags: "rCMeyYjc",
     valued: "opI",
-    long_flags: &[
-        "unwrapScalar",
-        "prettyPrint",
-        "colors",
-        "no-colors",
-        "no-doc",
-        "exit-status",
-        "raw-output",
-        "compact-output",
-        "yaml-output",
-    ],
+    long_flags: &["exit-status", "raw-output", "compact-output", "yaml-output"],
     long_valued: &["output-format", "input-format", "indent"],
     ..BASE
 };

@@ -541,45 +541,69 @@ pub fn systemctl(args: &[String]) -> Result<(), Refusal> {
     with_subcommand("systemctl", &SYSTEMCTL_GLOBAL, args, SYSTEMCTL).map(|_| ())
 }
 
-const SYSTEMD_GLOBAL: Grammar = Grammar {
+/// The reporting options of systemd 252's `hostnamectl`, `timedatectl`,
+/// `localectl` and `loginctl`, each tool's own (`TOOL --help`, and the forms
+/// oracle: each tool refuses the others' options). Not `-H`/`--host` (over
+/// ssh), `-M`/`--machine`, `--monitor` (never ends), `--adjust-system-clock`,
+/// `--kill-whom`, `-s`/`--signal`.
+const HOSTNAMECTL_GLOBAL: Grammar = Grammar {
+    long_valued: &["json"],
+    max_operands: 0,
+    ..g("", &["transient", "static", "pretty", "no-ask-password"])
+};
+const TIMEDATECTL_GLOBAL: Grammar = Grammar {
+    valued: "p",
+    long_valued: &["property"],
+    max_operands: 0,
+    ..g("a", &["all", "value", "no-pager", "no-ask-password"])
+};
+const LOCALECTL_GLOBAL: Grammar = Grammar {
+    max_operands: 0,
+    ..g("", &["no-pager", "no-ask-password", "no-convert"])
+};
+const LOGINCTL_GLOBAL: Grammar = Grammar {
     valued: "pno",
-    long_valued: &["property", "lines", "output", "json"],
+    long_valued: &["property", "lines", "output"],
     max_operands: 0,
     ..g(
         "al",
         &[
             "no-pager",
             "no-legend",
+            "no-ask-password",
             "all",
             "value",
             "full",
-            "static",
-            "transient",
-            "pretty",
         ],
     )
 };
 
-/// The reporting verbs of `hostnamectl`, `timedatectl`, `localectl` and
-/// `loginctl`: with no operand they print (`hostnamectl hostname NAME` sets).
-const SYSTEMD: SubTable = &[
+/// Each tool's reporting verbs (`TOOL --help`, systemd 252): with no operand
+/// they print (`hostnamectl hostname NAME` sets); the `*-status` and
+/// `show-*` verbs of loginctl take the session, user or seat to show.
+const HOSTNAMECTL: SubTable = &[sub(&["status"], &PRINTS), sub(&["hostname"], &PRINTS)];
+const TIMEDATECTL: SubTable = &[
     sub(&["status"], &PRINTS),
     sub(&["show"], &PRINTS),
     sub(&["list-timezones"], &PRINTS),
-    sub(&["list-keymaps"], &PRINTS),
+    sub(&["timesync-status"], &PRINTS),
+    sub(&["show-timesync"], &PRINTS),
+];
+const LOCALECTL: SubTable = &[
+    sub(&["status"], &PRINTS),
     sub(&["list-locales"], &PRINTS),
+    sub(&["list-keymaps"], &PRINTS),
+];
+const LOGINCTL: SubTable = &[
     sub(&["list-sessions"], &PRINTS),
     sub(&["list-users"], &PRINTS),
     sub(&["list-seats"], &PRINTS),
-    sub(&["timesync-status"], &PRINTS),
-    sub(&["show-timesync"], &PRINTS),
-    sub(&["hostname"], &PRINTS),
-    sub(&["show-session"], &BASE),
-    sub(&["show-user"], &BASE),
-    sub(&["show-seat"], &BASE),
     sub(&["session-status"], &BASE),
     sub(&["user-status"], &BASE),
     sub(&["seat-status"], &BASE),
+    sub(&["show-session"], &BASE),
+    sub(&["show-user"], &BASE),
+    sub(&["show-seat"], &BASE),
 ];
 
 /// A reporting verb that takes no operand.
@@ -588,19 +612,53 @@ const PRINTS: Grammar = Grammar {
     ..BASE
 };
 
-/// The systemd reporting tools' subcommand forms, for the forms oracle
-/// (the same table for the four tools; each tool accepts its own verbs).
-pub fn systemd_forms() -> Vec<Subcommand> {
-    forms(&SYSTEMD_GLOBAL, SYSTEMD)
-}
-
-/// `hostnamectl`, `timedatectl`, `localectl`, `loginctl`.
-pub fn systemd_status(args: &[String]) -> Result<(), Refusal> {
-    let (_, at) = parse_prefix("systemd", &SYSTEMD_GLOBAL, args)?;
+/// One systemd reporting tool: its options alone (the default verb), or a
+/// reporting verb with them.
+fn systemd_tool(
+    program: &str,
+    globals: &Grammar,
+    table: SubTable,
+    args: &[String],
+) -> Result<(), Refusal> {
+    let (_, at) = parse_prefix(program, globals, args)?;
     if at == args.len() {
         return Ok(());
     }
-    with_subcommand("systemd", &SYSTEMD_GLOBAL, args, SYSTEMD).map(|_| ())
+    with_subcommand(program, globals, args, table).map(|_| ())
+}
+
+/// `hostnamectl`.
+pub fn hostnamectl(args: &[String]) -> Result<(), Refusal> {
+    systemd_tool("hostnamectl", &HOSTNAMECTL_GLOBAL, HOSTNAMECTL, args)
+}
+/// `timedatectl`.
+pub fn timedatectl(args: &[String]) -> Result<(), Refusal> {
+    systemd_tool("timedatectl", &TIMEDATECTL_GLOBAL, TIMEDATECTL, args)
+}
+/// `localectl`.
+pub fn localectl(args: &[String]) -> Result<(), Refusal> {
+    systemd_tool("localectl", &LOCALECTL_GLOBAL, LOCALECTL, args)
+}
+/// `loginctl`.
+pub fn loginctl(args: &[String]) -> Result<(), Refusal> {
+    systemd_tool("loginctl", &LOGINCTL_GLOBAL, LOGINCTL, args)
+}
+
+/// The forms of each systemd reporting tool, for the forms oracle.
+pub fn hostnamectl_forms() -> Vec<Subcommand> {
+    forms(&HOSTNAMECTL_GLOBAL, HOSTNAMECTL)
+}
+/// As above, `timedatectl`.
+pub fn timedatectl_forms() -> Vec<Subcommand> {
+    forms(&TIMEDATECTL_GLOBAL, TIMEDATECTL)
+}
+/// As above, `localectl`.
+pub fn localectl_forms() -> Vec<Subcommand> {
+    forms(&LOCALECTL_GLOBAL, LOCALECTL)
+}
+/// As above, `loginctl`.
+pub fn loginctl_forms() -> Vec<Subcommand> {
+    forms(&LOGINCTL_GLOBAL, LOGINCTL)
 }
 
 /// `journalctl`. Not `-f`/`--follow` (never ends), `--vacuum-*`, `--rotate`,
@@ -625,7 +683,10 @@ pub const JOURNALCTL: Grammar = Grammar {
         "after-cursor",
     ],
     long_optional: &["boot", "lines", "case-sensitive"],
+    // `-NUM` only as the boot offset after `-b` (`journalctl -b -1`):
+    // journalctl 252 (run here) refuses `-3` elsewhere.
     number_option: true,
+    then: Some(super::whole::journalctl),
     ..g(
         "rxeakqlmNb",
         &[

@@ -307,9 +307,12 @@ pub fn ss_names(parsed: &Parsed) -> Option<Vec<&str>> {
             word.split(':').next().unwrap_or("")
         };
         let host = host.split('/').next().unwrap_or("");
+        // Only what ss parses as an address is one: `1.2.3.4.` and `.` are
+        // names it resolves (strace, iproute2 6.1); a plain number is an
+        // address to it.
         let literal = host == "*"
             || host.parse::<std::net::IpAddr>().is_ok()
-            || (!host.is_empty() && host.chars().all(|c| c.is_ascii_digit() || c == '.'));
+            || (!host.is_empty() && host.chars().all(|c| c.is_ascii_digit()));
         if !literal {
             names.push(host);
         }
@@ -588,6 +591,8 @@ pub(super) fn printenv(parsed: &Parsed) -> Result<(), Refusal> {
 }
 
 /// `getent DATABASE [KEY…]`: the databases that hold no password hashes.
+/// Not `netgroup`, which Debian's nsswitch.conf serves from NIS (a server
+/// the line does not name).
 pub(super) fn getent(parsed: &Parsed) -> Result<(), Refusal> {
     const DATABASES: &[&str] = &[
         "passwd",
@@ -601,14 +606,24 @@ pub(super) fn getent(parsed: &Parsed) -> Result<(), Refusal> {
         "networks",
         "rpc",
         "ethers",
-        "netgroup",
         "initgroups",
         "aliases",
     ];
+    // Only the local files answer: another service (`-s dns`, `-s hesiod`)
+    // asks a server the line does not name. A key of a host database is a
+    // name to resolve (the entry's reach, `getent_names`).
+    if let Some(service) = parsed
+        .values("-s")
+        .chain(parsed.values("--service"))
+        .find(|s| *s != "files")
+    {
+        return Err(Refusal::argument(
+            "getent",
+            service,
+            "asks an NSS service other than the local files (a server the line does not name)",
+        ));
+    }
     match parsed.operands.first() {
-        // A key of a host database is a name to resolve: a DNS lookup, which
-        // carries the name out as `host NAME` does. Without keys only the
-        // local file is listed. `networks` may be served by DNS as well.
         Some(db) if DATABASES.contains(&db.as_str()) => Ok(()),
         Some(db) => Err(Refusal::new(
             codes::COMMAND_SENSITIVE_PATH,
@@ -791,6 +806,29 @@ pub(super) fn printf_format(parsed: &Parsed) -> Result<(), Refusal> {
             ));
         }
         rest = rest.get(at + 1..).unwrap_or("");
+    }
+    Ok(())
+}
+
+/// `journalctl -b -1`: journalctl reads the word after `-b` as the boot's
+/// offset when it parses as one (journalctl.c, `case 'b'`); anywhere else a
+/// `-NUM` is an option it refuses (journalctl 252, run here: `invalid option
+/// -- '3'`), so it is not proven.
+pub(super) fn journalctl(parsed: &Parsed) -> Result<(), Refusal> {
+    for (at, (name, value)) in parsed.options.iter().enumerate() {
+        if name != "-NUM" {
+            continue;
+        }
+        let after_boot = at
+            .checked_sub(1)
+            .and_then(|before| parsed.options.get(before))
+            .is_some_and(|(n, v)| (n == "-b" || n == "--boot") && v.is_none());
+        if !after_boot {
+            return Err(Refusal::option(
+                "journalctl",
+                &format!("-{}", value.as_deref().unwrap_or("")),
+            ));
+        }
     }
     Ok(())
 }

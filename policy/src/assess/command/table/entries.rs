@@ -2013,7 +2013,9 @@ pub static TABLE: &[Program] = &[
                 "output-delimiter",
             ],
             operands: Kind::Path,
-            ..g("snzw", &["only-delimited", "complement", "zero-terminated"])
+            // Not BSD's `-w` (split at white space): GNU cut 9.1, run here,
+            // refuses it, and a reading not checked by running is not declared.
+            ..g("snz", &["only-delimited", "complement", "zero-terminated"])
         })),
         reads_contents: true,
         ..NONE
@@ -2941,6 +2943,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "getent",
         checked: "getent (Debian GLIBC 2.36-9+deb12u14) 2.36",
+        // `-s`/`--service` chooses the NSS service that answers: only
+        // `files` is proven (`dns`, `hesiod`, `nis`, `ldap` ask a server).
         rule: Some(Rule::Grammar(Grammar {
             valued: "s",
             long_valued: &["service"],
@@ -3047,6 +3051,11 @@ pub static TABLE: &[Program] = &[
             destroys(When::Says(floor::git_push), "", "git-push(1) --force, --mirror, --delete, +ref, :ref"),
         ],
         prints_no_option: Some(When::Check(programs::git_prints_no_option)),
+        // A partial clone (`--filter=blob:none`) fetches missing objects from
+        // its promisor remote when a reading command needs them (`git log -p`,
+        // `git show`; seen under strace): the remote the repository's own
+        // configuration names.
+        reaches: Some(Reach::Configured("a partial clone's promisor remote, which reading commands fetch missing objects from (gitrepository-layout, remote.<name>.promisor; GIT_NO_LAZY_FETCH=1 stops it from git 2.44)")),
         ..NONE
     },
     Program {
@@ -3328,23 +3337,15 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "hostname",
         checked: "hostname 3.23",
-        // Any operand (or `-F`, `-b`) sets the name.
+        // Any operand (or `-F`, `-b`) sets the name. Not `-f`/`--fqdn`/
+        // `--long`, `-d`/`--domain`, `-i`/`--ip-address`, `-a`/`--alias`
+        // (they resolve the machine's name: a DNS lookup, seen under strace
+        // with a name not in /etc/hosts) or `-A`/`--all-fqdns` (resolves
+        // every interface address, hostname(1)): hosts the line does not name.
         rule: Some(Rule::Grammar(Grammar {
             max_operands: 0,
             tolerant: true,
-            ..g(
-                "fsdiIAa",
-                &[
-                    "fqdn",
-                    "long",
-                    "short",
-                    "domain",
-                    "ip-address",
-                    "all-ip-addresses",
-                    "all-fqdns",
-                    "alias",
-                ],
-            )
+            ..g("sI", &["short", "all-ip-addresses"])
         })),
         capabilities: &[
             row(Operands(1, &["-F", "--file"]),
@@ -3357,8 +3358,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "hostnamectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
-        rule: Some(Rule::Check(tools::systemd_status)),
-        subcommands: Some(tools::systemd_forms),
+        rule: Some(Rule::Check(tools::hostnamectl)),
+        subcommands: Some(tools::hostnamectl_forms),
         capabilities: &[
             row(WordPrefix("set-"),
         HostState,
@@ -3860,15 +3861,15 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "localectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
-        rule: Some(Rule::Check(tools::systemd_status)),
-        subcommands: Some(tools::systemd_forms),
+        rule: Some(Rule::Check(tools::localectl)),
+        subcommands: Some(tools::localectl_forms),
         ..NONE
     },
     Program {
         name: "loginctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
-        rule: Some(Rule::Check(tools::systemd_status)),
-        subcommands: Some(tools::systemd_forms),
+        rule: Some(Rule::Check(tools::loginctl)),
+        subcommands: Some(tools::loginctl_forms),
         capabilities: &[
             row(Always,
         RunsCode,
@@ -3900,7 +3901,8 @@ pub static TABLE: &[Program] = &[
             valued: "t",
             max_operands: 2,
             then: Some(whole::look),
-            ..g("dfab", &["alphanum", "ignore-case", "alternative"])
+            // Not BSD's `-b` (util-linux look 2.38, run here, refuses it).
+            ..g("dfa", &["alphanum", "ignore-case", "alternative"])
         })),
         reads_contents: true,
         ..NONE
@@ -5122,6 +5124,8 @@ pub static TABLE: &[Program] = &[
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
         ],
         // ICMP echo to the one host it names (ping(8)).
+        // Without `-n` it also looks up the name of each replying address
+        // (ping(8) -n), usually the host it names.
         reaches: Some(Reach::Parsed(checks::operand_names)),
         ..NONE
     },
@@ -5151,6 +5155,9 @@ pub static TABLE: &[Program] = &[
         destroys: &[
             PACKAGE_REMOVAL,
         ],
+        // pip's index commands (`pip list`) check the index for a newer pip
+        // at most weekly (pip --help: --disable-pip-version-check).
+        reaches: Some(Reach::Configured("the package index its configuration names, asked for a newer pip by `pip list` at most weekly unless `--disable-pip-version-check` or PIP_DISABLE_PIP_VERSION_CHECK=1 is set")),
         ..NONE
     },
     Program {
@@ -5165,6 +5172,9 @@ pub static TABLE: &[Program] = &[
         destroys: &[
             PACKAGE_REMOVAL,
         ],
+        // pip's index commands (`pip list`) check the index for a newer pip
+        // at most weekly (pip --help: --disable-pip-version-check).
+        reaches: Some(Reach::Configured("the package index its configuration names, asked for a newer pip by `pip list` at most weekly unless `--disable-pip-version-check` or PIP_DISABLE_PIP_VERSION_CHECK=1 is set")),
         ..NONE
     },
     Program {
@@ -6527,8 +6537,9 @@ pub static TABLE: &[Program] = &[
             operands: Kind::Path,
             number_option: true,
             then: Some(whole::tail),
+            // Not BSD's `-r` (GNU tail 9.1, run here, refuses it).
             ..g(
-                "qvzrfF",
+                "qvzfF",
                 &[
                     "quiet",
                     "silent",
@@ -6715,8 +6726,8 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "timedatectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
-        rule: Some(Rule::Check(tools::systemd_status)),
-        subcommands: Some(tools::systemd_forms),
+        rule: Some(Rule::Check(tools::timedatectl)),
+        subcommands: Some(tools::timedatectl_forms),
         capabilities: &[
             row(Always,
         HostState,
@@ -6912,7 +6923,9 @@ pub static TABLE: &[Program] = &[
         name: "ulimit",
         rule: Some(Rule::Grammar(Grammar {
             max_operands: 0,
-            ..g("acdefilmnqrstuvxHSPRTbkp", &[])
+            // bash 5.2's own letters (run here); not `-P`, `-T`, `-b`, `-k`
+            // of other shells and platforms.
+            ..g("acdefilmnqrstuvxHSRp", &[])
         })),
         ..NONE
     },
@@ -7390,7 +7403,8 @@ pub static TABLE: &[Program] = &[
         checked: "Debian debianutils 5.7-0.5~deb12u1",
         rule: Some(Rule::Grammar(Grammar {
             tolerant: true,
-            ..g("as", &["all"])
+            // Not BSD's `-s` (debianutils which, run here, refuses it).
+            ..g("a", &["all"])
         })),
         prints_no_option: Some(When::Always),
         ..NONE
