@@ -377,7 +377,22 @@ impl Walk<'_> {
             let made = brace_words_made(&text);
             let before = self.brace_bytes;
             self.brace_bytes += made * text.len() as f64;
-            if made > MAX_BRACE_WORDS {
+            // bash expands the braces first, then each word's substitutions:
+            // `$(date){a,b}…` runs `date` once per word made (fifteen lists
+            // ran it 32,768 times, past the time bound under the oracle).
+            let runs = word
+                .parts
+                .iter()
+                .any(|p| matches!(p, Part::Subst { .. } | Part::Process { .. }));
+            if runs && made > MAX_BRACE_RUNS {
+                self.report.unproven(
+                    codes::COMMAND_UNBOUNDED,
+                    format!(
+                        "the brace expansion `{}` runs its command substitution once per word, {made} times",
+                        shown(&text)
+                    ),
+                );
+            } else if made > MAX_BRACE_WORDS {
                 self.report.unproven(
                     codes::COMMAND_UNBOUNDED,
                     format!(
@@ -956,6 +971,10 @@ fn param_operator(op: &str, prefix: Option<char>) -> Option<&'static str> {
 /// Most words the brace expansions of one word may make (bash builds them
 /// all in memory, some 300 bytes each, before the program runs).
 const MAX_BRACE_WORDS: f64 = 100_000.0;
+
+/// Most words a brace expansion may make from a word holding a command or
+/// process substitution: each word runs it again.
+const MAX_BRACE_RUNS: f64 = 64.0;
 
 /// Most bytes the brace expansions of a whole line may make, counted as words
 /// made times the length of the word that makes them.
