@@ -88,11 +88,11 @@ print("    DIFF_FLAGS, DIFF_OPTIONAL, DIFF_VALUED, LOG_EXTRA_FLAGS, LOG_EXTRA_VA
 print("    LOG_OPTIONAL, LOG_VALUED,")
 print("};")
 print()
-print("/// A subcommand's long options: the whole lists it accepts, less the")
-print("/// options of those lists git refuses, plus the options it accepts from")
-print("/// the lists it does not.")
+print("/// Subcommands' long options: the whole lists they accept, less the")
+print("/// options of those lists git refuses, plus the options they accept from")
+print("/// the lists they do not. Subcommands that accept the same share a row.")
 print("pub(super) struct Accepts {")
-print("    pub sub: &'static str,")
+print("    pub subs: &'static [&'static str],")
 print("    pub lists: &'static [&'static [&'static str]],")
 print("    pub except: &'static [&'static str],")
 print("    pub also: &'static [&'static str],")
@@ -101,6 +101,7 @@ print()
 print("/// Every log-like subcommand's accepted options (git %s)." % version.split()[-1])
 print("pub(super) const ACCEPTS: &[Accepts] = &[")
 refused_total = 0
+rows = {}
 for sub, _ in subs:
     base_rc, _ = results[(sub, "")]
     taken, except_, also = [], [], []
@@ -119,9 +120,12 @@ for sub, _ in subs:
         else:
             taken.append(name)
             except_ += refused
-    fmt = lambda xs: "&[" + ", ".join('"%s"' % x for x in dict.fromkeys(xs)) + "]"
+    key = (tuple(taken), tuple(dict.fromkeys(except_)), tuple(dict.fromkeys(also)))
+    rows.setdefault(key, []).append(sub)
+fmt = lambda xs: "&[" + ", ".join('"%s"' % x for x in xs) + "]"
+for (taken, except_, also), names in rows.items():
     print("    Accepts {")
-    print('        sub: "%s",' % sub)
+    print("        subs: %s," % fmt(names))
     print("        lists: &[%s]," % ", ".join(taken))
     print("        except: %s," % fmt(except_))
     print("        also: %s," % fmt(also))

@@ -282,7 +282,7 @@ fn accepts(sub: &str, name: &str) -> bool {
         return false;
     }
     accepts::ACCEPTS.iter().any(|row| {
-        row.sub == sub
+        row.subs.contains(&sub)
             && (row.also.contains(&name)
                 || (row.lists.iter().any(|list| list.contains(&name))
                     && !row.except.contains(&name)))

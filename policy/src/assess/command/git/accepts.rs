@@ -9,11 +9,11 @@ use super::{
     LOG_OPTIONAL, LOG_VALUED,
 };
 
-/// A subcommand's long options: the whole lists it accepts, less the
-/// options of those lists git refuses, plus the options it accepts from
-/// the lists it does not.
+/// Subcommands' long options: the whole lists they accept, less the
+/// options of those lists git refuses, plus the options they accept from
+/// the lists they do not. Subcommands that accept the same share a row.
 pub(super) struct Accepts {
-    pub sub: &'static str,
+    pub subs: &'static [&'static str],
     pub lists: &'static [&'static [&'static str]],
     pub except: &'static [&'static str],
     pub also: &'static [&'static str],
@@ -22,7 +22,7 @@ pub(super) struct Accepts {
 /// Every log-like subcommand's accepted options (git 2.47.3).
 pub(super) const ACCEPTS: &[Accepts] = &[
     Accepts {
-        sub: "status",
+        subs: &["status"],
         lists: &[],
         except: &[],
         also: &[
@@ -46,7 +46,14 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "log",
+        subs: &[
+            "log",
+            "show",
+            "whatchanged",
+            "stash list",
+            "reflog",
+            "reflog show",
+        ],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -79,40 +86,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "show",
-        lists: &[
-            LOG_FLAGS,
-            DIFF_FLAGS,
-            LOG_VALUED,
-            DIFF_VALUED,
-            LOG_EXTRA_VALUED,
-            LOG_OPTIONAL,
-            DIFF_OPTIONAL,
-        ],
-        except: &[
-            "cached",
-            "staged",
-            "merge-base",
-            "abbrev-ref",
-            "short",
-            "porcelain",
-            "untracked-files",
-            "ignored",
-            "column",
-            "hash",
-        ],
-        also: &[
-            "summary",
-            "committer",
-            "name-only",
-            "root",
-            "always",
-            "no-commit-id",
-            "no-abbrev",
-        ],
-    },
-    Accepts {
-        sub: "diff",
+        subs: &["diff"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -150,7 +124,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "blame",
+        subs: &["blame", "annotate"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -212,69 +186,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "annotate",
-        lists: &[
-            LOG_FLAGS,
-            DIFF_FLAGS,
-            LOG_VALUED,
-            DIFF_VALUED,
-            LOG_OPTIONAL,
-            DIFF_OPTIONAL,
-        ],
-        except: &[
-            "source",
-            "mailmap",
-            "use-mailmap",
-            "no-mailmap",
-            "no-use-mailmap",
-            "no-decorate",
-            "single-worktree",
-            "stdin",
-            "cached",
-            "staged",
-            "merge-base",
-            "format",
-            "exclude",
-            "glob",
-            "min-parents",
-            "max-parents",
-            "decorate-refs",
-            "decorate-refs-exclude",
-            "G",
-            "S",
-            "abbrev-ref",
-            "short",
-            "untracked-files",
-            "ignored",
-            "column",
-            "hash",
-            "decorate",
-            "word-diff-regex",
-        ],
-        also: &[
-            "summary",
-            "name-only",
-            "root",
-            "always",
-            "no-commit-id",
-            "porcelain",
-            "line-porcelain",
-            "incremental",
-            "show-stats",
-            "show-email",
-            "show-name",
-            "show-number",
-            "color-lines",
-            "color-by-age",
-            "score-debug",
-            "no-abbrev",
-            "count",
-            "ignore-rev",
-            "default",
-        ],
-    },
-    Accepts {
-        sub: "shortlog",
+        subs: &["shortlog"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -329,7 +241,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "describe",
+        subs: &["describe"],
         lists: &[],
         except: &[],
         also: &[
@@ -349,7 +261,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "rev-parse",
+        subs: &["rev-parse"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -364,7 +276,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         also: &[],
     },
     Accepts {
-        sub: "rev-list",
+        subs: &["rev-list"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -421,7 +333,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "ls-files",
+        subs: &["ls-files"],
         lists: &[],
         except: &[],
         also: &[
@@ -451,7 +363,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "ls-tree",
+        subs: &["ls-tree"],
         lists: &[],
         except: &[],
         also: &[
@@ -467,7 +379,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "show-ref",
+        subs: &["show-ref"],
         lists: &[],
         except: &[],
         also: &[
@@ -487,7 +399,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "for-each-ref",
+        subs: &["for-each-ref"],
         lists: &[],
         except: &[],
         also: &[
@@ -509,13 +421,13 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "merge-base",
+        subs: &["merge-base"],
         lists: &[],
         except: &[],
         also: &["all", "octopus", "independent", "is-ancestor", "fork-point"],
     },
     Accepts {
-        sub: "name-rev",
+        subs: &["name-rev"],
         lists: &[],
         except: &[],
         also: &[
@@ -532,46 +444,13 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "count-objects",
+        subs: &["count-objects"],
         lists: &[],
         except: &[],
         also: &["human-readable", "verbose"],
     },
     Accepts {
-        sub: "whatchanged",
-        lists: &[
-            LOG_FLAGS,
-            DIFF_FLAGS,
-            LOG_VALUED,
-            DIFF_VALUED,
-            LOG_EXTRA_VALUED,
-            LOG_OPTIONAL,
-            DIFF_OPTIONAL,
-        ],
-        except: &[
-            "cached",
-            "staged",
-            "merge-base",
-            "abbrev-ref",
-            "short",
-            "porcelain",
-            "untracked-files",
-            "ignored",
-            "column",
-            "hash",
-        ],
-        also: &[
-            "summary",
-            "committer",
-            "name-only",
-            "root",
-            "always",
-            "no-commit-id",
-            "no-abbrev",
-        ],
-    },
-    Accepts {
-        sub: "diff-tree",
+        subs: &["diff-tree"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -611,7 +490,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "diff-files",
+        subs: &["diff-files"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -655,7 +534,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "diff-index",
+        subs: &["diff-index"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -699,7 +578,7 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "range-diff",
+        subs: &["range-diff"],
         lists: &[DIFF_FLAGS, DIFF_VALUED, DIFF_OPTIONAL],
         except: &[
             "cached",
@@ -731,25 +610,25 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "cherry",
+        subs: &["cherry"],
         lists: &[],
         except: &[],
         also: &["verbose", "no-abbrev", "abbrev"],
     },
     Accepts {
-        sub: "check-ignore",
+        subs: &["check-ignore"],
         lists: &[],
         except: &[],
         also: &["stdin", "quiet", "verbose", "non-matching"],
     },
     Accepts {
-        sub: "check-attr",
+        subs: &["check-attr"],
         lists: &[],
         except: &[],
         also: &["all", "source", "stdin", "cached"],
     },
     Accepts {
-        sub: "show-branch",
+        subs: &["show-branch"],
         lists: &[],
         except: &[],
         also: &[
@@ -772,46 +651,13 @@ pub(super) const ACCEPTS: &[Accepts] = &[
         ],
     },
     Accepts {
-        sub: "version",
+        subs: &["version"],
         lists: &[],
         except: &[],
         also: &["build-options"],
     },
     Accepts {
-        sub: "stash list",
-        lists: &[
-            LOG_FLAGS,
-            DIFF_FLAGS,
-            LOG_VALUED,
-            DIFF_VALUED,
-            LOG_EXTRA_VALUED,
-            LOG_OPTIONAL,
-            DIFF_OPTIONAL,
-        ],
-        except: &[
-            "cached",
-            "staged",
-            "merge-base",
-            "abbrev-ref",
-            "short",
-            "porcelain",
-            "untracked-files",
-            "ignored",
-            "column",
-            "hash",
-        ],
-        also: &[
-            "summary",
-            "committer",
-            "name-only",
-            "root",
-            "always",
-            "no-commit-id",
-            "no-abbrev",
-        ],
-    },
-    Accepts {
-        sub: "stash show",
+        subs: &["stash show"],
         lists: &[
             LOG_FLAGS,
             DIFF_FLAGS,
@@ -839,72 +685,6 @@ pub(super) const ACCEPTS: &[Accepts] = &[
             "column",
             "hash",
             "decorate",
-        ],
-        also: &[
-            "summary",
-            "committer",
-            "name-only",
-            "root",
-            "always",
-            "no-commit-id",
-            "no-abbrev",
-        ],
-    },
-    Accepts {
-        sub: "reflog",
-        lists: &[
-            LOG_FLAGS,
-            DIFF_FLAGS,
-            LOG_VALUED,
-            DIFF_VALUED,
-            LOG_EXTRA_VALUED,
-            LOG_OPTIONAL,
-            DIFF_OPTIONAL,
-        ],
-        except: &[
-            "cached",
-            "staged",
-            "merge-base",
-            "abbrev-ref",
-            "short",
-            "porcelain",
-            "untracked-files",
-            "ignored",
-            "column",
-            "hash",
-        ],
-        also: &[
-            "summary",
-            "committer",
-            "name-only",
-            "root",
-            "always",
-            "no-commit-id",
-            "no-abbrev",
-        ],
-    },
-    Accepts {
-        sub: "reflog show",
-        lists: &[
-            LOG_FLAGS,
-            DIFF_FLAGS,
-            LOG_VALUED,
-            DIFF_VALUED,
-            LOG_EXTRA_VALUED,
-            LOG_OPTIONAL,
-            DIFF_OPTIONAL,
-        ],
-        except: &[
-            "cached",
-            "staged",
-            "merge-base",
-            "abbrev-ref",
-            "short",
-            "porcelain",
-            "untracked-files",
-            "ignored",
-            "column",
-            "hash",
         ],
         also: &[
             "summary",
