@@ -107,7 +107,7 @@ pub fn found_path(find_args: &[String]) -> String {
 pub fn read_only(program: &str) -> Option<Args> {
     let entry = table::lookup(program)?;
     match entry.rule? {
-        Rule::Grammar(grammar) => Some(Args::Grammar(entry.name, grammar)),
+        Rule::Grammar(grammar) => Some(Args::Grammar(entry.name, *grammar)),
         Rule::Check(check) => Some(Args::Check(entry.name, check)),
     }
 }

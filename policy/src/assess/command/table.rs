@@ -60,6 +60,20 @@
 //! an expression or text, not options: the oracle runs those through the
 //! vectors.
 
+/// An entry's `subcommands`: the listing function where the forms oracle can
+/// read it, `None` in the component. The component never lists forms, and a
+/// function named in the table is kept in it (the table holds its pointer),
+/// so the listings would otherwise ship in every runtime's policy.
+macro_rules! forms {
+    ($listing:expr) => {
+        if cfg!(feature = "component") {
+            None
+        } else {
+            Some($listing)
+        }
+    };
+}
+
 mod entries;
 
 pub use super::capabilities::Row;
@@ -83,7 +97,7 @@ pub enum Rule {
     /// server, change the system, never end, or read a list of further files
     /// (`--files0-from`, `-f FILE`) are not declared, so they need
     /// confirmation.
-    Grammar(Grammar),
+    Grammar(&'static Grammar),
     /// A dedicated checker; `Err` names what is not proven.
     Check(fn(&[String]) -> Result<(), Refusal>),
 }

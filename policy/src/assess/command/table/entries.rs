@@ -1063,7 +1063,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "arch",
         checked: "arch (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(NO_OPERANDS)),
+        rule: Some(Rule::Grammar(&NO_OPERANDS)),
         prints_no_option: Some(When::Always),
         ..NONE
     },
@@ -1153,7 +1153,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "awk",
         checked: "GNU Awk 5.2.1",
-        rule: Some(Rule::Grammar(scripts::AWK)),
+        rule: Some(Rule::Grammar(&scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -1184,7 +1184,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "b2sum",
         checked: "b2sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "l",
             long_valued: &["length"],
             operands: Kind::Path,
@@ -1216,21 +1216,21 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "base32",
         checked: "base32 (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(BASE_ENCODINGS)),
+        rule: Some(Rule::Grammar(&BASE_ENCODINGS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "base64",
         checked: "base64 (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(BASE_ENCODINGS)),
+        rule: Some(Rule::Grammar(&BASE_ENCODINGS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "basename",
         checked: "basename (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "s",
             long_valued: &["suffix"],
             tolerant: true,
@@ -1468,14 +1468,14 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "bzcat",
         checked: "bzip2",
-        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
+        rule: Some(Rule::Grammar(&CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "bzip2",
         checked: "bzip2",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             then: Some(whole::to_stdout),
             ..g(
@@ -1507,7 +1507,7 @@ pub static TABLE: &[Program] = &[
         name: "cal",
         checked: "Debian ncal 12.1.8",
         // util-linux `cal -m` is a flag, BSD `-m` takes a month: left out.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 2,
             ..g("13yj", &[])
         })),
@@ -1559,7 +1559,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cat",
         checked: "cat (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             long_flags: &[
                 "show-all",
                 "number-nonblank",
@@ -1578,7 +1578,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "cd",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 1,
             ..g("LPe", &[])
         })),
@@ -1719,7 +1719,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cksum",
         checked: "cksum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             ..BASE
         })),
@@ -1763,7 +1763,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cmp",
         checked: "cmp (GNU diffutils) 3.8",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "in",
             operands: Kind::Path,
             max_operands: 4,
@@ -1805,7 +1805,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "column",
         checked: "column from util-linux 2.38.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "cs",
             operands: Kind::Path,
             ..g("tx", &[])
@@ -1816,7 +1816,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "comm",
         checked: "comm (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             long_valued: &["output-delimiter"],
             operands: Kind::Path,
             max_operands: 2,
@@ -1978,7 +1978,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "curl",
         checked: "curl 7.88.1",
-        rule: Some(Rule::Grammar(tools::CURL)),
+        rule: Some(Rule::Grammar(&tools::CURL)),
         capabilities: &[
             // Uploads: a file's contents sent to another machine (GTFOBins
             // curl: upload). curl 7.88 takes a unique prefix of a long
@@ -2003,7 +2003,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "cut",
         checked: "cut (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "bcfd",
             long_valued: &[
                 "bytes",
@@ -2037,7 +2037,7 @@ pub static TABLE: &[Program] = &[
         checked: "date (GNU coreutils) 9.1",
         // Not `-s` (sets the clock), `-f FILE` (reads dates from a file and
         // echoes the bad ones); BSD `-f` is an input format, `-r` differs.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "d",
             long_valued: &["date", "reference"],
             long_optional: &["iso-8601", "rfc-3339"],
@@ -2116,7 +2116,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "df",
         checked: "df (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             // `-B SIZE` is GNU and BusyBox `--block-size` (coreutils 9.1,
             // run here: it only scales the figures printed).
             valued: "txB",
@@ -2152,7 +2152,7 @@ pub static TABLE: &[Program] = &[
         name: "diff",
         checked: "diff (GNU diffutils) 3.8",
         // Not `-l`/`--paginate`: it runs `pr`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "CUWxIFSL",
             path_valued: "X",
             long_valued: &[
@@ -2213,13 +2213,13 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(checks::dig)),
         // DNS lookups of the names it is given (dig(1)); `@server` is refused.
         reaches: Some(Reach::Words(checks::dig_names)),
-        subcommands: Some(checks::dig_forms),
+        subcommands: forms!(checks::dig_forms),
         ..NONE
     },
     Program {
         name: "dirname",
         checked: "dirname (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             ..g("z", &["zero"])
         })),
@@ -2259,7 +2259,7 @@ pub static TABLE: &[Program] = &[
         checked: "dmesg from util-linux 2.38.1",
         // Not `-c`/`-C` (clear), `-D`/`-E`/`-n` (console), `-w`/`-W`
         // (follow), `-F` (reads a file), `-s`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "lf",
             long_valued: &["level", "facility", "time-format"],
             long_optional: &["color"],
@@ -2342,7 +2342,7 @@ pub static TABLE: &[Program] = &[
         name: "docker",
         checked: "Docker version 28.2.2, build e6534b4",
         rule: Some(Rule::Check(tools::docker)),
-        subcommands: Some(tools::docker_forms),
+        subcommands: forms!(tools::docker_forms),
         credentials: &[&["secret", "inspect"]],
         capabilities: &[
             row(Word("run"), HostState, "GTFOBins docker: shell"),
@@ -2449,7 +2449,7 @@ pub static TABLE: &[Program] = &[
         // Not `--files0-from`; GNU `-X FILE` reads exclusion patterns.
         // Its operands are judged as reads so that a variable, which could
         // become `--files0-from=SECRET`, is refused with them.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             operands: Kind::Path,
             valued: "dBt",
@@ -2543,7 +2543,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "egrep",
         checked: "grep (GNU grep) 3.8",
-        rule: Some(Rule::Grammar(GREPS)),
+        rule: Some(Rule::Grammar(&GREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -2611,7 +2611,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "expand",
         checked: "expand (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "t",
             long_valued: &["tabs"],
             operands: Kind::Path,
@@ -2634,7 +2634,7 @@ pub static TABLE: &[Program] = &[
         name: "expr",
         checked: "expr (GNU coreutils) 9.1",
         // `expr` has no options: every word is an operand of the expression.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: false,
             then: Some(whole::expr),
             ..BASE
@@ -2660,7 +2660,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "false",
         checked: "Debian coreutils 9.1-1",
-        rule: Some(Rule::Grammar(NOTHING)),
+        rule: Some(Rule::Grammar(&NOTHING)),
         ..NONE
     },
     Program {
@@ -2682,7 +2682,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "fgrep",
         checked: "grep (GNU grep) 3.8",
-        rule: Some(Rule::Grammar(GREPS)),
+        rule: Some(Rule::Grammar(&GREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -2691,7 +2691,7 @@ pub static TABLE: &[Program] = &[
         checked: "file-5.44",
         // Not `-C` (writes a compiled magic file), `-m` (loads one), `-f`
         // (reads a list of names), `-z` (runs decompressors), `-p` (sets times).
-        rule: Some(Rule::Grammar(g(
+        rule: Some(Rule::Grammar(&g(
             "bLhiNknrs0E",
             &[
                 "brief",
@@ -2715,7 +2715,7 @@ pub static TABLE: &[Program] = &[
         name: "find",
         checked: "find (GNU findutils) 4.9.0",
         rule: Some(Rule::Check(checks::find)),
-        subcommands: Some(checks::find_forms),
+        subcommands: forms!(checks::find_forms),
         ends: &[
             never(Until::Check(unbounded::find_walks_root), "walks the whole file system"),
             never(Until::Check(unbounded::find_exec_unbounded), "runs a command per file found that may not end"),
@@ -2780,7 +2780,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "fmt",
         checked: "fmt (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "w",
             long_valued: &["width"],
             operands: Kind::Path,
@@ -2792,7 +2792,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "fold",
         checked: "fold (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "w",
             long_valued: &["width"],
             operands: Kind::Path,
@@ -2819,7 +2819,7 @@ pub static TABLE: &[Program] = &[
         name: "free",
         checked: "free from procps-ng 4.0.2",
         // Not `-s` (repeats forever) or `-c`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             ..g(
                 "bkmghtwlv",
@@ -2864,7 +2864,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "gawk",
         checked: "GNU Awk 5.2.1",
-        rule: Some(Rule::Grammar(scripts::AWK)),
+        rule: Some(Rule::Grammar(&scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -2876,7 +2876,7 @@ pub static TABLE: &[Program] = &[
         name: "gcc",
         checked: "gcc (Debian 12.2.0-14+deb12u1) 12.2.0",
         rule: Some(Rule::Check(|a| version("gcc", VERSION_GCC, a))),
-        subcommands: Some(|| version_forms(VERSION_GCC)),
+        subcommands: forms!(|| version_forms(VERSION_GCC)),
         ..NONE
     },
     Program {
@@ -2934,7 +2934,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "getconf",
         checked: "getconf (Debian GLIBC 2.36-9+deb12u14) 2.36",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 2,
             ..g("a", &["all"])
         })),
@@ -2945,7 +2945,7 @@ pub static TABLE: &[Program] = &[
         checked: "getent (Debian GLIBC 2.36-9+deb12u14) 2.36",
         // `-s`/`--service` chooses the NSS service that answers: only
         // `files` is proven (`dns`, `hesiod`, `nis`, `ldap` ask a server).
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "s",
             long_valued: &["service"],
             then: Some(whole::getent),
@@ -3001,7 +3001,7 @@ pub static TABLE: &[Program] = &[
         name: "git",
         checked: "git version 2.47.3",
         rule: Some(Rule::Check(git::check)),
-        subcommands: Some(git::declared),
+        subcommands: forms!(git::declared),
         reads_contents: true,
         credentials: &[&["credential", "fill"], &["credential-store", "get"], &["credential-cache", "get"]],
         capabilities: &[
@@ -3129,7 +3129,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "grep",
         checked: "grep (GNU grep) 3.8",
-        rule: Some(Rule::Grammar(GREPS)),
+        rule: Some(Rule::Grammar(&GREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -3156,7 +3156,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "groups",
         checked: "groups (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(USER_NAMES)),
+        rule: Some(Rule::Grammar(&USER_NAMES)),
         ..NONE
     },
     Program {
@@ -3207,7 +3207,7 @@ pub static TABLE: &[Program] = &[
         checked: "gzip 1.12",
         // `-S SUF` and xz `-C CHECK` take values and are left out; without
         // `-c`, `-l` or `-t` these replace the file they are given.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             then: Some(whole::to_stdout),
             ..g(
@@ -3277,7 +3277,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "head",
         checked: "head (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "nc",
             long_valued: &["lines", "bytes"],
             operands: Kind::Path,
@@ -3313,7 +3313,7 @@ pub static TABLE: &[Program] = &[
         name: "hexdump",
         checked: "hexdump from util-linux 2.38.1",
         // `-f FILE` reads a format file: left out.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "ens",
             operands: Kind::Path,
             ..g("bcCdovx", &[])
@@ -3329,7 +3329,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "host",
         checked: "host 9.18.49-1~deb12u3-Debian",
-        rule: Some(Rule::Grammar(checks::HOST)),
+        rule: Some(Rule::Grammar(&checks::HOST)),
         // A DNS lookup of the one name it is given (host(1)).
         reaches: Some(Reach::Parsed(checks::operand_names)),
         ..NONE
@@ -3342,7 +3342,7 @@ pub static TABLE: &[Program] = &[
         // (they resolve the machine's name: a DNS lookup, seen under strace
         // with a name not in /etc/hosts) or `-A`/`--all-fqdns` (resolves
         // every interface address, hostname(1)): hosts the line does not name.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             tolerant: true,
             ..g("sI", &["short", "all-ip-addresses"])
@@ -3359,7 +3359,7 @@ pub static TABLE: &[Program] = &[
         name: "hostnamectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::hostnamectl)),
-        subcommands: Some(tools::hostnamectl_forms),
+        subcommands: forms!(tools::hostnamectl_forms),
         capabilities: &[
             row(WordPrefix("set-"),
         HostState,
@@ -3413,7 +3413,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "id",
         checked: "id (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 1,
             tolerant: true,
             ..g(
@@ -3433,7 +3433,7 @@ pub static TABLE: &[Program] = &[
         HostState,
         "ifconfig(8): an interface and a setting"),
         ],
-        subcommands: Some(tools::ifconfig_forms),
+        subcommands: forms!(tools::ifconfig_forms),
         ..NONE
     },
     Program {
@@ -3518,7 +3518,7 @@ pub static TABLE: &[Program] = &[
         HostState,
         "GTFOBins ip: shell, file-read; ip(8) — abbreviated verbs (`a a`, `l s`) change the host"),
         ],
-        subcommands: Some(tools::ip_forms),
+        subcommands: forms!(tools::ip_forms),
         ..NONE
     },
     Program {
@@ -3600,7 +3600,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "join",
         checked: "join (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "aejotv12",
             operands: Kind::Path,
             max_operands: 2,
@@ -3621,7 +3621,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "journalctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
-        rule: Some(Rule::Grammar(tools::JOURNALCTL)),
+        rule: Some(Rule::Grammar(&tools::JOURNALCTL)),
         capabilities: &[
             row(Always,
         RunsCode,
@@ -3636,7 +3636,7 @@ pub static TABLE: &[Program] = &[
         name: "jq",
         checked: "jq-1.6",
         rule: Some(Rule::Check(scripts::jq)),
-        subcommands: Some(scripts::jq_grammar),
+        subcommands: forms!(scripts::jq_grammar),
         reads_contents: true,
         ..NONE
     },
@@ -3741,7 +3741,7 @@ pub static TABLE: &[Program] = &[
         name: "kubectl",
         checked: "Debian kubectl 1:528.0.0-0",
         rule: Some(Rule::Check(tools::kubectl)),
-        subcommands: Some(tools::kubectl_forms),
+        subcommands: forms!(tools::kubectl_forms),
         credentials: &[&["config", "view", "--raw"], &["get", "secret"], &["get", "secrets"], &["describe", "secret"], &["create", "token"]],
         capabilities: &[
             row(Word("proxy"), Socket, "GTFOBins kubectl: upload"),
@@ -3761,7 +3761,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "last",
         checked: "last from util-linux 2.38.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "nt",
             path_valued: "f",
             number_option: true,
@@ -3852,7 +3852,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "locale",
         checked: "locale (Debian GLIBC 2.36-9+deb12u14) 2.36",
-        rule: Some(Rule::Grammar(g(
+        rule: Some(Rule::Grammar(&g(
             "amck",
             &["all-locales", "charmaps", "category-name", "keyword-name"],
         ))),
@@ -3862,14 +3862,14 @@ pub static TABLE: &[Program] = &[
         name: "localectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::localectl)),
-        subcommands: Some(tools::localectl_forms),
+        subcommands: forms!(tools::localectl_forms),
         ..NONE
     },
     Program {
         name: "loginctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::loginctl)),
-        subcommands: Some(tools::loginctl_forms),
+        subcommands: forms!(tools::loginctl_forms),
         capabilities: &[
             row(Always,
         RunsCode,
@@ -3880,7 +3880,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "logname",
         checked: "logname (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(NO_OPERANDS)),
+        rule: Some(Rule::Grammar(&NO_OPERANDS)),
         prints_no_option: Some(When::Always),
         ..NONE
     },
@@ -3897,7 +3897,7 @@ pub static TABLE: &[Program] = &[
         name: "look",
         checked: "look from util-linux 2.38.1",
         // util-linux `look` reads the dictionary (or the file given).
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "t",
             max_operands: 2,
             then: Some(whole::look),
@@ -3935,7 +3935,7 @@ pub static TABLE: &[Program] = &[
         checked: "ls (GNU coreutils) 9.1",
         // BSD `ls -w` is a flag and GNU `-w` takes a width; `-I`, `-T` and
         // `-D` differ too: left out.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             long_flags: &[
                 "all",
                 "almost-all",
@@ -3981,7 +3981,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "lsb_release",
         checked: "Debian lsb-release 12.0-1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             ..g(
                 "vidrcas",
@@ -4001,7 +4001,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "lsblk",
         checked: "lsblk from util-linux 2.38.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "o",
             long_valued: &["output"],
             ..g(
@@ -4029,7 +4029,7 @@ pub static TABLE: &[Program] = &[
         name: "lscpu",
         checked: "lscpu from util-linux 2.38.1",
         // `-e`/`-p` take their value only attached: left out.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             optional_attached: "ep",
             ..g(
@@ -4044,7 +4044,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "lsmod",
         checked: "Debian kmod 30+20221128-1",
-        rule: Some(Rule::Grammar(NO_OPERANDS)),
+        rule: Some(Rule::Grammar(&NO_OPERANDS)),
         ..NONE
     },
     Program {
@@ -4055,7 +4055,7 @@ pub static TABLE: &[Program] = &[
         // output, letters only) and `-D i` (ignore the device cache; `b`,
         // `r`, `u` read or write it) only shape the output; lsof 4.95 on
         // Linux has no device cache and refuses `-D` with a usage error.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "pucdD",
             then: Some(whole::lsof),
             optional_attached: "isgF",
@@ -4069,7 +4069,7 @@ pub static TABLE: &[Program] = &[
         name: "lspci",
         checked: "lspci version 3.9.0",
         // Not `-q`/`-Q` (asks DNS), `-i`, `-F`, `-A`, `-H`, `-O`, `-M`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "sd",
             max_operands: 0,
             ..g("vnkmtDxb", &[])
@@ -4079,7 +4079,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "lsusb",
         checked: "lsusb (usbutils) 014",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "sd",
             max_operands: 0,
             ..g("vt", &["verbose", "tree"])
@@ -4195,7 +4195,7 @@ pub static TABLE: &[Program] = &[
         name: "make",
         checked: "GNU Make 4.3",
         rule: Some(Rule::Check(|a| version("make", VERSION_MAKE, a))),
-        subcommands: Some(|| version_forms(VERSION_MAKE)),
+        subcommands: forms!(|| version_forms(VERSION_MAKE)),
         capabilities: &[
             // Programs whose every use runs code the line does not name, or opens
             // a session that reads commands: GTFOBins shell, inherit.
@@ -4237,7 +4237,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "mawk",
         checked: "mawk 1.3.4 20200120",
-        rule: Some(Rule::Grammar(scripts::AWK)),
+        rule: Some(Rule::Grammar(&scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -4248,7 +4248,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "md5sum",
         checked: "md5sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(CHECKSUMS)),
+        rule: Some(Rule::Grammar(&CHECKSUMS)),
         ..NONE
     },
     Program {
@@ -4366,7 +4366,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "mount",
         checked: "mount from util-linux 2.38.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "t",
             max_operands: 0,
             ..g("l", &[])
@@ -4456,7 +4456,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nawk",
         checked: "GNU Awk 5.2.1",
-        rule: Some(Rule::Grammar(scripts::AWK)),
+        rule: Some(Rule::Grammar(&scripts::AWK)),
         reads_contents: true,
         inline_code: true,
         ends: &[
@@ -4550,7 +4550,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "netstat",
         checked: "net-tools 2.10",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             then: Some(whole::netstat),
             ..g(
@@ -4623,7 +4623,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nl",
         checked: "nl (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "bdhilnsvwf",
             operands: Kind::Path,
             ..g("p", &["no-renumber"])
@@ -4654,7 +4654,7 @@ pub static TABLE: &[Program] = &[
         name: "node",
         checked: "v20.20.2",
         rule: Some(Rule::Check(|a| version("node", VERSION_NODE, a))),
-        subcommands: Some(|| version_forms(VERSION_NODE)),
+        subcommands: forms!(|| version_forms(VERSION_NODE)),
         interpreter: true,
         inline_code: true,
         ..NONE
@@ -4730,7 +4730,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "nproc",
         checked: "nproc (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             long_valued: &["ignore"],
             max_operands: 0,
             tolerant: true,
@@ -4775,13 +4775,13 @@ pub static TABLE: &[Program] = &[
         rule: Some(Rule::Check(checks::nslookup)),
         // A DNS lookup of the one name it is given (nslookup(1)).
         reaches: Some(Reach::Words(checks::nslookup_names)),
-        subcommands: Some(checks::nslookup_forms),
+        subcommands: forms!(checks::nslookup_forms),
         ..NONE
     },
     Program {
         name: "numfmt",
         checked: "numfmt (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "d",
             long_valued: &[
                 "from",
@@ -4856,7 +4856,7 @@ pub static TABLE: &[Program] = &[
         // `--strings[=BYTES]` takes its value only after `=` (GNU od 9.1,
         // run here, reads `od --strings 1 a.txt` as the files `1` and
         // `a.txt`, as the forms oracle found), so the next word is a file.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "AjNtS",
             optional_attached: "w",
             long_valued: &[
@@ -4975,7 +4975,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "paste",
         checked: "paste (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "d",
             long_valued: &["delimiters"],
             operands: Kind::Path,
@@ -4987,7 +4987,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "pathchk",
         checked: "pathchk (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             ..g("pP", &["portability"])
         })),
@@ -5014,7 +5014,7 @@ pub static TABLE: &[Program] = &[
         name: "perl",
         checked: "This is perl 5",
         rule: Some(Rule::Check(|a| version("perl", VERSION_PERL, a))),
-        subcommands: Some(|| version_forms(VERSION_PERL)),
+        subcommands: forms!(|| version_forms(VERSION_PERL)),
         interpreter: true,
         inline_code: true,
         capabilities: &[
@@ -5045,7 +5045,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "pgrep",
         checked: "pgrep from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "uUgGPstd",
             ..g(
                 "lafxnocivw",
@@ -5118,7 +5118,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "ping",
         checked: "ping from iputils 20221126",
-        rule: Some(Rule::Grammar(PINGS)),
+        rule: Some(Rule::Grammar(&PINGS)),
         ends: &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
@@ -5132,7 +5132,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "ping6",
         checked: "ping from iputils 20221126",
-        rule: Some(Rule::Grammar(PINGS)),
+        rule: Some(Rule::Grammar(&PINGS)),
         ends: &[
             never(Until::All(&[Until::Not(&Until::Short('c')), Until::Not(&Until::Short('w'))]), "pings until stopped"),
             never(Until::Check(unbounded::ping_too_long), "pings for longer than a minute"),
@@ -5145,7 +5145,7 @@ pub static TABLE: &[Program] = &[
         name: "pip",
         checked: "pip 23.2.1",
         rule: Some(Rule::Check(tools::pip)),
-        subcommands: Some(tools::pip_forms),
+        subcommands: forms!(tools::pip_forms),
         capabilities: &[
             row(Word("config"),
         RunsCode,
@@ -5164,7 +5164,7 @@ pub static TABLE: &[Program] = &[
         name: "pip3",
         checked: "pip 23.2.1",
         rule: Some(Rule::Check(tools::pip)),
-        subcommands: Some(tools::pip_forms),
+        subcommands: forms!(tools::pip_forms),
         capabilities: &[
             row(Word("config"), RunsCode, "GTFOBins pip: shell (--editor)"),
             row(LocalOperand(&["install", "wheel", "download"], PIP_VALUED), RunsCode, PIP_BUILDS),
@@ -5308,7 +5308,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "printenv",
         checked: "printenv (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             then: Some(whole::printenv),
             ..g("0", &["null"])
         })),
@@ -5318,7 +5318,7 @@ pub static TABLE: &[Program] = &[
         name: "printf",
         checked: "printf (GNU coreutils) 9.1",
         // Not `-v VAR` (bash's builtin assigns the variable).
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             then: Some(whole::printf_format),
             ..BASE
         })),
@@ -5351,7 +5351,7 @@ pub static TABLE: &[Program] = &[
         name: "ps",
         checked: "ps from procps-ng 4.0.2",
         rule: Some(Rule::Check(checks::ps)),
-        subcommands: Some(checks::ps_forms),
+        subcommands: forms!(checks::ps_forms),
         ..NONE
     },
     Program {
@@ -5395,7 +5395,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "pwd",
         checked: "pwd (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             tolerant: true,
             ..g("LP", &[])
@@ -5429,7 +5429,7 @@ pub static TABLE: &[Program] = &[
         name: "python",
         checked: "Python 3.11.7",
         rule: Some(Rule::Check(|a| version("python", VERSION_PYTHON, a))),
-        subcommands: Some(|| version_forms(VERSION_PYTHON)),
+        subcommands: forms!(|| version_forms(VERSION_PYTHON)),
         interpreter: true,
         inline_code: true,
         capabilities: &[
@@ -5452,7 +5452,7 @@ pub static TABLE: &[Program] = &[
         name: "python3",
         checked: "Python 3.11.7",
         rule: Some(Rule::Check(|a| version("python3", VERSION_PYTHON3, a))),
-        subcommands: Some(|| version_forms(VERSION_PYTHON3)),
+        subcommands: forms!(|| version_forms(VERSION_PYTHON3)),
         interpreter: true,
         inline_code: true,
         capabilities: &[
@@ -5513,7 +5513,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "readlink",
         checked: "readlink (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(g(
+        rule: Some(Rule::Grammar(&g(
             "femnqsvz",
             &[
                 "canonicalize",
@@ -5532,7 +5532,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "realpath",
         checked: "realpath (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             long_valued: &["relative-to", "relative-base"],
             ..g(
                 "emLPqsz",
@@ -5597,7 +5597,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "rev",
         checked: "rev from util-linux 2.38.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             ..BASE
         })),
@@ -5607,7 +5607,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "rg",
         checked: "ripgrep 13.0.0",
-        rule: Some(Rule::Grammar(RG)),
+        rule: Some(Rule::Grammar(&RG)),
         reads_contents: true,
         ..NONE
     },
@@ -5905,7 +5905,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sed",
         checked: "(GNU sed) 4.9",
-        rule: Some(Rule::Grammar(scripts::SED)),
+        rule: Some(Rule::Grammar(&scripts::SED)),
         reads_contents: true,
         inline_code: true,
         capabilities: &[
@@ -5927,7 +5927,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "seq",
         checked: "seq (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "fs",
             long_valued: &["format", "separator"],
             max_operands: 3,
@@ -6039,31 +6039,31 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sha1sum",
         checked: "sha1sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(CHECKSUMS)),
+        rule: Some(Rule::Grammar(&CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha224sum",
         checked: "sha224sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(CHECKSUMS)),
+        rule: Some(Rule::Grammar(&CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha256sum",
         checked: "sha256sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(CHECKSUMS)),
+        rule: Some(Rule::Grammar(&CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha384sum",
         checked: "sha384sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(CHECKSUMS)),
+        rule: Some(Rule::Grammar(&CHECKSUMS)),
         ..NONE
     },
     Program {
         name: "sha512sum",
         checked: "sha512sum (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(CHECKSUMS)),
+        rule: Some(Rule::Grammar(&CHECKSUMS)),
         ..NONE
     },
     Program {
@@ -6077,7 +6077,7 @@ pub static TABLE: &[Program] = &[
         name: "shuf",
         checked: "shuf (GNU coreutils) 9.1",
         // Not `-o`, `--random-source`, `-r` (repeats forever).
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "ni",
             long_valued: &["head-count", "input-range"],
             then: Some(whole::shuf),
@@ -6096,7 +6096,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "sleep",
         checked: "sleep (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             then: Some(whole::sleep),
             ..BASE
         })),
@@ -6164,7 +6164,7 @@ pub static TABLE: &[Program] = &[
         checked: "sort (GNU coreutils) 9.1",
         // Not `-o`, `--compress-program`, `-T` (temporary files in a chosen
         // directory), `--random-source`, `--files0-from`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "tkS",
             long_valued: &[
                 "field-separator",
@@ -6256,7 +6256,7 @@ pub static TABLE: &[Program] = &[
         // the name of every address it lists and rpcbind for port names
         // (the command oracle's declared-forms run saw it connect to
         // /var/run/rpcbind.sock), hosts the line does not name.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "fA",
             long_valued: &["family", "query"],
             ..g(
@@ -6355,7 +6355,7 @@ pub static TABLE: &[Program] = &[
         name: "stat",
         checked: "stat (GNU coreutils) 9.1",
         // BSD `stat -f` takes a format and GNU `-f` is a flag; `-t` differs too.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             valued: "c",
             long_valued: &["format", "printf"],
@@ -6379,7 +6379,7 @@ pub static TABLE: &[Program] = &[
         name: "strings",
         checked: "GNU strings (GNU Binutils for Debian) 2.40",
         // GNU `strings @FILE` reads options from a file: see `strings`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "nte",
             long_valued: &["bytes", "radix", "encoding", "output-separator"],
             operands: Kind::Path,
@@ -6462,7 +6462,7 @@ pub static TABLE: &[Program] = &[
         name: "systemctl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::systemctl)),
-        subcommands: Some(tools::systemctl_forms),
+        subcommands: forms!(tools::systemctl_forms),
         capabilities: &[
             row(NoOperand,
         RunsCode,
@@ -6510,7 +6510,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tac",
         checked: "tac (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "s",
             long_valued: &["separator"],
             operands: Kind::Path,
@@ -6525,7 +6525,7 @@ pub static TABLE: &[Program] = &[
         // Not `-f`/`-F`/`--follow`/`--retry`/`-s`/`--pid`: following never ends.
         // Following (`-f`, `-F`, `--follow`) only reads; `unbounded` confirms
         // it unless a short `timeout` ends it.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "ncs",
             long_valued: &[
                 "lines",
@@ -6581,7 +6581,7 @@ pub static TABLE: &[Program] = &[
         name: "tar",
         checked: "tar (GNU tar) 1.34",
         rule: Some(Rule::Check(checks::tar)),
-        subcommands: Some(checks::tar_forms),
+        subcommands: forms!(checks::tar_forms),
         reads_contents: true,
         capabilities: &[
             row(Opt("-I"),
@@ -6727,7 +6727,7 @@ pub static TABLE: &[Program] = &[
         name: "timedatectl",
         checked: "systemd 252 (252.39-1~deb12u2)",
         rule: Some(Rule::Check(tools::timedatectl)),
-        subcommands: Some(tools::timedatectl_forms),
+        subcommands: forms!(tools::timedatectl_forms),
         capabilities: &[
             row(Always,
         HostState,
@@ -6772,7 +6772,7 @@ pub static TABLE: &[Program] = &[
         checked: "top from procps-ng 4.0.2",
         // Only in batch mode with a count: otherwise it never ends, and keys
         // typed to it can kill or renice.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "ndpuUowE",
             max_operands: 0,
             then: Some(whole::top),
@@ -6801,7 +6801,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tr",
         checked: "tr (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 2,
             ..g(
                 "cCdst",
@@ -6820,7 +6820,7 @@ pub static TABLE: &[Program] = &[
         checked: "tree v2.1.0",
         // Not `-o` (writes), `-R` (with `-H` writes a file in every
         // directory), `-H`, `--fromfile`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "LPI",
             long_valued: &["filelimit", "charset", "sort", "timefmt"],
             ..g(
@@ -6850,7 +6850,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "true",
         checked: "true (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(NOTHING)),
+        rule: Some(Rule::Grammar(&NOTHING)),
         ..NONE
     },
     Program {
@@ -6880,7 +6880,7 @@ pub static TABLE: &[Program] = &[
         name: "tsort",
         checked: "tsort (GNU coreutils) 9.1",
         // Prints its input reordered: a file read like `cat`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             max_operands: 1,
             ..BASE
@@ -6890,7 +6890,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "tty",
         checked: "tty (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             ..g("s", &["silent", "quiet"])
         })),
@@ -6899,7 +6899,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "type",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             ..g("afpPt", &[])
         })),
@@ -6921,7 +6921,7 @@ pub static TABLE: &[Program] = &[
     },
     Program {
         name: "ulimit",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             // bash 5.2's own letters (run here); not `-P`, `-T`, `-b`, `-k`
             // of other shells and platforms.
@@ -6943,7 +6943,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "uname",
         checked: "uname (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             tolerant: true,
             ..g(
@@ -6982,7 +6982,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "unexpand",
         checked: "unexpand (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "t",
             long_valued: &["tabs"],
             operands: Kind::Path,
@@ -6998,7 +6998,7 @@ pub static TABLE: &[Program] = &[
         name: "uniq",
         checked: "uniq (GNU coreutils) 9.1",
         // A second operand is the file `uniq` writes.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "fsw",
             long_valued: &["skip-fields", "skip-chars", "check-chars"],
             long_optional: &["all-repeated", "group"],
@@ -7090,7 +7090,7 @@ pub static TABLE: &[Program] = &[
         Privileges,
         "GTFOBins unzip: privilege-escalation (keeps set-ID bits)"),
         ],
-        subcommands: Some(checks::unzip_forms),
+        subcommands: forms!(checks::unzip_forms),
         ..NONE
     },
     Program {
@@ -7106,7 +7106,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "uptime",
         checked: "uptime from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 0,
             tolerant: true,
             ..g("ps", &["pretty", "since"])
@@ -7142,7 +7142,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "users",
         checked: "users (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(USER_NAMES)),
+        rule: Some(Rule::Grammar(&USER_NAMES)),
         ..NONE
     },
     Program {
@@ -7269,7 +7269,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "vmstat",
         checked: "vmstat from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "S",
             long_valued: &["unit"],
             max_operands: 2,
@@ -7319,7 +7319,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "w",
         checked: "w from procps-ng 4.0.2",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             max_operands: 1,
             ..g("hsiu", &["no-header", "short", "ip-addr"])
         })),
@@ -7354,7 +7354,7 @@ pub static TABLE: &[Program] = &[
         // Not `--files0-from`: it reads a list of names and echoes them.
         // Tolerant: its one list-reading option (`--files0-from=F`) can come
         // from a glob only as a file of that directory matching the glob.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             tolerant: true,
             ..g(
@@ -7392,7 +7392,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "whereis",
         checked: "whereis from util-linux 2.38.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             ..g("bmsul", &[])
         })),
@@ -7401,7 +7401,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "which",
         checked: "Debian debianutils 5.7-0.5~deb12u1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             tolerant: true,
             // Not BSD's `-s` (debianutils which, run here, refuses it).
             ..g("a", &["all"])
@@ -7413,7 +7413,7 @@ pub static TABLE: &[Program] = &[
         name: "who",
         checked: "who (GNU coreutils) 9.1",
         // An operand is a utmp file to read.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             operands: Kind::Path,
             max_operands: 2,
             ..g(
@@ -7429,7 +7429,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "whoami",
         checked: "whoami (GNU coreutils) 9.1",
-        rule: Some(Rule::Grammar(NO_OPERANDS)),
+        rule: Some(Rule::Grammar(&NO_OPERANDS)),
         prints_no_option: Some(When::Always),
         ..NONE
     },
@@ -7521,7 +7521,7 @@ pub static TABLE: &[Program] = &[
         name: "xxd",
         checked: "xxd 2022-01-14 by Juergen Weigert et al.",
         rule: Some(Rule::Check(checks::xxd)),
-        subcommands: Some(checks::xxd_forms),
+        subcommands: forms!(checks::xxd_forms),
         reads_contents: true,
         capabilities: &[
             row(Short('r'), Overwrites, "GTFOBins xxd: file-write"),
@@ -7535,7 +7535,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "xz",
         checked: "xz (XZ Utils) 5.4.1",
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "T",
             long_valued: &["threads", "format"],
             operands: Kind::Path,
@@ -7576,7 +7576,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "xzcat",
         checked: "xz (XZ Utils) 5.4.1",
-        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
+        rule: Some(Rule::Grammar(&CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
@@ -7637,7 +7637,7 @@ pub static TABLE: &[Program] = &[
         name: "yq",
         checked: "yq 0.0.0",
         rule: Some(Rule::Check(scripts::yq)),
-        subcommands: Some(scripts::yq_grammar),
+        subcommands: forms!(scripts::yq_grammar),
         reads_contents: true,
         ..NONE
     },
@@ -7668,21 +7668,21 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zcat",
         checked: "zcat (gzip) 1.12",
-        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
+        rule: Some(Rule::Grammar(&CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "zegrep",
         checked: "zgrep (gzip) 1.12",
-        rule: Some(Rule::Grammar(ZGREPS)),
+        rule: Some(Rule::Grammar(&ZGREPS)),
         reads_contents: true,
         ..NONE
     },
     Program {
         name: "zfgrep",
         checked: "zgrep (gzip) 1.12",
-        rule: Some(Rule::Grammar(ZGREPS)),
+        rule: Some(Rule::Grammar(&ZGREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -7696,7 +7696,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zgrep",
         checked: "zgrep (gzip) 1.12",
-        rule: Some(Rule::Grammar(ZGREPS)),
+        rule: Some(Rule::Grammar(&ZGREPS)),
         reads_contents: true,
         ..NONE
     },
@@ -7741,7 +7741,7 @@ pub static TABLE: &[Program] = &[
         name: "zstd",
         checked: "*** Zstandard CLI (64-bit) v1.5.4, by Yann Collet ***",
         // Not `-o` (writes), `--rm`, `--patch-from`, `--train`, `-D`.
-        rule: Some(Rule::Grammar(Grammar {
+        rule: Some(Rule::Grammar(&Grammar {
             valued: "T",
             operands: Kind::Path,
             then: Some(whole::to_stdout),
@@ -7767,7 +7767,7 @@ pub static TABLE: &[Program] = &[
     Program {
         name: "zstdcat",
         checked: "1.5.4",
-        rule: Some(Rule::Grammar(CAT_COMPRESSED)),
+        rule: Some(Rule::Grammar(&CAT_COMPRESSED)),
         reads_contents: true,
         ..NONE
     },
