@@ -4,7 +4,7 @@
 //! the DNS tools (`+options`, `@server`). Each is still an allowlist: what is
 //! not declared is refused.
 
-use super::forms::{view, Options, Subcommand};
+use super::forms::{view, Operands, Options, Subcommand};
 use super::grammar::{check_path, parse, Grammar, BASE};
 use super::refusal::Refusal;
 
@@ -134,10 +134,13 @@ pub fn xxd(args: &[String]) -> Result<(), Refusal> {
 
 /// xxd's options, for the forms oracle (whole words, before the file).
 pub fn xxd_forms() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: Options::of_words(XXD_FLAGS, XXD_VALUED, false, 1),
-    }]
+    Subcommand::own(Options::of_words(
+        XXD_FLAGS,
+        XXD_VALUED,
+        Operands::Files,
+        false,
+        1,
+    ))
 }
 
 fn number_like(text: &str) -> bool {
@@ -177,10 +180,7 @@ pub fn ps_forms() -> Vec<Subcommand> {
     options.words = letters(PS_BSD_FLAGS);
     options.valued_words = letters(PS_BSD_VALUED);
     options.max_operands = 0;
-    vec![Subcommand {
-        words: String::new(),
-        options,
-    }]
+    Subcommand::own(options)
 }
 
 /// `ps`: UNIX options with a dash, or BSD letters without one. Not BSD `e`
@@ -364,10 +364,13 @@ pub fn find(args: &[String]) -> Result<(), Refusal> {
 /// `find`'s expression words, for the forms oracle (starting points are
 /// operands; the words follow them).
 pub fn find_forms() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: Options::of_words(FIND_WORDS, FIND_VALUED, true, usize::MAX),
-    }]
+    Subcommand::own(Options::of_words(
+        FIND_WORDS,
+        FIND_VALUED,
+        Operands::Files,
+        true,
+        usize::MAX,
+    ))
 }
 
 /// tar's listing options (checked against GNU tar 1.34).
@@ -393,10 +396,7 @@ const TAR: Grammar = Grammar {
 
 /// tar's options, for the forms oracle (a listing: `-t` is required).
 pub fn tar_forms() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: view(&TAR),
-    }]
+    Subcommand::own(view(&TAR))
 }
 
 /// `tar`: listing only (`t`), never extracting, creating or running a
@@ -459,10 +459,13 @@ const UNZIP_MODES: &[&str] = &["-l", "-t", "-v", "-Z", "-lq", "-tqq", "-l-q"];
 /// `unzip`'s forms, for the forms oracle: a mode, then the archive (and
 /// the members to list).
 pub fn unzip_forms() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: Options::of_words(UNZIP_MODES, &[], false, usize::MAX),
-    }]
+    Subcommand::own(Options::of_words(
+        UNZIP_MODES,
+        &[],
+        Operands::Files,
+        false,
+        usize::MAX,
+    ))
 }
 
 /// Whether unzip's first word selects a listing or testing mode. unzip 6.0
@@ -544,10 +547,7 @@ const DIG_NUMERIC: &[&str] = &[
 pub fn dig_forms() -> Vec<Subcommand> {
     let mut options = view(&DIG);
     options.words = DIG_PLUS.iter().chain(DIG_NUMERIC).copied().collect();
-    vec![Subcommand {
-        words: String::new(),
-        options,
-    }]
+    Subcommand::own(options)
 }
 
 /// `dig`: names, types and classes, and `+options` that only shape the query
@@ -673,13 +673,7 @@ pub fn nslookup_forms() -> Vec<Subcommand> {
         .chain(NSLOOKUP_VALUED)
         .copied()
         .collect();
-    vec![Subcommand {
-        words: String::new(),
-        options: Options {
-            operands: super::forms::Operands::Text,
-            ..Options::of_words(&words, &[], false, 1)
-        },
-    }]
+    Subcommand::own(Options::of_words(&words, &[], Operands::Text, false, 1))
 }
 
 /// `nslookup NAME` with `-type=…` style options; a second operand is a server.

@@ -6,10 +6,10 @@
 //!
 //! A program read by a dedicated parser (a syntax that is not getopt's, or
 //! subcommands) has no option list of its own here; where its entry names
-//! the list its checker parses with (`subcommands`: git's, docker's,
-//! kubectl's, systemctl's and pip's subcommand tables, find's expression
-//! words, jq's and yq's options), each listed grammar is declared like a
-//! program's. The rest (version queries, `ip`'s verbs, `tar`'s bundles, …)
+//! the list its checker parses with (`subcommands`: subcommand tables, an
+//! object's verbs, expression words, a checker's own options, the exact
+//! version queries), each listed grammar is declared like a program's. The
+//! rest (`echo`, `test`, `[`, `history`: text and expressions, no options)
 //! are run by the vectors that name them.
 
 use super::grammar::{Grammar, Kind};
@@ -68,10 +68,11 @@ pub struct Options {
 
 impl Options {
     /// Options that are whole words as written (`find -name`, `xxd -cols`),
-    /// with file operands.
+    /// with operands of the kind given.
     pub fn of_words(
         words: &[&'static str],
         valued_words: &[&'static str],
+        operands: Operands,
         operands_first: bool,
         max_operands: usize,
     ) -> Self {
@@ -87,7 +88,7 @@ impl Options {
             words: words.to_vec(),
             valued_words: valued_words.to_vec(),
             operands_first,
-            operands: Operands::Files,
+            operands,
             max_operands,
             number_option: false,
             checked_whole: true,
@@ -134,6 +135,17 @@ pub struct Subcommand {
     pub words: String,
     /// Its options and operands.
     pub options: Options,
+}
+
+impl Subcommand {
+    /// The listing of a checker that parses the program's own options
+    /// (words ""), as an entry's `subcommands` gives it.
+    pub fn own(options: Options) -> Vec<Subcommand> {
+        vec![Subcommand {
+            words: String::new(),
+            options,
+        }]
+    }
 }
 
 /// Every program the table proves read-only in some form (its entry has a

@@ -115,24 +115,20 @@ pub fn read_only(program: &str) -> Option<Args> {
 /// Checks a read-only program's arguments against its rule, then hands the
 /// host names its entry says the proven words reach to the egress rule.
 pub fn check_args(rule: Args, args: &[String]) -> Result<(), Refusal> {
-    let (program, reach) = match rule {
+    let (program, parsed) = match rule {
         Args::Grammar(program, grammar) => (program, Some(parse(program, &grammar, args)?)),
         Args::Check(program, check) => (program, check(args).map(|()| None)?),
     };
-    let hosts: Option<Vec<String>> = match (table::lookup(program).and_then(|e| e.reaches), &reach)
-    {
+    let reach = table::lookup(program).and_then(|entry| entry.reaches);
+    match (reach, &parsed) {
         (Some(Reach::Parsed(read)), Some(parsed)) => {
-            read(parsed).map(|names| names.into_iter().map(str::to_owned).collect())
+            read(parsed).map_or(Ok(()), |names| super::net::names(program, &names))
         }
-        (Some(Reach::Words(read)), None) => read(args),
-        _ => None,
-    };
-    match hosts {
-        None => Ok(()),
-        Some(hosts) => {
+        (Some(Reach::Words(read)), None) => read(args).map_or(Ok(()), |hosts| {
             let names: Vec<&str> = hosts.iter().map(String::as_str).collect();
             super::net::names(program, &names)
-        }
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -83,18 +83,12 @@ const YQ: Grammar = Grammar {
 /// `jq`'s option grammar for the forms oracle: the one `jq` parses with
 /// once its two-word options (`--arg`, `--slurpfile`, …) are taken out.
 pub fn jq_grammar() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: view(&JQ),
-    }]
+    Subcommand::own(view(&JQ))
 }
 
 /// `yq`'s option grammar for the forms oracle: the one `yq` parses with.
 pub fn yq_grammar() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: view(&YQ),
-    }]
+    Subcommand::own(view(&YQ))
 }
 
 fn sed_scripts(parsed: &Parsed) -> Result<(), Refusal> {

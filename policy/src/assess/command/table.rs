@@ -404,13 +404,13 @@ fn version(program: &str, spellings: &[&str], args: &[String]) -> Result<(), Ref
 /// A version query's forms, for the forms oracle: each exact spelling,
 /// alone (the same list `version` accepts).
 fn version_forms(spellings: &'static [&'static str]) -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: super::forms::Options {
-            operands: super::forms::Operands::Text,
-            ..super::forms::Options::of_words(spellings, &[], false, 0)
-        },
-    }]
+    Subcommand::own(super::forms::Options::of_words(
+        spellings,
+        &[],
+        super::forms::Operands::Text,
+        false,
+        0,
+    ))
 }
 
 /// `cargo` and `rustc` are rustup proxies: even `--version` runs the

@@ -7,7 +7,7 @@
 //! run (`npm --git`, `pip --python`), a file to write (`--log`), or a form
 //! that never ends (`-f`, `--watch`).
 
-use super::forms::{view, view_all, Options, Subcommand};
+use super::forms::{view, view_all, Operands, Options, Subcommand};
 use super::grammar::{check_url, g, parse_prefix, parse_with, Grammar, Kind, Parsed, BASE};
 use super::names::safe_loop_variable;
 use super::refusal::Refusal;
@@ -1014,9 +1014,8 @@ const IP_SELECTORS_VALUED: &[&str] = &["dev", "scope", "label", "table", "type"]
 /// `ip`'s forms, for the forms oracle: its global options before an object,
 /// then each object (every listed spelling) with each verb or selector.
 pub fn ip_forms() -> Vec<Subcommand> {
-    let text = |words: &[&'static str], valued: &[&'static str], most: usize| Options {
-        operands: super::forms::Operands::Text,
-        ..Options::of_words(words, valued, false, most)
+    let text = |words: &[&'static str], valued: &[&'static str], most: usize| {
+        Options::of_words(words, valued, Operands::Text, false, most)
     };
     let mut verbs = IP_VERBS.to_vec();
     verbs.extend(IP_SELECTORS);
@@ -1036,13 +1035,13 @@ const IFCONFIG_FLAGS: &[&str] = &["-a", "-s", "-v", "-as", "-av"];
 
 /// `ifconfig`'s forms, for the forms oracle: each option, and one interface.
 pub fn ifconfig_forms() -> Vec<Subcommand> {
-    vec![Subcommand {
-        words: String::new(),
-        options: Options {
-            operands: super::forms::Operands::Text,
-            ..Options::of_words(IFCONFIG_FLAGS, &[], false, 1)
-        },
-    }]
+    Subcommand::own(Options::of_words(
+        IFCONFIG_FLAGS,
+        &[],
+        Operands::Text,
+        false,
+        1,
+    ))
 }
 
 /// `ip`: showing addresses, links, routes and neighbours. Not `-batch` (a
