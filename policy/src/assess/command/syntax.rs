@@ -245,6 +245,16 @@ impl Word {
     }
 }
 
+/// Whether any of these parts runs a command when expanded: a command or
+/// process substitution, at any depth (`${x:-$(date)}`).
+pub fn runs_commands(parts: &[Part]) -> bool {
+    parts.iter().any(|part| match part {
+        Part::Subst { .. } | Part::Process { .. } => true,
+        Part::Param { inner, .. } => runs_commands(inner),
+        _ => false,
+    })
+}
+
 /// Most words one brace expansion may make before the word is left a
 /// pattern (and judged as one).
 const MAX_BRACE_WORDS: usize = 64;

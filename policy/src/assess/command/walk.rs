@@ -380,11 +380,7 @@ impl Walk<'_> {
             // bash expands the braces first, then each word's substitutions:
             // `$(date){a,b}…` runs `date` once per word made (fifteen lists
             // ran it 32,768 times, past the time bound under the oracle).
-            let runs = word
-                .parts
-                .iter()
-                .any(|p| matches!(p, Part::Subst { .. } | Part::Process { .. }));
-            if runs && made > MAX_BRACE_RUNS {
+            if syntax::runs_commands(&word.parts) && made > MAX_BRACE_RUNS {
                 self.report.unproven(
                     codes::COMMAND_UNBOUNDED,
                     format!(
